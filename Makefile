@@ -1,0 +1,36 @@
+# The two set-up commands of the README: `make run` and `make test`.
+# Each creates (or updates, when pyproject.toml changes) the local virtual
+# environment .venv from this project's own files, then runs.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench train clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/phase10 serve
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+bench: $(STAMP)
+	$(BIN)/python -m pytest benchmarks --benchmark-only --benchmark-enable
+
+# Training needs the CPU build of PyTorch (the `train` extra); the app never imports it.
+train: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
+	$(BIN)/phase10 train
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Frames in, readings out: cameras, dice localisation, face classification, settling."""
