@@ -25,7 +25,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 bench: $(STAMP)
-	$(BIN)/python -m pytest benchmarks --benchmark-only --benchmark-enable
+	$(BIN)/python -m pytest benchmarks -o python_files='bench_*.py' --benchmark-only
 
 # Training needs the CPU build of PyTorch (the `train` extra); the app never imports it.
 train: $(STAMP)
