@@ -15,6 +15,7 @@ from scorer.dice import (
     parse_roll,
 )
 from scorer.phases import PHASES, GroupKind, GroupSpec, InvalidPhaseError, Phase, get_phase
+from scorer.solver import GroupResult, PhaseResult, evaluate, evaluate_all
 
 __all__ = [
     "FULL_ROLL",
@@ -22,13 +23,17 @@ __all__ = [
     "WILD",
     "Die",
     "GroupKind",
+    "GroupResult",
     "GroupSpec",
     "InvalidDieError",
     "InvalidPhaseError",
     "InvalidRollError",
     "Phase",
+    "PhaseResult",
     "PhysicalDie",
     "Roll",
+    "evaluate",
+    "evaluate_all",
     "get_phase",
     "inventory_matching",
     "parse_roll",
