@@ -1,0 +1,124 @@
+"""Joint decoding against the inventory: low-confidence faces resolved, conflicts flagged."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE, WILD, Roll
+from vision.decode import FACES, UNSURE_BELOW, decode, face_probabilities
+from vision.reading import FLAG_BAD_COMPOSITION, FLAG_NOT_EXPLAINED, FLAG_TOO_MANY
+
+FULL = Roll.from_text("8R 8B 8G 10O 5G 7R WR WB 1G 3R")
+
+
+def probs_for(roll, sure=0.97):
+    """Classifier-like outputs that favour each die's true face by `sure`."""
+    values, colours = [], []
+    for die in roll:
+        value = np.full(11, (1 - sure) / 10)
+        value[10 if die.value == WILD else die.value - 1] = sure
+        colour = np.full(4, (1 - sure) / 3)
+        colour[COLOUR_LETTERS.index(die.colour)] = sure
+        values.append(value)
+        colours.append(colour)
+    return np.array(values), np.array(colours)
+
+
+def faces(decoding):
+    return " ".join(str(face.die) for face in decoding.faces)
+
+
+def test_confident_consistent_roll_reads_as_is():
+    decoding = decode(*probs_for(FULL))
+    assert faces(decoding) == str(FULL)
+    assert decoding.flags == ()
+    assert not any(face.unsure for face in decoding.faces)
+
+
+def test_face_probabilities_shape_and_rows_sum_to_one():
+    probs = face_probabilities(*probs_for(FULL))
+    assert probs.shape == (10, 44)
+    assert np.allclose(probs.sum(axis=1), 1.0)
+    assert FACES[int(probs[0].argmax())] == FULL.dice[0]
+
+
+def test_inventory_resolves_an_ambiguous_colour():
+    # 5R is on H1 and H4 only, and they show 9O and 7O (faces no other die has).
+    roll = Roll.from_text("5O 9O 6R 7O 8O 10O 1B 2B 3R WR")
+    assert roll.is_explained_by_inventory()
+    assert not Roll.from_text("5R 9O 6R 7O 8O 10O 1B 2B 3R WR").is_explained_by_inventory()
+    values, colours = probs_for(roll)
+    # Die 0 is a 5 but the classifier cannot tell orange from red.
+    colours[0] = [0.48, 0.47, 0.03, 0.02]
+    decoding = decode(values, colours)
+    independent = decode(values, colours, use_inventory=False)
+    assert str(independent.faces[0].die) == "5R"  # the lone classifier would be wrong
+    assert str(decoding.faces[0].die) == "5O"
+    assert not decoding.faces[0].unsure and decoding.flags == ()
+    assert decoding.faces[0].confidence > independent.faces[0].confidence
+
+
+def test_low_confidence_die_stays_unsure_when_the_prior_cannot_decide():
+    values, colours = probs_for(FULL)
+    colours[0] = [0.5, 0.0, 0.0, 0.5]  # 8R or 8B: both are faces of free dice
+    decoding = decode(values, colours)
+    assert decoding.faces[0].unsure
+    assert decoding.faces[0].confidence < UNSURE_BELOW
+    alternatives = [str(die) for die, _ in decoding.faces[0].alternatives]
+    assert {str(decoding.faces[0].die), *alternatives} >= {"8R", "8B"}
+
+
+def test_confident_faces_no_matching_explains_fall_back_and_flag():
+    decoding = decode(*probs_for(Roll.from_text("5O 5O"), sure=0.999))
+    assert faces(decoding) == "5O 5O"  # never bent to fit the table
+    assert FLAG_NOT_EXPLAINED in decoding.flags
+    assert not decoding.used_inventory
+
+
+def test_seven_confident_high_dice_are_flagged():
+    dice = Roll.from_text("5R 6R 7R 8R 9R 10R").dice + Roll.from_text("9G").dice
+    values, colours = probs_for(dice, sure=0.999)
+    decoding = decode(values, colours)
+    assert faces(decoding) == "5R 6R 7R 8R 9R 10R 9G"
+    assert FLAG_NOT_EXPLAINED in decoding.flags and FLAG_BAD_COMPOSITION in decoding.flags
+
+
+def test_more_than_ten_dice_decode_alone_and_flag():
+    values, colours = probs_for(FULL)
+    decoding = decode(np.vstack([values, values[:1]]), np.vstack([colours, colours[:1]]))
+    assert len(decoding.faces) == 11
+    assert FLAG_TOO_MANY in decoding.flags
+
+
+def test_empty_and_bad_shapes():
+    assert decode(np.zeros((0, 11)), np.zeros((0, 4))).faces == ()
+    with pytest.raises(ValueError, match="value_probs"):
+        decode(np.zeros((2, 10)), np.zeros((2, 4)))
+    with pytest.raises(ValueError, match="colour_probs"):
+        decode(np.full((2, 11), 0.1), np.full((3, 4), 0.25))
+
+
+@st.composite
+def inventory_rolls(draw):
+    """A real roll: one face of each of some physical dice."""
+    chosen = draw(st.lists(st.sampled_from(PHYSICAL_DICE), min_size=1, max_size=10, unique=True))
+    return Roll(tuple(draw(st.sampled_from(physical.faces)) for physical in chosen))
+
+
+@settings(max_examples=60, deadline=None)
+@given(inventory_rolls(), st.integers(0, 9), st.floats(0.5, 0.7), st.randoms())
+def test_true_roll_is_recovered_when_one_die_is_blurred(roll, blurred, sure, random):
+    values, colours = probs_for(roll, sure=0.99)
+    index = blurred % len(roll)
+    # The blurred die's value head spreads its mass over the truth and one decoy.
+    decoy = random.randrange(11)
+    truth = 10 if roll.dice[index].value == WILD else roll.dice[index].value - 1
+    values[index] = 0.001
+    values[index, decoy] += 1 - sure
+    values[index, truth] += sure
+    decoding = decode(values, colours)
+    got = faces(decoding)
+    # The truth, or an alternative marked unsure: never a silent guess.
+    assert got == str(roll) or decoding.faces[index].unsure
+    assert all(not face.unsure for i, face in enumerate(decoding.faces) if i != index)

@@ -1,0 +1,80 @@
+"""The Reading value, its JSON form, and the overlay drawn from it."""
+
+import json
+
+import cv2
+import numpy as np
+
+from scorer.dice import Die, Roll
+from vision.overlay import SURE_BGR, UNSURE_BGR, draw_overlay, encode_jpeg
+from vision.reading import FLAG_HAND, ReadDie, Reading
+
+
+def read_die(text, x, y, unsure=False, confidence=0.99):
+    corners = ((x - 20, y - 20), (x + 20, y - 20), (x + 20, y + 20), (x - 20, y + 20))
+    return ReadDie(Die.from_text(text), confidence, (x, y), corners, unsure)
+
+
+FULL = "8R 8B 8G 10O 5G 7R WR WB 1G 3R".split()
+
+
+def full_reading(unsure_at=None):
+    dice = tuple(read_die(text, 60 + 50 * i, 100, unsure=i == unsure_at)
+                 for i, text in enumerate(FULL))
+    return Reading(dice, (640, 480), ())
+
+
+def test_roll_and_completeness():
+    reading = full_reading()
+    assert reading.roll() == Roll.from_text(" ".join(FULL))
+    assert reading.is_complete()
+    assert not full_reading(unsure_at=3).is_complete()
+    assert full_reading(unsure_at=3).roll() is not None  # composition is what roll() checks
+    assert not Reading(full_reading().dice[:9], (640, 480)).is_complete()
+
+
+def test_roll_is_none_for_an_impossible_composition():
+    texts = "5R 6R 7R 8R 9R 10R 5G".split()
+    dice = tuple(read_die(text, 50 * i, 50) for i, text in enumerate(texts))
+    assert Reading(dice, (640, 480)).roll() is None
+
+
+def test_to_dict_is_json_safe_and_complete():
+    reading = Reading(
+        (read_die("WB", np.float32(10.123), np.float64(20.0), unsure=True, confidence=0.41234567),
+         read_die("10O", 30, 40)),
+        (640, 480),
+        (FLAG_HAND,),
+    )
+    data = json.loads(json.dumps(reading.to_dict()))
+    assert data["frame_size"] == [640, 480]
+    assert data["flags"] == ["hand-in-frame"]
+    assert data["complete"] is False
+    assert data["dice"][0] == {"value": "W", "colour": "B", "notation": "WB",
+                               "centre": [10.1, 20.0], "confidence": 0.4123, "unsure": True}
+    assert data["dice"][1]["value"] == 10 and data["dice"][1]["notation"] == "10O"
+
+
+def test_notation_marks_unsure_dice():
+    assert full_reading(unsure_at=0).notation().startswith("8R? 8B ")
+    assert Reading.empty((1, 1)).notation() == ""
+
+
+def test_overlay_draws_sure_and_unsure_boxes_in_their_colours_and_keeps_the_frame():
+    frame = np.full((480, 640, 3), 90, np.uint8)
+    reading = full_reading(unsure_at=2)
+    image = draw_overlay(frame, reading, status="dice moving")
+    assert (frame == 90).all()  # the frame itself is untouched
+    sure_edge = image[120, 60 - 20]  # left edge of die 0's box
+    unsure_edge = image[120, 160 - 20]  # left edge of die 2's box
+    assert tuple(int(v) for v in sure_edge) == SURE_BGR
+    assert tuple(int(v) for v in unsure_edge) == UNSURE_BGR
+    assert (image[:40, :200] != 90).any()  # the status text
+
+
+def test_encode_jpeg_round_trips():
+    image = draw_overlay(np.full((120, 160, 3), 200, np.uint8), None)
+    data = encode_jpeg(image)
+    assert data[:2] == b"\xff\xd8"
+    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded.shape == (120, 160, 3)

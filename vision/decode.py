@@ -1,0 +1,213 @@
+"""Joint decoding: turn per-die face probabilities into faces, using the dice box as a prior.
+
+A roll shows one face of each physical die, so the read faces must match distinct
+dice of the inventory (six high dice, four low dice, each with its six faces).
+Each read die i and physical die j score W[i, j] = sum of P(i shows f) over the
+faces f of die j; an exact dynamic programme over subsets of the ten physical
+dice gives both the most likely consistent matching (max-product) and, for each
+read die, the posterior of each face under the prior (sum-product). Ten dice and
+2**10 subsets make this a millisecond of numpy.
+
+When even the best matching needs a face the classifier all but ruled out (the
+dice may differ from the unconfirmed layout table), the matching is not
+trusted: each die falls back to its own most likely face and the decoding is
+flagged, never silently bent to fit the table.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+
+from scorer.dice import (
+    COLOUR_LETTERS,
+    FULL_ROLL,
+    HIGH_DICE,
+    HIGH_VALUES,
+    LOW_DICE,
+    PHYSICAL_DICE,
+    WILD,
+    Die,
+)
+from vision.reading import FLAG_BAD_COMPOSITION, FLAG_NOT_EXPLAINED, FLAG_TOO_MANY
+
+logger = logging.getLogger(__name__)
+
+#: Value order of the classifier's value head: 1..10 then Wild.
+VALUE_ORDER: Final[tuple[int, ...]] = (*range(1, 11), WILD)
+#: Every face a die can show, indexed value-major: f = value_index * colours + colour_index.
+FACES: Final[tuple[Die, ...]] = tuple(
+    Die(value, colour) for value in VALUE_ORDER for colour in COLOUR_LETTERS
+)
+_FACE_INDEX: Final[dict[Die, int]] = {face: index for index, face in enumerate(FACES)}
+#: FACE_OF_DIE[j, f]: physical die j carries face f.
+FACE_OF_DIE: Final[np.ndarray] = np.array(
+    [[face in physical.faces for face in FACES] for physical in PHYSICAL_DICE], dtype=bool
+)
+_HIGH_FACE: Final[np.ndarray] = np.array([face.value in HIGH_VALUES for face in FACES])
+
+#: Below this posterior a face is reported unsure (shown to the players to confirm).
+UNSURE_BELOW: Final[float] = 0.8
+#: A matching that needs a face the classifier gave less than this is not believed.
+MIN_MATCHED_FACE_PROB: Final[float] = 0.02
+#: Probabilities are floored here so a hard zero never rules a face out entirely.
+_PROB_FLOOR: Final[float] = 1e-9
+_ALTERNATIVES: Final[int] = 3
+_MIN_ALTERNATIVE: Final[float] = 0.01
+
+
+@dataclass(frozen=True)
+class DecodedFace:
+    """One read die's face after decoding, with its posterior and runner-up faces."""
+
+    die: Die
+    confidence: float
+    unsure: bool
+    alternatives: tuple[tuple[Die, float], ...]
+
+
+@dataclass(frozen=True)
+class Decoding:
+    """The faces of all dice of one frame, in input order, and any flags on the whole."""
+
+    faces: tuple[DecodedFace, ...]
+    flags: tuple[str, ...]
+    used_inventory: bool
+
+
+def face_probabilities(value_probs: np.ndarray, colour_probs: np.ndarray) -> np.ndarray:
+    """P(i shows face f) as the product of the value and colour heads, shape (N, 44)."""
+    values = np.maximum(np.asarray(value_probs, dtype=np.float64), _PROB_FLOOR)
+    colours = np.maximum(np.asarray(colour_probs, dtype=np.float64), _PROB_FLOOR)
+    if values.ndim != 2 or values.shape[1] != len(VALUE_ORDER):
+        raise ValueError(f"value_probs must be (N, {len(VALUE_ORDER)}), got {values.shape}")
+    if colours.shape != (values.shape[0], len(COLOUR_LETTERS)):
+        raise ValueError(
+            f"colour_probs must be ({values.shape[0]}, {len(COLOUR_LETTERS)}), got {colours.shape}"
+        )
+    values /= values.sum(axis=1, keepdims=True)
+    colours /= colours.sum(axis=1, keepdims=True)
+    return (values[:, :, None] * colours[:, None, :]).reshape(len(values), len(FACES))
+
+
+def decode(
+    value_probs: np.ndarray,
+    colour_probs: np.ndarray,
+    *,
+    unsure_below: float = UNSURE_BELOW,
+    use_inventory: bool = True,
+) -> Decoding:
+    """Decode N dice (N <= 10) jointly against the inventory; see the module docstring."""
+    probs = face_probabilities(value_probs, colour_probs)
+    count = len(probs)
+    if count == 0:
+        return Decoding((), (), False)
+    if count > FULL_ROLL:
+        logger.debug("%d dice read: more than the box holds, decoding each alone", count)
+        return _independent(probs, unsure_below, (FLAG_TOO_MANY,))
+    if not use_inventory:
+        return _independent(probs, unsure_below, _composition_flags(probs.argmax(axis=1)))
+    matched = _best_matching(probs)
+    chosen = [int(face) for face in matched]
+    if min(probs[range(count), chosen]) < MIN_MATCHED_FACE_PROB:
+        logger.debug("best inventory matching needs an implausible face; reading each die alone")
+        flags = (FLAG_NOT_EXPLAINED, *_composition_flags(probs.argmax(axis=1)))
+        return _independent(probs, unsure_below, flags)
+    posterior = _posterior(probs)
+    faces = tuple(_decoded(posterior[i], chosen[i], unsure_below) for i in range(count))
+    return Decoding(faces, (), True)
+
+
+def _independent(probs: np.ndarray, unsure_below: float, flags: tuple[str, ...]) -> Decoding:
+    faces = tuple(_decoded(row, int(row.argmax()), unsure_below) for row in probs)
+    return Decoding(faces, flags, False)
+
+
+def _composition_flags(chosen: np.ndarray) -> tuple[str, ...]:
+    high = int(_HIGH_FACE[chosen].sum())
+    low = len(chosen) - high
+    return (FLAG_BAD_COMPOSITION,) if high > HIGH_DICE or low > LOW_DICE else ()
+
+
+def _decoded(row: np.ndarray, chosen: int, unsure_below: float) -> DecodedFace:
+    confidence = float(row[chosen])
+    order = np.argsort(row)[::-1]
+    alternatives = tuple(
+        (FACES[int(f)], round(float(row[f]), 4))
+        for f in order[: _ALTERNATIVES + 1]
+        if int(f) != chosen and row[f] >= _MIN_ALTERNATIVE
+    )[:_ALTERNATIVES]
+    return DecodedFace(FACES[chosen], confidence, confidence < unsure_below, alternatives)
+
+
+def _subset_tables(dice: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """For each physical die j: the subsets without j, and the same subsets with j added."""
+    masks = np.arange(1 << dice)
+    without = [masks[(masks >> j) & 1 == 0] for j in range(dice)]
+    return without, [subset | (1 << j) for j, subset in enumerate(without)]
+
+
+_WITHOUT, _WITH = _subset_tables(len(PHYSICAL_DICE))
+
+
+def _best_matching(probs: np.ndarray) -> list[int]:
+    """The face of each read die in the most likely matching to distinct physical dice."""
+    count, dice = len(probs), len(PHYSICAL_DICE)
+    per_die = np.where(FACE_OF_DIE[None, :, :], probs[:, None, :], 0.0)  # (N, K, 44)
+    best_face = per_die.argmax(axis=2)  # (N, K)
+    log_best = np.log(np.maximum(per_die.max(axis=2), 1e-300))
+    score = np.full(1 << dice, -np.inf)
+    score[0] = 0.0
+    back: list[tuple[np.ndarray, np.ndarray]] = []
+    for i in range(count):
+        nxt = np.full(1 << dice, -np.inf)
+        took = np.full(1 << dice, -1)
+        for j in range(dice):
+            candidate = score[_WITHOUT[j]] + log_best[i, j]
+            target = _WITH[j]
+            better = candidate > nxt[target]
+            nxt[target[better]] = candidate[better]
+            took[target[better]] = j
+        back.append((took, nxt))
+        score = nxt
+    mask = int(score.argmax())
+    faces = [0] * count
+    for i in range(count - 1, -1, -1):
+        j = int(back[i][0][mask])
+        faces[i] = int(best_face[i, j])
+        mask &= ~(1 << j)
+    return faces
+
+
+def _posterior(probs: np.ndarray) -> np.ndarray:
+    """P(read die i shows face f | the faces come from distinct physical dice), (N, 44)."""
+    count, dice = len(probs), len(PHYSICAL_DICE)
+    weight = probs @ FACE_OF_DIE.T.astype(np.float64)  # (N, K): P(i shows some face of j)
+    forward = [np.zeros(1 << dice)]
+    forward[0][0] = 1.0
+    for i in range(count):
+        nxt = np.zeros(1 << dice)
+        for j in range(dice):
+            nxt[_WITH[j]] += forward[i][_WITHOUT[j]] * weight[i, j]
+        forward.append(nxt)
+    backward = [np.ones(1 << dice)]
+    for i in range(count - 1, -1, -1):
+        later = backward[0]
+        here = np.zeros(1 << dice)
+        for j in range(dice):
+            here[_WITHOUT[j]] += weight[i, j] * later[_WITH[j]]
+        backward.insert(0, here)
+    total = backward[0][0]
+    assigned = np.zeros((count, dice))  # P(read die i is physical die j)
+    for i in range(count):
+        for j in range(dice):
+            assigned[i, j] = (
+                forward[i][_WITHOUT[j]] @ backward[i + 1][_WITH[j]] * weight[i, j] / total
+            )
+    # Within physical die j, face f is chosen in proportion to P(i shows f).
+    share = np.where(FACE_OF_DIE[None], probs[:, None, :], 0.0) / weight[:, :, None]
+    posterior = np.einsum("ij,ijf->if", assigned, share)
+    return posterior / posterior.sum(axis=1, keepdims=True)

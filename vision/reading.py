@@ -1,0 +1,91 @@
+"""What the camera saw on the table: the `Reading` handed from vision to the scorer and web.
+
+A reading is a frozen value with one `ReadDie` per die found: its face, how sure
+the pipeline is, where it lies in the frame, and the runner-up faces. Dice the
+pipeline is unsure of stay in the reading, marked, so the web page can ask the
+players instead of guessing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from scorer.dice import FULL_ROLL, Die, InvalidRollError, Roll
+
+#: Reading flags: one word per condition the players should know about.
+FLAG_NOT_EXPLAINED: Final[str] = "not-explained-by-inventory"
+FLAG_HAND: Final[str] = "hand-in-frame"
+FLAG_TOO_MANY: Final[str] = "too-many-dice"
+FLAG_BAD_COMPOSITION: Final[str] = "too-many-high-or-low"
+FLAG_BAD_FRAME: Final[str] = "unreadable-frame"
+
+
+@dataclass(frozen=True)
+class ReadDie:
+    """One die as read: its face, the confidence in that face and where it lies (pixels)."""
+
+    die: Die
+    confidence: float
+    centre: tuple[float, float]
+    corners: tuple[tuple[float, float], ...]
+    unsure: bool
+    alternatives: tuple[tuple[Die, float], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe summary: value (1..10 or "W"), colour letter, notation, centre, confidence."""
+        return {
+            "value": "W" if self.die.is_wild() else self.die.value,
+            "colour": self.die.colour,
+            "notation": str(self.die),
+            "centre": [round(float(self.centre[0]), 1), round(float(self.centre[1]), 1)],
+            "confidence": round(float(self.confidence), 4),
+            "unsure": bool(self.unsure),
+        }
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The dice read from one frame, in a stable order (top to bottom, left to right)."""
+
+    dice: tuple[ReadDie, ...] = ()
+    frame_size: tuple[int, int] = (0, 0)  # (width, height) in pixels
+    flags: tuple[str, ...] = field(default=())
+
+    @classmethod
+    def empty(cls, frame_size: tuple[int, int] = (0, 0), *flags: str) -> Reading:
+        """A reading with no dice (an empty tray, or a frame that could not be read)."""
+        return cls((), frame_size, tuple(flags))
+
+    def roll(self) -> Roll | None:
+        """The dice as a scorer Roll, or None when no roll has this composition."""
+        try:
+            return Roll(tuple(read.die for read in self.dice))
+        except InvalidRollError:
+            return None
+
+    def is_complete(self) -> bool:
+        """All ten dice are on the table and none of them is unsure."""
+        return len(self.dice) == FULL_ROLL and not any(read.unsure for read in self.dice)
+
+    def unsure_count(self) -> int:
+        return sum(read.unsure for read in self.dice)
+
+    def has_flag(self, flag: str) -> bool:
+        return flag in self.flags
+
+    def notation(self) -> str:
+        """The dice in notation, unsure ones marked with a trailing '?'."""
+        return " ".join(f"{read.die}{'?' if read.unsure else ''}" for read in self.dice)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form for the API and `phase10 read --json`."""
+        return {
+            "frame_size": [int(self.frame_size[0]), int(self.frame_size[1])],
+            "flags": list(self.flags),
+            "complete": self.is_complete(),
+            "dice": [read.to_dict() for read in self.dice],
+        }
+
+    def __len__(self) -> int:
+        return len(self.dice)

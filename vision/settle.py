@@ -1,0 +1,182 @@
+"""Settle detection: turn a stream of frames into one event per roll, once the dice rest.
+
+Motion is measured cheaply by differencing downscaled grey frames; only frames at
+rest are read (the expensive part). A roll event fires when the table has been
+still for a few frames, the reading has held steady for a few readings, no hand
+is in the frame, and something moved since the last settled state. Dice that
+were already lying there when watching began, or a hand that passes over the
+dice without moving them, never produce an event.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+import cv2
+import numpy as np
+
+from vision.reading import FLAG_HAND, Reading
+
+logger = logging.getLogger(__name__)
+
+ROLLS_PER_TURN: Final[int] = 3
+_MOTION_WIDTH: Final[int] = 160
+
+
+class Reader(Protocol):
+    """Anything that reads a frame into a Reading (the DiceReader, or a test double)."""
+
+    def read(self, frame: np.ndarray) -> Reading: ...
+
+
+@dataclass(frozen=True)
+class RollEvent:
+    """A settled roll: what was read, and which roll of the turn it was (1..3)."""
+
+    reading: Reading
+    roll_number: int
+
+
+def motion_image(frame: np.ndarray) -> np.ndarray:
+    """A small blurred grey copy of the frame, the unit that motion is measured on."""
+    height, width = frame.shape[:2]
+    small_height = max(1, round(height * _MOTION_WIDTH / width))
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(grey, (_MOTION_WIDTH, small_height), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (5, 5), 0)
+
+
+def same_layout(first: Reading, second: Reading, *, tolerance: float = 0.02) -> bool:
+    """Whether two readings show the same dice at the same places (faces ignored).
+
+    `tolerance` is a fraction of the frame's diagonal that a centre may drift.
+    """
+    if len(first.dice) != len(second.dice):
+        return False
+    width, height = first.frame_size
+    limit = tolerance * float(np.hypot(width, height))
+    remaining = [read.centre for read in second.dice]
+    for read in first.dice:
+        if not remaining:
+            return False
+        distances = [np.hypot(read.centre[0] - x, read.centre[1] - y) for x, y in remaining]
+        nearest = int(np.argmin(distances))
+        if distances[nearest] > limit:
+            return False
+        remaining.pop(nearest)
+    return True
+
+
+def same_reading(first: Reading, second: Reading, *, tolerance: float = 0.02) -> bool:
+    """Same dice at the same places showing the same faces."""
+    faces = sorted(str(read.die) for read in first.dice)
+    return faces == sorted(str(read.die) for read in second.dice) and same_layout(
+        first, second, tolerance=tolerance
+    )
+
+
+class SettleWatcher:
+    """Feed it frames; it returns a RollEvent when a roll has come to rest, else None."""
+
+    def __init__(
+        self,
+        reader: Reader,
+        *,
+        still_frames: int = 2,
+        stable_readings: int = 3,
+        patience: int = 8,
+        motion_level: int = 16,
+        motion_fraction: float = 0.0015,
+    ) -> None:
+        """`still_frames` still frames before reading; `stable_readings` equal readings to
+        settle; after `patience` readings with the dice in place but a face flickering,
+        the latest reading settles anyway (its doubtful dice are marked unsure)."""
+        self.reader = reader
+        self.still_frames = still_frames
+        self.stable_readings = stable_readings
+        self.patience = patience
+        self.motion_level = motion_level
+        self.motion_fraction = motion_fraction
+        self.latest_reading: Reading | None = None
+        self.moving = False
+        self._previous: np.ndarray | None = None
+        self._still = 0
+        self._candidate: Reading | None = None
+        self._equal = 0
+        self._in_place = 0
+        self._decided = False  # this rest period has been judged already
+        self._moved = False  # motion seen since the last settled state
+        self._settled: Reading | None = None
+        self._rolls = 0
+
+    @property
+    def roll_count(self) -> int:
+        """Rolls counted so far in this turn (0..3)."""
+        return self._rolls
+
+    def new_turn(self) -> None:
+        """The next roll event is roll 1 of a new turn."""
+        self._rolls = 0
+
+    def is_moving(self, frame: np.ndarray) -> bool:
+        """Difference this frame with the previous one (and remember it)."""
+        small = motion_image(frame)
+        previous, self._previous = self._previous, small
+        if previous is None or previous.shape != small.shape:
+            return previous is not None
+        changed = cv2.absdiff(small, previous) > self.motion_level
+        return float(np.count_nonzero(changed)) > self.motion_fraction * changed.size
+
+    def feed(self, frame: np.ndarray) -> RollEvent | None:
+        """Take the next frame; a RollEvent when this frame completes a settled roll."""
+        if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.size == 0:
+            logger.debug("ignoring a frame that is not an image")
+            return None
+        self.moving = self.is_moving(frame)
+        if self.moving:
+            self._on_motion()
+            return None
+        self._still += 1
+        if self._decided or self._still < self.still_frames:
+            return None
+        reading = self.reader.read(frame)
+        self.latest_reading = reading
+        if reading.has_flag(FLAG_HAND):
+            self._candidate, self._equal, self._in_place = None, 0, 0
+            return None
+        if not self._is_settled(reading):
+            return None
+        return self._settle(reading)
+
+    def _on_motion(self) -> None:
+        self._still = 0
+        self._moved = True
+        self._decided = False
+        self._candidate, self._equal, self._in_place = None, 0, 0
+
+    def _is_settled(self, reading: Reading) -> bool:
+        candidate, self._candidate = self._candidate, reading
+        if candidate is not None and same_layout(candidate, reading):
+            self._in_place += 1
+            self._equal = self._equal + 1 if same_reading(candidate, reading) else 1
+        else:
+            self._in_place, self._equal = 1, 1
+        return self._equal >= self.stable_readings or self._in_place >= self.patience
+
+    def _settle(self, reading: Reading) -> RollEvent | None:
+        self._decided = True
+        previous, self._settled = self._settled, reading
+        moved, self._moved = self._moved, False
+        if not moved:
+            logger.debug("dice at rest since watching began: taken as the starting table")
+            return None
+        if not reading.dice:
+            return None
+        if previous is not None and same_reading(previous, reading):
+            logger.debug("the table moved but the dice did not: no new roll")
+            return None
+        self._rolls = self._rolls % ROLLS_PER_TURN + 1
+        logger.info("roll %d settled: %s", self._rolls, reading.notation())
+        return RollEvent(reading, self._rolls)
