@@ -1,0 +1,184 @@
+"""Odds for the colour phase ("7 of all one colour"), from the inventory's face layout.
+
+Here each die's own colours matter, so the multiset tables do not apply. The
+advisor uses a stated approximation, a *target colour* policy: pick one colour,
+keep every die showing it, re-roll all the others, and keep doing so on the
+rolls left. For one policy the chance and the expected score are exact (each
+re-rolled die ends in the colour with chance 1 - (1 - q)^k, its value then
+uniform over its faces of that colour), and the advice picks the best colour.
+
+With one roll left this is the true optimum (the tests check it against every
+one of the 1,024 keeps); with two rolls left a player who re-asks after the next
+roll may switch colour, so the true chance is a little higher (the tests bound
+the gap by a seeded simulation). The chance counts only the target colour: with
+three or fewer dice kept another colour could still reach seven, which adds a
+few hundredths of a percent at most. A roll no matching of the inventory
+explains uses, for each re-rolled die, the average die of its kind.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Final
+
+from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE, Die, Roll, inventory_matching
+
+logger = logging.getLogger(__name__)
+
+COLOUR_GROUP: Final[int] = 7
+"""Dice of one colour that the colour phase needs."""
+
+#: A die's re-roll model: each face with its chance.
+DieModel = tuple[tuple[Die, float], ...]
+
+
+def _model(faces: Sequence[Die]) -> DieModel:
+    return tuple((face, 1 / len(faces)) for face in faces)
+
+
+@lru_cache(maxsize=1)
+def _average_models() -> tuple[DieModel, DieModel]:
+    """The average high die and the average low die, for rolls the inventory cannot explain."""
+    high = [face for die in PHYSICAL_DICE if die.is_high() for face in die.faces]
+    low = [face for die in PHYSICAL_DICE if not die.is_high() for face in die.faces]
+    return _model(high), _model(low)
+
+
+def die_models(roll: Roll) -> tuple[DieModel, ...]:
+    """How each die of the roll re-rolls: its physical die's faces, found by matching."""
+    by_name = {die.name: die for die in PHYSICAL_DICE}
+    matching = inventory_matching(roll)
+    if matching is None:
+        logger.info("%s: no matching of the inventory; re-rolls use average dice", roll)
+        high, low = _average_models()
+        return tuple(high if die.is_high() else low for die in roll)
+    return tuple(_model(by_name[matching[index]].faces) for index in range(len(roll)))
+
+
+def made_score(dice: Sequence[Die]) -> int | None:
+    """Best score of the colour phase with these dice showing, or None when not made."""
+    best: int | None = None
+    for colour in COLOUR_LETTERS:
+        values = sorted((die.value for die in dice if die.colour == colour), reverse=True)
+        if len(values) >= COLOUR_GROUP:
+            score = sum(values[:COLOUR_GROUP])
+            best = score if best is None else max(best, score)
+    return best
+
+
+def target_value(
+    kept: Sequence[Die], rerolled: Sequence[DieModel], colour: str, rolls_left: int
+) -> tuple[float, float]:
+    """(chance, expected score) of the target-colour policy for `colour`.
+
+    `kept` are the dice showing the colour now; each re-rolled die is re-rolled
+    on every roll left until it shows the colour. Exact for this policy: a walk
+    over the re-rolled dice keeping the distribution of the best seven values.
+    """
+    start = tuple(sorted((die.value for die in kept), reverse=True)[:COLOUR_GROUP])
+    states: dict[tuple[int, ...], float] = {start: 1.0}
+    for model in rerolled:
+        in_colour = [(face.value, chance) for face, chance in model if face.colour == colour]
+        q = sum(chance for _, chance in in_colour)
+        ends_in_colour = 1 - (1 - q) ** rolls_left
+        branches = [(None, 1 - ends_in_colour)]
+        branches += [(value, ends_in_colour * chance / q) for value, chance in in_colour]
+        nxt: dict[tuple[int, ...], float] = defaultdict(float)
+        for top, weight in states.items():
+            for value, chance in branches:
+                if value is None:
+                    nxt[top] += weight * chance
+                else:
+                    grown = tuple(sorted((*top, value), reverse=True)[:COLOUR_GROUP])
+                    nxt[grown] += weight * chance
+        states = nxt
+    chance = sum(w for top, w in states.items() if len(top) == COLOUR_GROUP)
+    score = sum(w * sum(top) for top, w in states.items() if len(top) == COLOUR_GROUP)
+    return chance, score
+
+
+@dataclass(frozen=True)
+class ColourChoice:
+    """The advised target colour and its value."""
+
+    colour: str
+    keep: tuple[int, ...]  # indices into the roll
+    chance: float
+    expected_score: float
+
+
+def best_target(roll: Roll, rolls_left: int, tolerance: float) -> ColourChoice:
+    """The colour whose target policy has the best (chance, expected score)."""
+    models = die_models(roll)
+    best: ColourChoice | None = None
+    for colour in COLOUR_LETTERS:
+        keep = tuple(i for i, die in enumerate(roll) if die.colour == colour)
+        kept = [roll.dice[i] for i in keep]
+        rerolled = [models[i] for i in range(len(roll)) if i not in keep]
+        chance, score = target_value(kept, rerolled, colour, rolls_left)
+        if (
+            best is None
+            or chance > best.chance + tolerance
+            or (chance > best.chance - tolerance and score > best.expected_score)
+        ):
+            best = ColourChoice(colour, keep, chance, score)
+    assert best is not None  # the palette is never empty
+    return best
+
+
+def _at_least(needed: int, chances: Sequence[float]) -> float:
+    """Chance that at least `needed` of independent events with these chances happen."""
+    dist = [1.0]
+    for p in chances:
+        dist = [
+            (dist[i] if i < len(dist) else 0.0) * (1 - p) + (dist[i - 1] * p if i else 0.0)
+            for i in range(len(dist) + 1)
+        ]
+    return sum(dist[max(needed, 0) :])
+
+
+@cache
+def _target_chance(shown: int, others: tuple[int, ...], rolls_left: int) -> float:
+    """Chance of the target policy: `shown` dice in colour, `others[n]` dice with n faces of it."""
+    ends = [1 - (1 - n / 6) ** rolls_left for n, count in enumerate(others) for _ in range(count)]
+    return _at_least(COLOUR_GROUP - shown, ends)
+
+
+@lru_cache(maxsize=1)
+def turn_chance() -> float:
+    """Chance of making the colour phase in one turn under the target-colour policy.
+
+    Exact for that policy over the inventory layout: a walk over the ten dice's
+    first roll keeping, per colour, the dice showing it and how many faces of it
+    each other die carries (all the policy's chance depends on).
+    """
+    colours = COLOUR_LETTERS
+    empty = tuple((0, (0,) * 7) for _ in colours)
+    states: dict[tuple[tuple[int, tuple[int, ...]], ...], float] = {empty: 1.0}
+    for die in PHYSICAL_DICE:
+        faces_of = [sum(face.colour == c for face in die.faces) for c in colours]
+        nxt: dict[tuple[tuple[int, tuple[int, ...]], ...], float] = defaultdict(float)
+        for state, weight in states.items():
+            for shown_colour, faces in enumerate(faces_of):
+                if not faces:
+                    continue
+                new = []
+                for c, (shown, others) in enumerate(state):
+                    if c == shown_colour:
+                        new.append((shown + 1, others))
+                    else:
+                        bumped = list(others)
+                        bumped[faces_of[c]] += 1
+                        new.append((shown, tuple(bumped)))
+                nxt[tuple(new)] += weight * faces / len(die.faces)
+        states = nxt
+    logger.debug("colour turn walk: %d first-roll summaries", len(states))
+    return sum(
+        weight
+        * max(_target_chance(shown, others, 2) for shown, others in state)
+        for state, weight in states.items()
+    )
