@@ -14,10 +14,56 @@ from scorer.dice import (
     inventory_matching,
     parse_roll,
 )
+from scorer.events import (
+    Event,
+    GameCreated,
+    RollOffThrown,
+    TurnCorrected,
+    TurnFailed,
+    TurnScored,
+    Undone,
+    event_from_dict,
+)
+from scorer.game import Game
+from scorer.game_errors import (
+    GameError,
+    GameOverError,
+    InvalidCorrectionError,
+    InvalidEventError,
+    InvalidPlayersError,
+    NothingToUndoError,
+    NotYourTurnError,
+    PhaseNotMadeError,
+    RollOffError,
+    UnknownPlayerError,
+)
 from scorer.phases import PHASES, GroupKind, GroupSpec, InvalidPhaseError, Phase, get_phase
+from scorer.scorepad import PlayerColumn, Scorepad, TurnRecord
 from scorer.solver import GroupResult, PhaseResult, evaluate, evaluate_all
 
 __all__ = [
+    "Event",
+    "GameCreated",
+    "RollOffThrown",
+    "TurnCorrected",
+    "TurnFailed",
+    "TurnScored",
+    "Undone",
+    "event_from_dict",
+    "Game",
+    "GameError",
+    "GameOverError",
+    "InvalidCorrectionError",
+    "InvalidEventError",
+    "InvalidPlayersError",
+    "NothingToUndoError",
+    "NotYourTurnError",
+    "PhaseNotMadeError",
+    "RollOffError",
+    "UnknownPlayerError",
+    "PlayerColumn",
+    "Scorepad",
+    "TurnRecord",
     "FULL_ROLL",
     "PHASES",
     "WILD",

@@ -1,0 +1,282 @@
+"""A game of Phase 10 Dice as an event log: the log is the only source of truth.
+
+Every action checks itself against the table derived from the log, raises a
+GameError (changing nothing) or appends one event. Replaying the same events
+always gives the same table, so a saved log restores a game exactly; undo and
+corrections are events too, and the table is rebuilt by replay after them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from scorer.dice import Roll
+from scorer.events import (
+    Action,
+    Event,
+    GameCreated,
+    RollOffThrown,
+    TurnCorrected,
+    TurnFailed,
+    TurnScored,
+    Undone,
+)
+from scorer.game_errors import (
+    InvalidEventError,
+    InvalidPlayersError,
+    NothingToUndoError,
+    UnknownPlayerError,
+)
+from scorer.scorepad import Scorepad, TurnRecord
+from scorer.table import Table
+
+logger = logging.getLogger(__name__)
+
+MAX_PLAYERS: Final[int] = 8
+MAX_NAME_LENGTH: Final[int] = 20
+
+
+def validate_players(players: Sequence[str], *, solitaire: bool) -> tuple[str, ...]:
+    """Names stripped of outer spaces; refuses empty, over-long, duplicate or too many."""
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise InvalidPlayersError(f"players must be a list of names, got {players!r}")
+    names: list[str] = []
+    for raw in players:
+        if not isinstance(raw, str):
+            raise InvalidPlayersError(f"player name {raw!r} is not text")
+        name = raw.strip()
+        if not name:
+            raise InvalidPlayersError(f"player name {raw!r} is empty")
+        if len(name) > MAX_NAME_LENGTH:
+            raise InvalidPlayersError(
+                f"player name {name!r} is {len(name)} characters: at most {MAX_NAME_LENGTH}"
+            )
+        if not name.isprintable():
+            raise InvalidPlayersError(f"player name {name!r} has control characters")
+        clash = [other for other in names if other.casefold() == name.casefold()]
+        if clash:
+            raise InvalidPlayersError(f"player name {name!r} is used twice (as {clash[0]!r})")
+        names.append(name)
+    if solitaire and len(names) != 1:
+        raise InvalidPlayersError(f"solitaire is for exactly one player, got {len(names)}")
+    if not solitaire and not 2 <= len(names) <= MAX_PLAYERS:
+        raise InvalidPlayersError(
+            f"a game needs 2-{MAX_PLAYERS} players (or solitaire for one), got {len(names)}"
+        )
+    return tuple(names)
+
+
+class Game:
+    """One game: its event log and the table derived from it.
+
+    Build one with `Game.new(...)` or `Game.replay(events)`.
+    """
+
+    def __init__(self, created: GameCreated) -> None:
+        if not isinstance(created, GameCreated):
+            raise InvalidEventError(f"a game log starts with game_created, not {created!r}")
+        names = validate_players(created.players, solitaire=bool(created.solitaire))
+        if names != created.players:
+            raise InvalidEventError(f"game_created has untidy player names {created.players!r}")
+        self._events: list[Event] = [created]
+        self._actions: list[Action] = []
+        self._table = Table(created)
+
+    @classmethod
+    def new(
+        cls, players: Sequence[str], *, solitaire: bool = False, roll_off: bool = False
+    ) -> Game:
+        """A fresh game. Without a roll-off, play follows the given seat order."""
+        names = validate_players(players, solitaire=solitaire)
+        return cls(GameCreated(names, solitaire=bool(solitaire), roll_off=bool(roll_off)))
+
+    @classmethod
+    def replay(cls, events: Iterable[Event]) -> Game:
+        """The game a log describes; raises a GameError at the first event that is illegal."""
+        iterator = iter(events)
+        first = next(iterator, None)
+        if first is None:
+            raise InvalidEventError("an empty log is not a game: it starts with game_created")
+        game = cls(first)  # type: ignore[arg-type]
+        for position, event in enumerate(iterator, start=1):
+            try:
+                game._apply(event)
+            except InvalidEventError:
+                raise
+            except ValueError as error:
+                raise type(error)(f"event {position} ({event!r}): {error}") from error
+        return game
+
+    # -- the log ----------------------------------------------------------------
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self._events)
+
+    def _apply(self, event: Event) -> None:
+        """Check one logged event against the table, then record it."""
+        if isinstance(event, Undone):
+            self._undo()
+        elif isinstance(event, RollOffThrown | TurnScored | TurnFailed | TurnCorrected):
+            self._table = self._advanced(self._table, event, checked=False)
+            self._actions.append(event)
+        else:
+            raise InvalidEventError(f"{event!r} cannot follow the start of a game")
+        self._events.append(event)
+        logger.debug("event %d: %r", len(self._events) - 1, event)
+
+    def _advanced(self, table: Table, action: Action, *, checked: bool) -> Table:
+        """The table after one action (the same object, or a new one for a correction)."""
+        if isinstance(action, RollOffThrown):
+            if not checked:
+                table.check_throw(self._exact(action.player), action.value)
+            table.apply_throw(action)
+        elif isinstance(action, TurnCorrected):
+            table = table.corrected(action.turn, action.roll, action.made)
+        else:
+            made = isinstance(action, TurnScored)
+            phase, roll, score = table.check_turn(self._exact(action.player), action.roll, made)
+            if not checked:
+                logged = (action.phase, action.score if made else 0)  # type: ignore[union-attr]
+                if logged != (phase, score):
+                    raise InvalidEventError(
+                        f"{action!r} does not match the replay: {action.player} is on phase "
+                        f"{phase} and the roll scores {score}"
+                    )
+            table.apply_turn(action.player, phase, roll, made, score)
+        return table
+
+    def _exact(self, player: object) -> str:
+        if not isinstance(player, str) or player not in self._table.seats:
+            raise UnknownPlayerError(f"{player!r} is not a player of this game")
+        return player
+
+    def _resolve(self, player: object) -> str:
+        """The seated name for `player`, matched ignoring case and outer spaces."""
+        if isinstance(player, str):
+            key = player.strip().casefold()
+            for name in self._table.seats:
+                if name.casefold() == key:
+                    return name
+        raise UnknownPlayerError(
+            f"{player!r} is not a player of this game: expected one of "
+            f"{', '.join(self._table.seats)}"
+        )
+
+    def _record(self, event: Action, table: Table) -> Action:
+        self._table = table
+        self._actions.append(event)
+        self._events.append(event)
+        logger.debug("event %d: %r", len(self._events) - 1, event)
+        return event
+
+    # -- actions ------------------------------------------------------------------
+
+    def roll_off(self, player: str, value: int) -> RollOffThrown:
+        """Record one player's high die (5-10) in the roll-off for the first turn."""
+        name = self._resolve(player)
+        self._table.check_throw(name, value)
+        event = RollOffThrown(name, value)
+        self._table.apply_throw(event)
+        return self._record(event, self._table)  # type: ignore[return-value]
+
+    def score_turn(self, player: str, roll: Roll) -> TurnScored:
+        """The active player takes the score of a roll that makes their phase."""
+        name = self._resolve(player)
+        phase, checked, score = self._table.check_turn(name, roll, True)
+        assert checked is not None
+        event = TurnScored(name, phase, checked, score)
+        self._table.apply_turn(name, phase, checked, True, score)
+        return self._record(event, self._table)  # type: ignore[return-value]
+
+    def fail_turn(self, player: str, roll: Roll | None = None) -> TurnFailed:
+        """The active player fails their phase this turn (the final roll is optional)."""
+        name = self._resolve(player)
+        phase, checked, _ = self._table.check_turn(name, roll, False)
+        event = TurnFailed(name, phase, checked)
+        self._table.apply_turn(name, phase, checked, False, 0)
+        return self._record(event, self._table)  # type: ignore[return-value]
+
+    def correct_turn(self, turn: int, roll: Roll | None, made: bool) -> TurnCorrected:
+        """Give an earlier turn a new outcome; refused if a later turn would become illegal."""
+        table = self._table.corrected(turn, roll, made)
+        corrected = table.turns[turn]
+        event = TurnCorrected(turn, corrected.roll, made)
+        return self._record(event, table)  # type: ignore[return-value]
+
+    def undo(self) -> Undone:
+        """Take back the latest action not yet taken back (each undo goes one further)."""
+        self._undo()
+        event = Undone()
+        self._events.append(event)
+        logger.debug("event %d: undone", len(self._events) - 1)
+        return event
+
+    def _undo(self) -> None:
+        if not self._actions:
+            raise NothingToUndoError("there is nothing to undo")
+        kept = self._actions[:-1]
+        table = Table(self._table.created)
+        for action in kept:
+            table = self._advanced(table, action, checked=True)
+        self._table = table
+        self._actions = kept
+
+    # -- queries ------------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Names in seat order."""
+        return self._table.created.players
+
+    @property
+    def solitaire(self) -> bool:
+        return self._table.solitaire
+
+    @property
+    def roll_off_pending(self) -> tuple[str, ...]:
+        """Who still has to throw in the current roll-off round; () once the order is set."""
+        return self._table.waiting_for_throws
+
+    @property
+    def play_order(self) -> tuple[str, ...]:
+        """Seat order from the starting player (seat order until the roll-off settles)."""
+        return self._table.order or self.players
+
+    @property
+    def active_player(self) -> str | None:
+        """Whose turn it is; None while the roll-off is pending or once the game is over."""
+        return self._table.active
+
+    @property
+    def active_phase(self) -> int | None:
+        active = self._table.active
+        return None if active is None else self._table.phase_of(active)
+
+    @property
+    def round(self) -> int:
+        """The round of the next turn (of the last turn once the game is over)."""
+        return self._table.round
+
+    @property
+    def is_over(self) -> bool:
+        return self._table.is_over
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """Highest Grand Total once the game is over (ties: several); () before."""
+        return self._table.winners()
+
+    @property
+    def scorepad(self) -> Scorepad:
+        return self._table.scorepad()
+
+    @property
+    def turns(self) -> tuple[TurnRecord, ...]:
+        return tuple(self._table.turns)
+
+    def phase_of(self, player: str) -> int | None:
+        """The phase a player attempts next (None once all ten are made)."""
+        return self._table.phase_of(self._resolve(player))
