@@ -1,0 +1,70 @@
+"""The scorepad's Flask app factory: `create_app(config)` wires store, live hub, camera and views.
+
+Everything the views need hangs off `app.extensions["phase10"]` (a `Table`),
+built from the one validated Config; nothing here reads the environment.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from flask import Flask
+
+from web.camera import CameraFeed, WatcherFactory, resolve_source, vision_factory
+from web.config import Config
+from web.errors import register_error_handlers
+from web.live import Hub
+from web.service import GameService
+from web.store import GameStore
+from web.views import api, camera, pages, stream
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Table:
+    """The app's long-lived parts: what the views use, and what `close_app` shuts."""
+
+    config: Config
+    store: GameStore
+    hub: Hub
+    service: GameService
+    camera: CameraFeed | None
+
+    def close(self) -> None:
+        if self.camera is not None:
+            self.camera.stop()
+        self.hub.close()
+        self.store.close()
+
+
+def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None) -> Flask:
+    """Build the scorepad app; a camera thread starts unless the camera is "none"."""
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    store = GameStore(config.database_path)
+    hub = Hub()
+    service = GameService(store, hub)
+    feed = None
+    if config.camera != "none":
+        source = resolve_source(config.camera)
+        factory = watcher_factory or vision_factory(source, config.camera_threads)
+        feed = CameraFeed(source, factory, service)
+        feed.start()
+    app.extensions["phase10"] = Table(config, store, hub, service, feed)
+    register_error_handlers(app)
+    for blueprint in (pages.bp, api.bp, stream.bp, camera.bp):
+        app.register_blueprint(blueprint)
+    log.info("scorepad ready: data in %s, camera %s", config.data_dir, config.camera)
+    return app
+
+
+def table_of(app: Flask) -> Table:
+    return app.extensions["phase10"]
+
+
+def close_app(app: Flask) -> None:
+    """Stop the camera, end the live streams and close the database."""
+    table_of(app).close()

@@ -1,0 +1,88 @@
+"""`phase10 serve`: the live scorepad for the table's phones, with the configured camera."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import socket
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+#: The name the Pi announces on the local network (see deploy/).
+MDNS_NAME = "phase10.local"
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "serve", help="run the scorepad web app",
+        description="Serve the live scorepad on the local network (a threaded WSGI server).",
+    )
+    parser.add_argument("--config", type=Path, help="TOML configuration file")
+    parser.add_argument("--host", help="address to listen on (default 0.0.0.0: every interface)")
+    parser.add_argument("--port", type=int, help="TCP port (default 8000)")
+    parser.add_argument("--data-dir", type=Path, help="folder of the game database (default data)")
+    parser.add_argument(
+        "--camera", help='camera source: auto (default), none, demo, picamera, device:N, '
+                         'video:PATH, images:DIR')
+    parser.add_argument("--pin", help="table PIN required for every change to a game")
+    parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    return parser
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent), else 127.0.0.1."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 1))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def _urls(host: str, port: int) -> list[str]:
+    suffix = "" if port == 80 else f":{port}"
+    if host in ("0.0.0.0", "::"):
+        return [f"http://{lan_address()}{suffix}/", f"http://{MDNS_NAME}{suffix}/"]
+    return [f"http://{host}{suffix}/"]
+
+
+def run(args: argparse.Namespace) -> int:
+    import segno
+    from werkzeug.serving import make_server
+
+    from web.app import close_app, create_app
+    from web.config import load_config
+
+    config = load_config(
+        args.config, host=args.host, port=args.port, data_dir=args.data_dir,
+        camera=args.camera, pin=args.pin,
+    )
+    app = create_app(config)
+    server = make_server(config.host, config.port, app, threaded=True)
+    urls = _urls(config.host, server.server_port)
+    camera = app.extensions["phase10"].camera
+    print(f"Phase 10 scorepad on {' and '.join(urls)}")
+    print(f"  camera: {'none (enter rolls by hand)' if camera is None else camera.source}; "
+          f"games in {config.database_path}")
+    if not args.no_qr:
+        segno.make(urls[0], error="m").terminal(out=sys.stdout, compact=True)
+    sys.stdout.flush()
+
+    def stop(signum: int, frame: Any) -> None:
+        threading.Thread(target=server.shutdown, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        close_app(app)
+        server.server_close()
+    print("scorepad stopped")
+    return 0

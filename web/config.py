@@ -1,0 +1,152 @@
+"""The scorepad's one validated configuration, parsed once at start-up.
+
+Values come from built-in defaults, then an optional TOML file, then command
+line flags (later wins). Everything downstream receives a `Config`; nothing
+reads the environment or the file system to configure itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+#: Camera sources a user may name; "device:N", "video:PATH" and "images:DIR" carry a suffix.
+CAMERA_NAMES: Final[tuple[str, ...]] = ("auto", "none", "demo", "picamera")
+CAMERA_PREFIXES: Final[tuple[str, ...]] = ("device:", "video:", "images:")
+_HOSTNAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,252}[A-Za-z0-9])?$")
+
+
+class ConfigError(ValueError):
+    """A configuration value or key that the scorepad cannot use; the message names it."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the scorepad needs to know at start-up.
+
+    `pin`, when set, must accompany every request that changes a game.
+    `camera` is a vision source spec, "auto" (Pi camera if present, else the
+    synthetic demo table) or "none" (hand entry only).
+    """
+
+    host: str = "0.0.0.0"
+    port: int = 8000
+    data_dir: Path = field(default_factory=lambda: Path("data"))
+    camera: str = "auto"
+    pin: str | None = None
+    camera_threads: int = 1
+    heartbeat_s: float = 15.0
+    max_body_bytes: int = 64 * 1024
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.data_dir, str | Path) or not str(self.data_dir):
+            raise ConfigError(f"data_dir must be a folder path, got {self.data_dir!r}")
+        object.__setattr__(self, "data_dir", Path(self.data_dir))
+        for check in _CHECKS:
+            check(self)
+
+    @property
+    def database_path(self) -> Path:
+        return self.data_dir / "scorepad.sqlite3"
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any], *, origin: str = "configuration") -> Config:
+        """Build a Config from plain values (a TOML table, CLI flags); unknown keys are refused."""
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ConfigError(
+                f"{origin}: unknown key(s) {', '.join(unknown)}; "
+                f"expected some of {', '.join(sorted(known))}"
+            )
+        return cls(**dict(values))
+
+    def replace(self, **changes: Any) -> Config:
+        """A copy with some values changed (still validated); None values are ignored."""
+        return dataclasses.replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def load_config(path: Path | str | None = None, **overrides: Any) -> Config:
+    """Defaults, then the TOML file at `path` (if any), then `overrides` that are not None."""
+    values: dict[str, Any] = {}
+    origin = "configuration"
+    if path is not None:
+        origin = str(path)
+        try:
+            with open(path, "rb") as handle:
+                values = tomllib.load(handle)
+        except OSError as error:
+            raise ConfigError(f"cannot read configuration file {path}: {error.strerror}") from None
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(f"{path} is not valid TOML: {error}") from None
+        values = {key.replace("-", "_"): value for key, value in values.items()}
+    config = Config.from_mapping(values, origin=origin)
+    unknown = sorted(set(overrides) - {f.name for f in dataclasses.fields(Config)})
+    if unknown:
+        raise ConfigError(f"unknown setting(s) {', '.join(unknown)}")
+    return config.replace(**overrides)
+
+
+def _check_host(config: Config) -> None:
+    if not isinstance(config.host, str):
+        raise ConfigError(f"host must be text, got {config.host!r}")
+    try:
+        ipaddress.ip_address(config.host)
+    except ValueError:
+        if not _HOSTNAME.match(config.host):
+            raise ConfigError(f"host {config.host!r} is not an IP address or host name") from None
+
+
+def _check_port(config: Config) -> None:
+    if isinstance(config.port, bool) or not isinstance(config.port, int):
+        raise ConfigError(f"port must be a whole number, got {config.port!r}")
+    if not 0 <= config.port <= 65535:
+        raise ConfigError(f"port {config.port} is outside 0-65535")
+
+
+def _check_camera(config: Config) -> None:
+    camera = config.camera
+    if not isinstance(camera, str):
+        raise ConfigError(f"camera must be text, got {camera!r}")
+    if camera in CAMERA_NAMES:
+        return
+    for prefix in CAMERA_PREFIXES:
+        if camera.startswith(prefix) and len(camera) > len(prefix):
+            return
+    raise ConfigError(
+        f"camera {camera!r} is not a camera source: expected one of "
+        f"{', '.join(CAMERA_NAMES)}, or device:N, video:PATH, images:DIR"
+    )
+
+
+def _check_pin(config: Config) -> None:
+    pin = config.pin
+    if pin is None:
+        return
+    if not isinstance(pin, str) or not pin.strip():
+        raise ConfigError("pin must be non-empty text (quote it in TOML: pin = \"1234\")")
+    object.__setattr__(config, "pin", pin.strip())
+
+
+#: Numeric settings: name -> (type, smallest, largest allowed).
+_NUMBERS: Final[dict[str, tuple[type | tuple[type, ...], float, float]]] = {
+    "camera_threads": (int, 1, 16),
+    "heartbeat_s": ((int, float), 0.01, 300),
+    "max_body_bytes": (int, 1024, 16 * 1024 * 1024),
+}
+
+
+def _check_numbers(config: Config) -> None:
+    for name, (kind, low, high) in _NUMBERS.items():
+        value = getattr(config, name)
+        if isinstance(value, bool) or not isinstance(value, kind) or not low <= value <= high:
+            raise ConfigError(f"{name} must be a number from {low} to {high}, got {value!r}")
+
+
+_CHECKS = (_check_host, _check_port, _check_camera, _check_pin, _check_numbers)

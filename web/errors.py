@@ -1,0 +1,77 @@
+"""Every refused request gets a 4xx JSON reply `{"error": "..."}` that names what was wrong.
+
+The status comes from a table keyed by exception class (the first match along
+the exception's class hierarchy wins), so views raise and never build errors.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, jsonify, request
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException
+
+from scorer.dice import InvalidDieError, InvalidRollError
+from scorer.game_errors import GameError, InvalidPlayersError, UnknownPlayerError
+from scorer.phases import InvalidPhaseError
+from web.service import BadActionError, StaleVersionError
+from web.store import UnknownGameError
+
+log = logging.getLogger(__name__)
+
+
+class PinRequiredError(PermissionError):
+    """A change sent without the table PIN."""
+
+
+class WrongPinError(PermissionError):
+    """A change sent with a PIN that is not the table's."""
+
+
+#: Exception class -> HTTP status. Rule refusals are 409: the request was fine, the game says no.
+STATUS: dict[type[BaseException], int] = {
+    UnknownGameError: 404,
+    PinRequiredError: 401,
+    WrongPinError: 403,
+    InvalidDieError: 400,
+    InvalidRollError: 400,
+    InvalidPhaseError: 400,
+    BadActionError: 400,
+    InvalidPlayersError: 400,
+    UnknownPlayerError: 400,
+    StaleVersionError: 409,
+    GameError: 409,
+}
+
+
+def status_of(error: BaseException) -> int | None:
+    for cls in type(error).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    return None
+
+
+def _json_error(message: str, status: int) -> ResponseReturnValue:
+    return jsonify(error=message), status
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> ResponseReturnValue:
+        if not request.path.startswith("/api/"):
+            return error
+        messages = {413: f"request body too large (limit {app.config['MAX_CONTENT_LENGTH']} "
+                         "bytes)"}
+        return _json_error(messages.get(error.code or 500, error.description or error.name),
+                           error.code or 500)
+
+    for cls in STATUS:
+        @app.errorhandler(cls)
+        def known_error(error: Exception) -> ResponseReturnValue:
+            status = status_of(error) or 400
+            log.info("refused %s %s: %s", request.method, request.path, error)
+            message = str(error)
+            if isinstance(error, LookupError) and error.args:
+                message = str(error.args[0])
+            return _json_error(message, status)

@@ -1,0 +1,351 @@
+"""The table's games: engine actions, committed to the store, then announced to every phone.
+
+One lock serialises every change (phones tapping at once, the camera thread).
+An action runs on the engine, which either refuses it (a GameError naming why,
+nothing changed) or appends an event; the event is committed to SQLite before
+anyone hears of it, and if the commit fails the in-memory game is dropped and
+replayed from the store, so memory never runs ahead of the disk.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scorer.dice import Die, Roll
+from scorer.events import event_from_dict
+from scorer.game import Game
+from scorer.phases import PHASES
+from web.live import Hub
+from web.store import GameStore
+from web.verdict import ROLLS_PER_TURN, current_dict, stored_current
+
+log = logging.getLogger(__name__)
+
+#: Hub topic of the list of games (new game, game over).
+GAMES_TOPIC = "games"
+
+
+class BadActionError(ValueError):
+    """A request whose fields are missing or of the wrong type; the message names the field."""
+
+
+def game_topic(game_id: int) -> str:
+    return f"game:{game_id}"
+
+
+def _field(payload: Mapping[str, Any], name: str, kind: type | tuple[type, ...], *,
+           required: bool = True, default: Any = None) -> Any:
+    """One field of a request body, checked for type (bool is not accepted as int)."""
+    if name not in payload or payload[name] is None:
+        if required:
+            raise BadActionError(f"missing field {name!r}")
+        return default
+    value = payload[name]
+    wants_int = kind is int or (isinstance(kind, tuple) and int in kind)
+    if isinstance(value, bool) and wants_int and kind is not bool:
+        raise BadActionError(f"field {name!r} must be a number, got {value!r}")
+    if not isinstance(value, kind):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise BadActionError(f"field {name!r} must be {names}, got {value!r}")
+    return value
+
+
+def _roll_field(payload: Mapping[str, Any], name: str = "roll", *, required: bool = True
+                ) -> Roll | None:
+    text = _field(payload, name, str, required=required)
+    return None if text is None else Roll.from_text(text)
+
+
+@dataclass(frozen=True)
+class _Action:
+    """How an action name maps to an engine call, and whether it ends a turn."""
+
+    call: Callable[[Game, Mapping[str, Any], Roll | None], Any]
+    ends_turn: bool
+    needs_roll: bool = False
+
+
+def _score(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
+    roll = _roll_field(payload, required=False) or current
+    if roll is None:
+        raise BadActionError("no roll to score: send 'roll' or enter the roll first")
+    return game.score_turn(_field(payload, "player", str), roll)
+
+
+def _fail(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
+    roll = _roll_field(payload, required=False) or current
+    return game.fail_turn(_field(payload, "player", str), roll)
+
+
+def _undo(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
+    return game.undo()
+
+
+def _roll_off(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
+    return game.roll_off(_field(payload, "player", str), _field(payload, "value", int))
+
+
+def _correct(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
+    roll = _roll_field(payload)
+    return game.correct_turn(_field(payload, "turn", int), roll, _field(payload, "made", bool))
+
+
+ACTIONS: dict[str, _Action] = {
+    "score": _Action(_score, ends_turn=True),
+    "fail": _Action(_fail, ends_turn=True),
+    "undo": _Action(_undo, ends_turn=False),
+    "roll-off": _Action(_roll_off, ends_turn=False),
+    "correct": _Action(_correct, ends_turn=False),
+}
+
+
+def _json_safe(value: Any) -> Any:
+    """Engine values as JSON: objects with to_dict(), tuples, enums by name."""
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_json_safe(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _json_safe(item) for key, item in value.items()}
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
+
+
+def _column_dict(column: Any) -> dict[str, Any]:
+    return {
+        "player": column.player,
+        "phase_scores": list(column.phase_scores),
+        "five_phase_bonus": column.five_phase_bonus,
+        "five_phase_total": column.five_phase_total,
+        "first_finish_bonus": column.first_finish_bonus,
+        "grand_total": column.grand_total,
+        "failed_turns": column.failed_turns,
+        "current_phase": column.current_phase,
+        "finished": bool(column.finished),
+        "out": bool(column.out),
+    }
+
+
+def scorepad_dict(game: Game) -> dict[str, Any]:
+    """The paper sheet: phase rows with labels and one column per player, in play order."""
+    scorepad = game.scorepad
+    columns = getattr(scorepad, "columns", scorepad)
+    return {
+        "phases": [{"number": phase.number, "label": phase.label} for phase in PHASES],
+        "columns": [_column_dict(column) for column in columns],
+    }
+
+
+def summary_dict(game: Game) -> dict[str, Any]:
+    """What the list of past games shows without replaying the game."""
+    columns = scorepad_dict(game)["columns"]
+    return {
+        "round": game.round,
+        "is_over": bool(game.is_over),
+        "winners": list(game.winners) if game.is_over else [],
+        "totals": {column["player"]: column["grand_total"] for column in columns},
+        "active_player": None if game.is_over else game.active_player,
+    }
+
+
+class GameService:
+    """Every game at the table: create, act, set the current roll, and the state phones see."""
+
+    def __init__(self, store: GameStore, hub: Hub) -> None:
+        self.store = store
+        self.hub = hub
+        self._lock = threading.RLock()
+        self._games: dict[int, Game] = {}
+        self._turn_listeners: list[Callable[[int], None]] = []
+
+    def on_turn_end(self, listener: Callable[[int], None]) -> None:
+        """Call `listener(game_id)` after a turn is scored or failed (the camera starts anew)."""
+        self._turn_listeners.append(listener)
+
+    # --- reading ---------------------------------------------------------------------
+
+    def _game(self, game_id: int) -> Game:
+        game = self._games.get(game_id)
+        if game is None:
+            stored = self.store.load(game_id)
+            game = Game.replay([event_from_dict(event) for event in stored.events])
+            self._games[game_id] = game
+        return game
+
+    def state(self, game_id: int) -> dict[str, Any]:
+        """Everything a phone draws for one game (also the body of each live update)."""
+        with self._lock:
+            stored = self.store.load(game_id)
+            game = self._game(game_id)
+            active_phase = None if game.is_over or _pending(game) else game.active_phase
+            return {
+                "id": game_id,
+                "created": stored.created,
+                "updated": stored.updated,
+                "version": len(game.events),
+                "players": list(game.players),
+                "solitaire": bool(game.solitaire),
+                "play_order": _json_safe(game.play_order),
+                "round": game.round,
+                "roll_off_pending": _json_safe(game.roll_off_pending),
+                "active_player": None if game.is_over else game.active_player,
+                "active_phase": None if active_phase is None else {
+                    "number": active_phase,
+                    "label": PHASES[active_phase - 1].label,
+                },
+                "is_over": bool(game.is_over),
+                "winners": list(game.winners) if game.is_over else [],
+                "scorepad": scorepad_dict(game),
+                "turns": _json_safe(list(game.turns)),
+                "current": current_dict(stored.current, active_phase),
+            }
+
+    def list_games(self) -> list[dict[str, Any]]:
+        return [summary.to_dict() for summary in self.store.list_games()]
+
+    def table_game(self) -> int | None:
+        """The game the camera's readings go to: the most recently played unfinished one."""
+        return self.store.latest_unfinished()
+
+    # --- changing --------------------------------------------------------------------
+
+    def create(self, players: list[str], *, solitaire: bool = False, roll_off: bool = False
+               ) -> int:
+        """Start a game; the players' order is the play order unless a roll-off decides it."""
+        game = Game.new(players, solitaire=solitaire, roll_off=roll_off)
+        settings = {"players": list(players), "solitaire": solitaire, "roll_off": roll_off}
+        with self._lock:
+            game_id = self.store.create_game(
+                settings, [event.to_dict() for event in game.events], summary_dict(game)
+            )
+            self._games[game_id] = game
+        log.info("game %d started: %s", game_id, ", ".join(players))
+        self.hub.publish(GAMES_TOPIC, "games", {"id": game_id})
+        return game_id
+
+    def act(self, game_id: int, name: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+        """Run one action; the event is committed before this returns the new state."""
+        action = ACTIONS.get(name)
+        if action is None:
+            raise BadActionError(f"unknown action {name!r}: expected one of {', '.join(ACTIONS)}")
+        with self._lock:
+            stored = self.store.load(game_id)
+            game = self._game(game_id)
+            _check_version(payload, game)
+            current = _current_roll(stored.current)
+            before = len(game.events)
+            action.call(game, payload, current)
+            new_events = game.events[before:]
+            keep_current = None if action.ends_turn else stored.current
+            try:
+                for offset, event in enumerate(new_events):
+                    self.store.append_event(
+                        game_id, before + offset, event.to_dict(),
+                        summary=summary_dict(game), finished=bool(game.is_over),
+                        current=keep_current,
+                    )
+            except BaseException:
+                self._games.pop(game_id, None)  # replay from what the disk holds
+                raise
+            state = self.state(game_id)
+        log.info("game %d: %s %s", game_id, name, dict(payload))
+        if action.ends_turn:
+            for listener in self._turn_listeners:
+                listener(game_id)
+        self._announce(game_id, state)
+        return state
+
+    def set_roll(
+        self,
+        game_id: int,
+        roll: Roll,
+        *,
+        roll_number: int | None = None,
+        source: str = "hand",
+        unsure: tuple[int, ...] = (),
+        flags: tuple[str, ...] = (),
+    ) -> dict[str, Any]:
+        """Put a roll on the table (typed, tapped or read); the verdict comes with the state.
+
+        Without a roll number, a new roll is the one after the current one (1/3 at
+        the start of a turn, never past 3/3).
+        """
+        if roll_number is not None and not 1 <= roll_number <= ROLLS_PER_TURN:
+            raise BadActionError(f"roll_number {roll_number} is outside 1-{ROLLS_PER_TURN}")
+        with self._lock:
+            stored = self.store.load(game_id)
+            if stored.finished:
+                raise BadActionError(f"game {game_id} is over: no more rolls")
+            if roll_number is None:
+                previous = (stored.current or {}).get("roll_number", 0)
+                roll_number = min(previous + 1, ROLLS_PER_TURN)
+            current = stored_current(
+                roll, roll_number=roll_number, source=source, unsure=unsure, flags=flags
+            )
+            self.store.set_current(game_id, current)
+            state = self.state(game_id)
+        self._announce(game_id, state)
+        return state
+
+    def correct_die(self, game_id: int, index: int, die: Die) -> dict[str, Any]:
+        """Replace one die of the current roll (a misread die); it is no longer unsure."""
+        with self._lock:
+            stored = self.store.load(game_id)
+            if stored.current is None:
+                raise BadActionError("there is no roll on the table to correct")
+            dice = list(stored.current["dice"])
+            if not 0 <= index < len(dice):
+                raise BadActionError(f"die index {index} is outside 0-{len(dice) - 1}")
+            dice[index] = str(die)
+            roll = Roll.from_text(" ".join(dice))
+            unsure = tuple(i for i in stored.current.get("unsure", ()) if i != index)
+            current = stored_current(
+                roll, roll_number=stored.current.get("roll_number", 1),
+                source=stored.current.get("source", "hand"), unsure=unsure,
+                flags=stored.current.get("flags", ()),
+            )
+            self.store.set_current(game_id, current)
+            state = self.state(game_id)
+        self._announce(game_id, state)
+        return state
+
+    def clear_roll(self, game_id: int) -> dict[str, Any]:
+        with self._lock:
+            self.store.set_current(game_id, None)
+            state = self.state(game_id)
+        self._announce(game_id, state)
+        return state
+
+    def _announce(self, game_id: int, state: dict[str, Any]) -> None:
+        self.hub.publish(game_topic(game_id), "state", state)
+        if state["is_over"] or state["version"] <= 1:
+            self.hub.publish(GAMES_TOPIC, "games", {"id": game_id})
+
+
+def _pending(game: Game) -> bool:
+    return bool(game.roll_off_pending)
+
+
+def _current_roll(current: Mapping[str, Any] | None) -> Roll | None:
+    if not current or not current.get("dice"):
+        return None
+    return Roll.from_text(" ".join(current["dice"]))
+
+
+def _check_version(payload: Mapping[str, Any], game: Game) -> None:
+    """An optional guard against two phones acting on the same stale screen."""
+    version = _field(payload, "version", int, required=False)
+    if version is not None and version != len(game.events):
+        raise StaleVersionError(
+            f"the game has moved on (version {len(game.events)}, you sent {version}): "
+            "reload and try again"
+        )
+
+
+class StaleVersionError(ValueError):
+    """An action sent for an older state of the game than the current one."""

@@ -1,0 +1,81 @@
+/* Shared by every page: JSON calls with the table PIN, and drawing a die. */
+"use strict";
+
+const PIN_KEY = "phase10.pin";
+
+function askPin() {
+  const dialog = document.getElementById("pin-dialog");
+  const input = document.getElementById("pin-input");
+  input.value = "";
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => {
+      resolve(dialog.returnValue === "ok" ? input.value.trim() : null);
+    }, { once: true });
+    dialog.showModal();
+  });
+}
+
+/* Send a JSON request; on 401/403 ask for the PIN once and try again. Resolves to
+   {ok, status, data}; never throws for HTTP errors (the caller shows data.error). */
+async function api(method, url, body) {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const headers = { "Content-Type": "application/json" };
+    const pin = localStorage.getItem(PIN_KEY);
+    if (pin) headers["X-Table-Pin"] = pin;
+    let response;
+    try {
+      response = await fetch(url, {
+        method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      return { ok: false, status: 0, data: { error: "no connection to the scorepad" } };
+    }
+    let data = {};
+    try { data = await response.json(); } catch (err) { data = { error: response.statusText }; }
+    if ((response.status === 401 || response.status === 403) && attempt === 0) {
+      const entered = await askPin();
+      if (!entered) return { ok: false, status: response.status, data };
+      localStorage.setItem(PIN_KEY, entered);
+      continue;
+    }
+    return { ok: response.ok, status: response.status, data };
+  }
+  return { ok: false, status: 403, data: { error: "wrong table PIN" } };
+}
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/* A die drawn in its colour AND labelled with its letter (for colour-blind players). */
+function dieElement(die, extra) {
+  const opts = extra || {};
+  const classes = ["die", "c-" + die.colour];
+  if (die.wild) classes.push("wild");
+  if (opts.used) classes.push("used");
+  if (opts.unused) classes.push("unused");
+  if (die.unsure) classes.push("unsure");
+  const label = `${die.value} ${die.colour_name}` +
+    (opts.standsFor != null && die.wild ? `, wild for ${opts.standsFor}` : "") +
+    (die.unsure ? ", unsure" : "");
+  return el(opts.button ? "button" : "span",
+    { class: classes.join(" "), title: label, "aria-label": label, type: opts.button ? "button" : null,
+      dataset: { notation: die.notation, index: opts.index != null ? String(opts.index) : undefined } },
+    el("span", { class: "face", text: String(die.value) }),
+    el("span", { class: "letter", text: die.colour }),
+    opts.standsFor != null && die.wild ? el("span", { class: "stands", text: "=" + opts.standsFor }) : null,
+    die.unsure ? el("span", { class: "unsure-mark", text: "?" }) : null);
+}

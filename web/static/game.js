@@ -1,0 +1,285 @@
+/* The scorepad page: draws the game state and follows it live over server-sent events. */
+"use strict";
+
+(function () {
+  const root = document.getElementById("game");
+  const gameId = root.dataset.gameId;
+  const base = "/api/games/" + gameId;
+  const $ = (id) => document.getElementById(id);
+  let state = JSON.parse($("initial-state").textContent);
+  let config = { advice: false };
+  let busy = false;
+
+  /* ---------- drawing ---------- */
+
+  const SHEET_ROWS = [
+    ...[1, 2, 3, 4, 5].map((n) => ({ key: "phase-" + n, phase: n })),
+    { key: "five_phase_bonus", label: "Five Phase Bonus", cls: "bonus" },
+    { key: "five_phase_total", label: "Five Phase Total", cls: "subtotal" },
+    ...[6, 7, 8, 9, 10].map((n) => ({ key: "phase-" + n, phase: n })),
+    { key: "first_finish_bonus", label: "First Finish Bonus", cls: "bonus" },
+    { key: "failed_turns", label: "Failed turns (−5 each)", cls: "penalty", solitaire: true },
+    { key: "grand_total", label: "Grand Total", cls: "total" },
+  ];
+
+  function cellValue(column, row) {
+    if (row.phase) {
+      const score = column.phase_scores[row.phase - 1];
+      return score === null ? "" : String(score);
+    }
+    if (row.key === "failed_turns") return column.failed_turns ? String(column.failed_turns) : "";
+    if (row.key === "five_phase_bonus" || row.key === "first_finish_bonus") {
+      return column[row.key] ? String(column[row.key]) : "";
+    }
+    return String(column[row.key]);
+  }
+
+  function drawSheet() {
+    const pad = state.scorepad;
+    const table = $("scorepad");
+    const phases = Object.fromEntries(pad.phases.map((p) => [p.number, p.label]));
+    const head = el("tr", {}, el("th", { class: "corner", scope: "col", text: "Phase" }),
+      ...pad.columns.map((c) => el("th", {
+        scope: "col", class: c.player === state.active_player ? "active" : null,
+        dataset: { player: c.player },
+      }, c.player, c.finished ? el("span", { class: "tick", title: "all ten phases made", text: " ✓" }) : null)));
+    const body = SHEET_ROWS.filter((row) => !row.solitaire || state.solitaire).map((row) => {
+      const label = row.phase
+        ? el("th", { scope: "row" }, el("span", { class: "num", text: row.phase }), " ", phases[row.phase])
+        : el("th", { scope: "row", text: row.label });
+      return el("tr", { class: row.cls || null, dataset: { row: row.key } }, label,
+        ...pad.columns.map((c) => {
+          const here = c.player === state.active_player;
+          const classes = [];
+          if (here) classes.push("active");
+          if (here && row.phase && state.active_phase && row.phase === state.active_phase.number) classes.push("now");
+          return el("td", { class: classes.join(" ") || null, dataset: { player: c.player, row: row.key },
+            "data-testid": "cell" }, cellValue(c, row));
+        }));
+    });
+    table.replaceChildren(el("thead", {}, head), el("tbody", {}, ...body));
+  }
+
+  function drawStatus() {
+    const line = $("status-line");
+    if (state.is_over) {
+      line.textContent = "Game over";
+    } else if (state.roll_off_pending.length) {
+      line.textContent = "Roll-off: " + state.roll_off_pending.join(", ") + " to roll one high die";
+    } else {
+      line.replaceChildren(el("strong", { text: state.active_player }),
+        ` · Phase ${state.active_phase.number}: ${state.active_phase.label}`,
+        el("span", { class: "muted", text: ` · round ${state.round}` }));
+    }
+  }
+
+  function drawRollOff() {
+    const panel = $("roll-off-panel");
+    const pending = state.roll_off_pending || [];
+    panel.hidden = state.is_over || pending.length === 0;
+    const values = [5, 6, 7, 8, 9, 10];
+    const reading = state.current && state.current.dice.length === 1 && state.current.dice[0].value >= 5
+      ? state.current.dice[0].value : null;
+    $("roll-off-players").replaceChildren(...pending.map((player) => el("div", { class: "roll-off-row" },
+      el("span", { class: "who", text: player }),
+      ...values.map((v) => el("button", {
+        type: "button", class: v === reading ? "value read" : "value", text: String(v),
+        "data-testid": `roll-off-${player}-${v}`,
+        onclick: () => act("roll-off", { player, value: v }),
+      })))));
+  }
+
+  function drawGameOver() {
+    const box = $("game-over");
+    box.hidden = !state.is_over;
+    $("turn-area").hidden = state.is_over || state.roll_off_pending.length > 0;
+    if (!state.is_over) return;
+    const winners = state.winners;
+    $("winner-line").textContent = (winners.length > 1 ? "Winners: " : "Winner: ") + winners.join(" & ");
+    const columns = [...state.scorepad.columns].sort((a, b) => b.grand_total - a.grand_total);
+    $("standings").replaceChildren(...columns.map((c) => el("li",
+      { class: winners.includes(c.player) ? "winner" : null },
+      el("span", { class: "who", text: c.player }), el("span", { class: "pts", text: c.grand_total + " points" }))));
+  }
+
+  function drawRoll() {
+    const current = state.current;
+    const dice = $("dice");
+    const verdictBox = $("verdict");
+    $("roll-number").textContent = current ? `Roll ${current.roll_number}/${current.rolls_per_turn}` : "No roll yet";
+    $("roll-source").textContent = current ? (current.source === "camera" ? "read by the camera" : "entered by hand") : "";
+    const take = $("take-score");
+    if (!current) {
+      dice.replaceChildren(el("p", { class: "muted", text: "Roll the dice in the tray, or enter the roll by hand below." }));
+      verdictBox.replaceChildren();
+      verdictBox.className = "verdict";
+      take.disabled = true;
+      take.textContent = "Take score";
+      $("hint").hidden = true;
+      return;
+    }
+    const verdict = current.verdict;
+    dice.replaceChildren(...current.dice.map((die, index) => {
+      const place = verdict && verdict.made ? verdict.placement[index] : null;
+      return dieElement(die, {
+        index, button: true, used: place !== null && place !== undefined,
+        unused: verdict && verdict.made && !place, standsFor: place ? place.stands_for : null,
+      });
+    }));
+    const notes = [];
+    if (current.unsure_count) notes.push(el("p", { class: "warn", text: `${current.unsure_count} unsure — tap a die to correct it` }));
+    if (!current.full) notes.push(el("p", { class: "muted", text: `${current.dice.length} of 10 dice` }));
+    if (!current.explained) notes.push(el("p", { class: "muted", text: "These faces cannot all be on the ten dice at once: check the roll." }));
+    if (verdict) {
+      verdictBox.className = "verdict " + (verdict.made ? "made" : "not-made");
+      const groups = verdict.groups.map((g) => el("li", {}, el("strong", { text: g.label + ": " }), g.text));
+      verdictBox.replaceChildren(
+        el("p", { class: "headline", "data-testid": "verdict-headline" },
+          verdict.made ? `Makes Phase ${verdict.phase} for ${verdict.score} points` : `Does not make Phase ${verdict.phase}`),
+        groups.length ? el("ul", { class: "groups" }, ...groups) : null, ...notes);
+      take.disabled = !verdict.made;
+      take.textContent = verdict.made ? `Take ${verdict.score} points` : "Take score";
+    } else {
+      verdictBox.className = "verdict";
+      verdictBox.replaceChildren(...notes);
+      take.disabled = true;
+    }
+    drawHint();
+  }
+
+  async function drawHint() {
+    const hint = $("hint");
+    if (!config.advice || !state.current || !state.active_phase || !state.current.full) { hint.hidden = true; return; }
+    hint.hidden = false;
+    const version = state.version + ":" + state.current.notation + ":" + state.current.roll_number;
+    if (hint.dataset.version === version) return;
+    hint.dataset.version = version;
+    $("hint-text").textContent = "…";
+    const result = await api("GET", base + "/advice");
+    $("hint-text").textContent = result.ok ? result.data.text : (result.data.error || "no hint");
+  }
+
+  function draw() {
+    drawStatus();
+    drawRollOff();
+    drawGameOver();
+    drawRoll();
+    drawSheet();
+    $("undo").disabled = state.version <= 1;
+    document.title = `Game ${state.id} · Phase 10 Dice`;
+  }
+
+  /* ---------- actions ---------- */
+
+  function showError(message) {
+    $("entry-error").textContent = message || "";
+    const status = $("conn");
+    status.textContent = message || "";
+    status.classList.toggle("error", Boolean(message));
+  }
+
+  async function send(method, url, body) {
+    if (busy) return null;
+    busy = true;
+    try {
+      const result = await api(method, url, body);
+      if (result.ok) { showError(""); adopt(result.data); }
+      else showError(result.data.error || "refused");
+      return result;
+    } finally { busy = false; }
+  }
+
+  function act(action, body) { return send("POST", `${base}/${action}`, body || {}); }
+
+  function adopt(next) {
+    if (next && typeof next.version === "number") { state = next; draw(); }
+  }
+
+  $("take-score").addEventListener("click", () => act("score", { player: state.active_player, version: state.version }));
+  $("fail-turn").addEventListener("click", () => act("fail", { player: state.active_player, version: state.version }));
+  $("undo").addEventListener("click", () => {
+    if (confirm("Undo the last action on the score sheet?")) act("undo", { version: state.version });
+  });
+
+  $("notation-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const input = $("notation-input");
+    const result = await send("POST", base + "/roll", { roll: input.value });
+    if (result && result.ok) input.value = "";
+  });
+
+  /* tap-to-build picker: a colour stays selected; each number tapped adds a die of it */
+  let colour = document.querySelector("#picker .swatch.selected").dataset.colour;
+  let built = [];
+  function drawBuilt() {
+    $("built").replaceChildren(...built.map((notation, index) => el("button", {
+      type: "button", class: "chip c-" + notation.slice(-1), text: notation, title: "remove " + notation,
+      onclick: () => { built.splice(index, 1); drawBuilt(); },
+    })));
+    $("built-use").disabled = built.length === 0;
+  }
+  document.querySelectorAll("#picker .swatch").forEach((button) => button.addEventListener("click", () => {
+    colour = button.dataset.colour;
+    document.querySelectorAll("#picker .swatch").forEach((b) => {
+      b.classList.toggle("selected", b === button);
+      b.setAttribute("aria-checked", b === button ? "true" : "false");
+    });
+  }));
+  document.querySelectorAll("#picker .value").forEach((button) => button.addEventListener("click", () => {
+    if (built.length < 10) built.push(button.dataset.value + colour);
+    drawBuilt();
+  }));
+  $("built-clear").addEventListener("click", () => { built = []; drawBuilt(); });
+  $("built-use").addEventListener("click", async () => {
+    const result = await send("POST", base + "/roll", { roll: built.join(" ") });
+    if (result && result.ok) { built = []; drawBuilt(); }
+  });
+  drawBuilt();
+
+  /* one tap corrects a die: value and colour */
+  const fixDialog = $("die-dialog");
+  let fixIndex = null;
+  let fixValue = null;
+  let fixColour = null;
+  function drawFix() {
+    $("fix-preview").textContent = `${fixValue}${fixColour}`;
+    fixDialog.querySelectorAll("#fix-values .value").forEach((b) => b.classList.toggle("selected", b.dataset.value === String(fixValue)));
+    fixDialog.querySelectorAll("#fix-colours .swatch").forEach((b) => b.classList.toggle("selected", b.dataset.colour === fixColour));
+  }
+  $("dice").addEventListener("click", (event) => {
+    const target = event.target.closest(".die");
+    if (!target || !state.current) return;
+    fixIndex = Number(target.dataset.index);
+    const die = state.current.dice[fixIndex];
+    fixValue = die.value;
+    fixColour = die.colour;
+    drawFix();
+    fixDialog.showModal();
+  });
+  fixDialog.querySelectorAll("#fix-values .value").forEach((b) => b.addEventListener("click", () => { fixValue = b.dataset.value; drawFix(); }));
+  fixDialog.querySelectorAll("#fix-colours .swatch").forEach((b) => b.addEventListener("click", () => { fixColour = b.dataset.colour; drawFix(); }));
+  fixDialog.addEventListener("close", () => {
+    if (fixDialog.returnValue === "ok" && fixIndex !== null) {
+      send("POST", `${base}/roll/dice/${fixIndex}`, { die: `${fixValue}${fixColour}` });
+    }
+  });
+
+  /* ---------- live updates ---------- */
+
+  function follow() {
+    const source = new EventSource("/stream/games/" + gameId);
+    source.addEventListener("state", (event) => {
+      state = JSON.parse(event.data);
+      draw();
+    });
+    source.addEventListener("open", () => { $("conn").textContent = ""; root.dataset.live = "yes"; });
+    source.addEventListener("error", () => {
+      root.dataset.live = "no";
+      $("conn").textContent = "reconnecting…";
+    });
+  }
+
+  api("GET", "/api/config").then((result) => { if (result.ok) { config = result.data; drawHint(); } });
+  draw();
+  follow();
+})();

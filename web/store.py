@@ -1,0 +1,250 @@
+"""SQLite storage of every game's event log, so no restart or power cut loses a game.
+
+Each game is a row (its settings and a summary for the list of past games),
+an append-only list of events (the engine's own `to_dict()` form) and the
+current, not yet scored roll. Every write is one transaction committed before
+it returns, on a WAL database with synchronous=FULL.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    summary TEXT NOT NULL DEFAULT '{}',
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS current_rolls (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    body TEXT NOT NULL
+);
+"""
+
+
+class UnknownGameError(LookupError):
+    """A game id that the store does not hold."""
+
+    def __init__(self, game_id: object) -> None:
+        super().__init__(f"no game {game_id!r}")
+        self.game_id = game_id
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One game as saved: settings, the event log and the current roll (or None)."""
+
+    id: int
+    created: str
+    updated: str
+    settings: dict[str, Any]
+    events: tuple[dict[str, Any], ...]
+    current: dict[str, Any] | None
+    summary: dict[str, Any]
+    finished: bool
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A line of the list of games: enough to browse without replaying anything."""
+
+    id: int
+    created: str
+    updated: str
+    settings: dict[str, Any]
+    summary: dict[str, Any]
+    finished: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "created": self.created,
+            "updated": self.updated,
+            "players": self.settings.get("players", []),
+            "solitaire": bool(self.settings.get("solitaire", False)),
+            "finished": self.finished,
+            **self.summary,
+        }
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+class GameStore:
+    """The scorepad's database; one connection shared under a lock (writes are tiny)."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(_SCHEMA)
+        log.info("game store at %s", self.path)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def create_game(
+        self,
+        settings: Mapping[str, Any],
+        events: Sequence[Mapping[str, Any]],
+        summary: Mapping[str, Any],
+    ) -> int:
+        """Save a new game with its first events; returns its id."""
+        now = _now()
+        with self._transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO games (created, updated, settings, summary) VALUES (?, ?, ?, ?)",
+                (now, now, _dump(settings), _dump(summary)),
+            )
+            game_id = int(cursor.lastrowid or 0)
+            db.executemany(
+                "INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)",
+                [(game_id, seq, _dump(event)) for seq, event in enumerate(events)],
+            )
+        return game_id
+
+    def append_event(
+        self,
+        game_id: int,
+        seq: int,
+        event: Mapping[str, Any],
+        *,
+        summary: Mapping[str, Any],
+        finished: bool,
+        current: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Commit one accepted action: the event at position `seq`, the summary and the roll.
+
+        The current roll is replaced by `current` (None clears it, as a scored
+        turn does). A `seq` already taken raises sqlite3.IntegrityError.
+        """
+        with self._transaction() as db:
+            self._require(db, game_id)
+            db.execute(
+                "INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)",
+                (game_id, seq, _dump(event)),
+            )
+            db.execute(
+                "UPDATE games SET updated = ?, summary = ?, finished = ? WHERE id = ?",
+                (_now(), _dump(summary), int(finished), game_id),
+            )
+            self._write_current(db, game_id, current)
+
+    def set_current(self, game_id: int, current: Mapping[str, Any] | None) -> None:
+        """Save (or clear) the roll on the table that has not been scored yet."""
+        with self._transaction() as db:
+            self._require(db, game_id)
+            self._write_current(db, game_id, current)
+
+    def load(self, game_id: int) -> StoredGame:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, created, updated, settings, summary, finished FROM games WHERE id = ?",
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                raise UnknownGameError(game_id)
+            events = self._db.execute(
+                "SELECT body FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+            current = self._db.execute(
+                "SELECT body FROM current_rolls WHERE game_id = ?", (game_id,)
+            ).fetchone()
+        return StoredGame(
+            id=row[0],
+            created=row[1],
+            updated=row[2],
+            settings=json.loads(row[3]),
+            summary=json.loads(row[4]),
+            finished=bool(row[5]),
+            events=tuple(json.loads(body) for (body,) in events),
+            current=json.loads(current[0]) if current else None,
+        )
+
+    def list_games(self, limit: int = 200) -> list[GameSummary]:
+        """Games, most recently played first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, created, updated, settings, summary, finished FROM games "
+                "ORDER BY updated DESC, id DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [
+            GameSummary(*row[:3], json.loads(row[3]), json.loads(row[4]), bool(row[5]))
+            for row in rows
+        ]
+
+    def latest_unfinished(self) -> int | None:
+        """The game most recently played that is not over: the one the camera feeds."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id FROM games WHERE finished = 0 ORDER BY updated DESC, id DESC LIMIT 1"
+            ).fetchone()
+        return None if row is None else int(row[0])
+
+    @staticmethod
+    def _require(db: sqlite3.Connection, game_id: int) -> None:
+        if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+            raise UnknownGameError(game_id)
+
+    @staticmethod
+    def _write_current(
+        db: sqlite3.Connection, game_id: int, current: Mapping[str, Any] | None
+    ) -> None:
+        if current is None:
+            db.execute("DELETE FROM current_rolls WHERE game_id = ?", (game_id,))
+        else:
+            db.execute(
+                "INSERT INTO current_rolls (game_id, body) VALUES (?, ?) "
+                "ON CONFLICT(game_id) DO UPDATE SET body = excluded.body",
+                (game_id, _dump(current)),
+            )

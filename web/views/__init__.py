@@ -1,0 +1,1 @@
+"""The scorepad's blueprints: pages (HTML), api (JSON), stream (server-sent events), camera."""

@@ -1,0 +1,139 @@
+"""The JSON API (documented in web/API.md): everything the page does, for any client."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+from flask.typing import ResponseReturnValue
+
+from scorer.dice import Die, Roll
+from scorer.phases import get_phase
+from web.service import ACTIONS, BadActionError, _field
+from web.verdict import ROLLS_PER_TURN, die_dict, verdict_dict
+from web.views.common import json_body, require_pin, table
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+def _players(body: dict[str, Any]) -> list[str]:
+    """The names as sent; the engine checks them (count, length, duplicates)."""
+    players = _field(body, "players", list)
+    if not all(isinstance(name, str) for name in players):
+        raise BadActionError("field 'players' must be a list of names")
+    return players
+
+
+@bp.get("/config")
+def config() -> ResponseReturnValue:
+    """What the page needs to know about this table."""
+    tab = table()
+    return jsonify(
+        pin_required=tab.config.pin is not None,
+        camera=None if tab.camera is None else tab.camera.source,
+        rolls_per_turn=ROLLS_PER_TURN,
+        advice=_advisor() is not None,
+    )
+
+
+@bp.get("/games")
+def list_games() -> ResponseReturnValue:
+    return jsonify(games=table().service.list_games())
+
+
+@bp.post("/games")
+def create_game() -> ResponseReturnValue:
+    body = json_body()
+    require_pin(body)
+    service = table().service
+    game_id = service.create(
+        _players(body),
+        solitaire=_field(body, "solitaire", bool, required=False, default=False),
+        roll_off=_field(body, "roll_off", bool, required=False, default=False),
+    )
+    return jsonify(service.state(game_id)), 201
+
+
+@bp.get("/games/<int:game_id>")
+def get_game(game_id: int) -> ResponseReturnValue:
+    return jsonify(table().service.state(game_id))
+
+
+@bp.post("/games/<int:game_id>/roll")
+def put_roll(game_id: int) -> ResponseReturnValue:
+    """Put a hand-entered roll on the table (typed notation or the tapped dice)."""
+    body = json_body()
+    require_pin(body)
+    roll = Roll.from_text(_field(body, "roll", str))
+    if not roll.dice:
+        raise BadActionError("field 'roll' has no dice")
+    roll_number = _field(body, "roll_number", int, required=False)
+    return jsonify(table().service.set_roll(game_id, roll, roll_number=roll_number))
+
+
+@bp.delete("/games/<int:game_id>/roll")
+def clear_roll(game_id: int) -> ResponseReturnValue:
+    require_pin(json_body())
+    return jsonify(table().service.clear_roll(game_id))
+
+
+@bp.post("/games/<int:game_id>/roll/dice/<int:index>")
+def correct_die(game_id: int, index: int) -> ResponseReturnValue:
+    """One tap corrects a misread die: its value and colour."""
+    body = json_body()
+    require_pin(body)
+    die = Die.from_text(_field(body, "die", str))
+    return jsonify(table().service.correct_die(game_id, index, die))
+
+
+@bp.post("/games/<int:game_id>/<action>")
+def act(game_id: int, action: str) -> ResponseReturnValue:
+    """score, fail, undo, roll-off, correct: the engine's actions."""
+    if action not in ACTIONS:
+        raise BadActionError(f"unknown action {action!r}: expected one of {', '.join(ACTIONS)}")
+    body = json_body()
+    require_pin(body)
+    table().service.store.load(game_id)  # unknown game: 404 before anything else
+    return jsonify(table().service.act(game_id, action, body))
+
+
+@bp.get("/score")
+def score() -> ResponseReturnValue:
+    """The verdict on a roll for a phase, without any game: ?roll=...&phase=N."""
+    roll = Roll.from_text(request.args.get("roll", ""))
+    phase_text = request.args.get("phase", "")
+    if not phase_text.isdigit():
+        raise BadActionError(f"query 'phase' must be a number 1-10, got {phase_text!r}")
+    phase = get_phase(int(phase_text))
+    verdict = verdict_dict(roll, phase.number)
+    verdict["dice"] = [die_dict(die) for die in roll.dice]
+    return jsonify(verdict)
+
+
+@bp.get("/games/<int:game_id>/advice")
+def advice(game_id: int) -> ResponseReturnValue:
+    """The odds advisor's hint for the roll on the table (404 when no advisor is installed)."""
+    advise = _advisor()
+    if advise is None:
+        return jsonify(error="no odds advisor in this installation"), 404
+    state = table().service.state(game_id)
+    current, phase = state["current"], state["active_phase"]
+    if current is None or phase is None:
+        raise BadActionError("no roll on the table for an active phase")
+    rolls_left = max(0, current["rolls_per_turn"] - current["roll_number"])
+    result = advise(Roll.from_text(current["notation"]), phase["number"], rolls_left)
+    return jsonify(advice=result.to_dict(), text=str(result))
+
+
+def _advisor() -> Any:
+    """scorer.odds.advise when that module is installed, else None."""
+    try:
+        from scorer.odds import advise
+    except ImportError:
+        return None
+    return advise
+
+
+@bp.get("/camera")
+def camera_status() -> ResponseReturnValue:
+    feed = table().camera
+    return jsonify(camera=None if feed is None else feed.status())

@@ -1,0 +1,42 @@
+"""Helpers every blueprint shares: the app's Table, request bodies, the table PIN."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from flask import current_app, request
+
+from web.errors import PinRequiredError, WrongPinError
+from web.service import BadActionError
+
+#: The header (or body field) that carries the table PIN.
+PIN_HEADER = "X-Table-Pin"
+
+
+def table() -> Any:
+    return current_app.extensions["phase10"]
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object (an empty body counts as {}); anything else is refused."""
+    if not request.get_data(cache=True):
+        return {}
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise BadActionError("the request body must be a JSON object")
+    return body
+
+
+def require_pin(body: dict[str, Any] | None = None) -> None:
+    """Refuse a change unless it carries the table PIN (when one is configured)."""
+    expected = table().config.pin
+    if expected is None:
+        return
+    given = request.headers.get(PIN_HEADER)
+    if given is None and body is not None and isinstance(body.get("pin"), str):
+        given = body["pin"]
+    if not given:
+        raise PinRequiredError(f"this table has a PIN: send it in the {PIN_HEADER} header")
+    if not hmac.compare_digest(given.encode(), expected.encode()):
+        raise WrongPinError("wrong table PIN")

@@ -1,0 +1,53 @@
+"""The HTML pages: start or pick a game, the scorepad, past games, and the join QR code."""
+
+from __future__ import annotations
+
+import io
+
+import segno
+from flask import Blueprint, Response, render_template, request
+from flask.typing import ResponseReturnValue
+
+from scorer.dice import COLOUR_LETTERS, COLOUR_NAMES, HIGH_VALUES, LOW_VALUES, WILD
+from scorer.phases import PHASES
+from web.views.common import table
+
+bp = Blueprint("pages", __name__)
+
+
+def _picker() -> dict[str, object]:
+    """The tap-to-build dice picker's buttons, from the dice tables (nothing hard-coded)."""
+    values = [v for v in (*LOW_VALUES, *HIGH_VALUES) if v != WILD] + ["W"]
+    return {
+        "faces": values,
+        "colours": [(letter, COLOUR_NAMES[letter]) for letter in COLOUR_LETTERS],
+        "high_values": list(HIGH_VALUES),
+    }
+
+
+@bp.get("/")
+def index() -> ResponseReturnValue:
+    tab = table()
+    return render_template(
+        "index.html", games=tab.service.list_games(), pin_required=tab.config.pin is not None
+    )
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int) -> ResponseReturnValue:
+    tab = table()
+    state = tab.service.state(game_id)
+    return render_template(
+        "game.html", state=state, phases=PHASES, picker=_picker(),
+        pin_required=tab.config.pin is not None, camera=tab.camera is not None,
+    )
+
+
+@bp.get("/qr.svg")
+def qr() -> ResponseReturnValue:
+    """A QR code of the address this page was opened at (or ?url=), so another phone can join."""
+    url = request.args.get("url") or request.host_url
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, dark="#1d2b4f",
+                                    xmldecl=False, svgclass="qr")
+    return Response(buffer.getvalue(), mimetype="image/svg+xml")

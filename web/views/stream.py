@@ -1,0 +1,36 @@
+"""Server-sent events: each phone holds one stream and hears every change within moments."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, stream_with_context
+from flask.typing import ResponseReturnValue
+
+from web.live import Message, event_stream
+from web.service import GAMES_TOPIC, game_topic
+from web.views.common import table
+
+bp = Blueprint("stream", __name__, url_prefix="/stream")
+
+_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+def _respond(topic: str, first: Message | None) -> Response:
+    tab = table()
+    subscription = tab.hub.subscribe(topic)
+    body = event_stream(subscription, first, tab.config.heartbeat_s)
+    return Response(
+        stream_with_context(body), mimetype="text/event-stream", headers=_HEADERS
+    )
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int) -> ResponseReturnValue:
+    """The game's full state now, then again after every change."""
+    state = table().service.state(game_id)  # unknown game: 404 before streaming
+    return _respond(game_topic(game_id), Message(game_topic(game_id), "state", state))
+
+
+@bp.get("/games")
+def games() -> ResponseReturnValue:
+    """A ping whenever a game starts or ends (the list page reloads its list)."""
+    return _respond(GAMES_TOPIC, None)
