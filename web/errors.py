@@ -12,9 +12,14 @@ from flask import Flask, jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
-from scorer.dice import InvalidDieError, InvalidRollError
-from scorer.game_errors import GameError, InvalidPlayersError, UnknownPlayerError
-from scorer.phases import InvalidPhaseError
+from scorer import (
+    GameError,
+    InvalidDieError,
+    InvalidPhaseError,
+    InvalidPlayersError,
+    InvalidRollError,
+    UnknownPlayerError,
+)
 from web.service import BadActionError, StaleVersionError
 from web.store import UnknownGameError
 

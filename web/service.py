@@ -15,10 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.dice import Die, Roll
-from scorer.events import event_from_dict
-from scorer.game import Game
-from scorer.phases import PHASES
+from scorer import PHASES, Die, Game, Roll, event_from_dict
 from web.live import Hub
 from web.store import GameStore
 from web.verdict import ROLLS_PER_TURN, current_dict, stored_current
