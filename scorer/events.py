@@ -143,14 +143,16 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
 
 
-def _roll(data: Mapping[str, Any], *, optional: bool) -> Roll | None:
-    text = _field(data, "roll", (str, type(None)) if optional else str)
-    if text is None:
-        return None
+def _roll(data: Mapping[str, Any]) -> Roll:
+    text = _field(data, "roll", str)
     try:
         return Roll.from_text(text)
     except (InvalidDieError, InvalidRollError) as error:
         raise InvalidEventError(f"{data.get('type')!r} event has a bad roll: {error}") from error
+
+
+def _optional_roll(data: Mapping[str, Any]) -> Roll | None:
+    return None if _field(data, "roll", (str, type(None))) is None else _roll(data)
 
 
 def _players(data: Mapping[str, Any]) -> tuple[str, ...]:
@@ -168,14 +170,14 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
     TurnScored.TYPE: lambda d: TurnScored(
         _field(d, "player", str),
         _field(d, "phase", int),
-        _roll(d, optional=False),  # type: ignore[arg-type]
+        _roll(d),
         _field(d, "score", int),
     ),
     TurnFailed.TYPE: lambda d: TurnFailed(
-        _field(d, "player", str), _field(d, "phase", int), _roll(d, optional=True)
+        _field(d, "player", str), _field(d, "phase", int), _optional_roll(d)
     ),
     TurnCorrected.TYPE: lambda d: TurnCorrected(
-        _field(d, "turn", int), _roll(d, optional=True), _field(d, "made", bool)
+        _field(d, "turn", int), _optional_roll(d), _field(d, "made", bool)
     ),
     Undone.TYPE: lambda d: Undone(),
 }

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import Final, TypeVar
 
-from scorer.dice import Roll
+from scorer.dice import InvalidRollError, Roll
 from scorer.events import (
     Action,
     Event,
@@ -24,6 +24,7 @@ from scorer.events import (
     Undone,
 )
 from scorer.game_errors import (
+    GameError,
     InvalidEventError,
     InvalidPlayersError,
     NothingToUndoError,
@@ -33,6 +34,8 @@ from scorer.scorepad import Scorepad, TurnRecord
 from scorer.table import Table
 
 logger = logging.getLogger(__name__)
+
+_A = TypeVar("_A", RollOffThrown, TurnScored, TurnFailed, TurnCorrected)
 
 MAX_PLAYERS: Final[int] = 8
 MAX_NAME_LENGTH: Final[int] = 20
@@ -99,13 +102,16 @@ class Game:
         first = next(iterator, None)
         if first is None:
             raise InvalidEventError("an empty log is not a game: it starts with game_created")
-        game = cls(first)  # type: ignore[arg-type]
+        if not isinstance(first, GameCreated):
+            raise InvalidEventError(f"a game log starts with game_created, not {first!r}")
+        game = cls(first)
         for position, event in enumerate(iterator, start=1):
             try:
                 game._apply(event)
             except InvalidEventError:
                 raise
-            except ValueError as error:
+            except (GameError, InvalidRollError) as error:
+                # Same class, so callers can still tell refusals apart; message gains the place.
                 raise type(error)(f"event {position} ({event!r}): {error}") from error
         return game
 
@@ -139,8 +145,8 @@ class Game:
             made = isinstance(action, TurnScored)
             phase, roll, score = table.check_turn(self._exact(action.player), action.roll, made)
             if not checked:
-                logged = (action.phase, action.score if made else 0)  # type: ignore[union-attr]
-                if logged != (phase, score):
+                logged_score = action.score if isinstance(action, TurnScored) else 0
+                if (action.phase, logged_score) != (phase, score):
                     raise InvalidEventError(
                         f"{action!r} does not match the replay: {action.player} is on phase "
                         f"{phase} and the roll scores {score}"
@@ -165,7 +171,7 @@ class Game:
             f"{', '.join(self._table.seats)}"
         )
 
-    def _record(self, event: Action, table: Table) -> Action:
+    def _record(self, event: _A, table: Table) -> _A:
         self._table = table
         self._actions.append(event)
         self._events.append(event)
@@ -180,7 +186,7 @@ class Game:
         self._table.check_throw(name, value)
         event = RollOffThrown(name, value)
         self._table.apply_throw(event)
-        return self._record(event, self._table)  # type: ignore[return-value]
+        return self._record(event, self._table)
 
     def score_turn(self, player: str, roll: Roll) -> TurnScored:
         """The active player takes the score of a roll that makes their phase."""
@@ -189,7 +195,7 @@ class Game:
         assert checked is not None
         event = TurnScored(name, phase, checked, score)
         self._table.apply_turn(name, phase, checked, True, score)
-        return self._record(event, self._table)  # type: ignore[return-value]
+        return self._record(event, self._table)
 
     def fail_turn(self, player: str, roll: Roll | None = None) -> TurnFailed:
         """The active player fails their phase this turn (the final roll is optional)."""
@@ -197,14 +203,14 @@ class Game:
         phase, checked, _ = self._table.check_turn(name, roll, False)
         event = TurnFailed(name, phase, checked)
         self._table.apply_turn(name, phase, checked, False, 0)
-        return self._record(event, self._table)  # type: ignore[return-value]
+        return self._record(event, self._table)
 
     def correct_turn(self, turn: int, roll: Roll | None, made: bool) -> TurnCorrected:
         """Give an earlier turn a new outcome; refused if a later turn would become illegal."""
         table = self._table.corrected(turn, roll, made)
         corrected = table.turns[turn]
         event = TurnCorrected(turn, corrected.roll, made)
-        return self._record(event, table)  # type: ignore[return-value]
+        return self._record(event, table)
 
     def undo(self) -> Undone:
         """Take back the latest action not yet taken back (each undo goes one further)."""
