@@ -276,7 +276,7 @@ do_app() {
         --disable-pip-version-check --constraint "$SCRIPT_DIR/pi-constraints.txt")
     "${pip[@]}" "$copy"
     "${pip[@]}" --force-reinstall --no-deps "$copy"
-    rm -rf "$copy"
+    rm -rf "${copy:?}"
     source_id >"$PREFIX/source-id"
     ln -sfn "$PREFIX/venv/bin/phase10" "$LINK"
 }
@@ -350,14 +350,13 @@ wait_for_health() {
     local port=$1
     python3 - "$port" <<'PY'
 import sys, time, urllib.request
-url = f"http://127.0.0.1:{sys.argv[1]}/api/health"
 for _ in range(60):
-    try:
-        with urllib.request.urlopen(url, timeout=2) as answer:
-            if answer.status == 200:
+    for path in ("/api/health", "/api/config"):  # the same probes as `phase10 doctor`
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}{path}", timeout=2):
                 sys.exit(0)
-    except OSError:
-        pass
+        except OSError:
+            pass
     time.sleep(1)
 sys.exit(1)
 PY

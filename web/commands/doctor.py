@@ -34,7 +34,9 @@ log = logging.getLogger(__name__)
 #: Where deploy/install.sh writes the config; used when --config is not given.
 INSTALLED_CONFIG: Final[Path] = Path("/etc/phase10/config.toml")
 DISTRIBUTION: Final[str] = "phase10-dice"
-HEALTH_PATH: Final[str] = "/api/health"
+#: Addresses only a phase10 scorepad answers with JSON: the health check, then (for
+#: releases without it) the page's own settings.
+HEALTH_PATHS: Final[tuple[str, ...]] = ("/api/health", "/api/config")
 CAMERA_TIMEOUT_S: Final[float] = 20.0
 #: How far the clock may be behind the package's build time before it counts as wrong.
 CLOCK_SLACK: Final[timedelta] = timedelta(hours=1)
@@ -246,20 +248,23 @@ def check_database(config: Any) -> CheckResult:
 # ---------------------------------------------------------------- port
 
 
-def phase10_answers(host: str, port: int, timeout: float = 2.0) -> bool:
-    """Whether a phase10 scorepad answers its health check on this port."""
+def phase10_answers(host: str, port: int, timeout: float = 2.0) -> str | None:
+    """The path at which a phase10 scorepad answers on this port, or None."""
     if not port:
-        return False
+        return None
     target = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
     if ":" in target:
         target = f"[{target}]"
-    try:
-        url = f"http://{target}:{port}{HEALTH_PATH}"
-        with urllib.request.urlopen(url, timeout=timeout) as reply:
-            json.loads(reply.read(65536) or b"null")
-            return reply.status == 200
-    except (OSError, ValueError, urllib.error.URLError):
-        return False
+    for path in HEALTH_PATHS:
+        try:
+            with urllib.request.urlopen(f"http://{target}:{port}{path}", timeout=timeout) as reply:
+                if reply.status == 200 and isinstance(json.loads(reply.read(65536)), dict):
+                    return path
+        except urllib.error.HTTPError:
+            continue  # something answers, but not this path: try the next
+        except (OSError, ValueError):
+            return None  # nothing answers, or not with JSON
+    return None
 
 
 def bind_error(host: str, port: int) -> OSError | None:
@@ -284,9 +289,9 @@ def check_port(config: Any) -> CheckResult:
     if error is None:
         return CheckResult("port", Status.OK, f"{where} is free")
     if error.errno == errno.EADDRINUSE:
-        if phase10_answers(host, port):
-            return CheckResult("port", Status.OK,
-                               f"{where} is served by phase10 ({HEALTH_PATH} answers)")
+        answered = phase10_answers(host, port)
+        if answered:
+            return CheckResult("port", Status.OK, f"{where} is served by phase10 ({answered})")
         return CheckResult(
             "port", Status.FAIL, f"{where} is in use by another program",
             f"find it with `sudo ss -ltnp 'sport = :{port}'`, or set another port in the config",
@@ -380,11 +385,11 @@ def load(path: Path | None) -> tuple[Any, CheckResult]:
     return config, CheckResult("config", Status.OK, f"{origin} ({summary})")
 
 
-def run_checks(config: Any, checks: dict[str, Callable[[Any], CheckResult]] = CHECKS,
+def run_checks(config: Any, checks: dict[str, Callable[[Any], CheckResult]] | None = None,
                ) -> list[CheckResult]:
     """Every check's result; a check that crashes is reported as failed, not raised."""
     results = []
-    for name, check in checks.items():
+    for name, check in (CHECKS if checks is None else checks).items():
         try:
             results.append(check(config))
         except Exception as error:  # noqa: BLE001 - one broken check must not hide the rest

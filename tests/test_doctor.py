@@ -1,0 +1,396 @@
+"""`phase10 doctor`: each check on its own, over temporary folders, sockets and files."""
+
+from __future__ import annotations
+
+import argparse
+import http.server
+import json
+import os
+import socket
+import sqlite3
+import sys
+import threading
+import types
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from web.commands import doctor
+from web.commands.doctor import CheckResult, Status
+from web.config import Config
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def config_for(tmp_path: Path, **values: object) -> Config:
+    settings: dict[str, object] = {"host": "127.0.0.1", "port": free_port(),
+                                   "data_dir": tmp_path / "data", "camera": "none"}
+    settings.update(values)
+    return Config.from_mapping(settings)
+
+
+# ---------------------------------------------------------------- report lines
+
+
+def test_lines_show_status_name_message_and_fix() -> None:
+    failed = CheckResult("port", Status.FAIL, "0.0.0.0:80 needs root", "use a port of 1024 or more")
+    assert failed.line() == "FAIL: port: 0.0.0.0:80 needs root; fix: use a port of 1024 or more"
+    assert CheckResult("clock", Status.OK, "fine", "unused").line() == "ok: clock: fine"
+    assert failed.to_dict() == {"name": "port", "status": "FAIL",
+                                "message": "0.0.0.0:80 needs root",
+                                "fix": "use a port of 1024 or more"}
+
+
+def test_a_crashing_check_fails_without_hiding_the_others(tmp_path: Path) -> None:
+    def broken(_: object) -> CheckResult:
+        raise RuntimeError("boom")
+
+    results = doctor.run_checks(config_for(tmp_path), {
+        "broken": broken, "clock": lambda c: doctor.check_clock(c, ntp=lambda: True)})
+    assert [(r.name, r.status) for r in results] == [("broken", Status.FAIL), ("clock", Status.OK)]
+    assert "boom" in results[0].message
+
+
+# ---------------------------------------------------------------- database
+
+
+def test_missing_data_dir_under_a_writable_parent_is_fine(tmp_path: Path) -> None:
+    result = doctor.check_database(config_for(tmp_path))
+    assert result.status is Status.OK and "created at start" in result.message
+
+
+def test_empty_writable_data_dir_leaves_no_probe_behind(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    result = doctor.check_database(config_for(tmp_path))
+    assert result.status is Status.OK and "no database yet" in result.message
+    assert list((tmp_path / "data").iterdir()) == []
+
+
+def _database(path: Path, journal: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(path)
+    connection.execute(f"PRAGMA journal_mode={journal}")
+    connection.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, body TEXT)")
+    connection.executemany("INSERT INTO games (body) VALUES (?)", [("x" * 500,)] * 50)
+    connection.commit()
+    connection.close()
+
+
+def test_intact_wal_database_is_ok(tmp_path: Path) -> None:
+    config = config_for(tmp_path)
+    _database(config.database_path, "wal")
+    result = doctor.check_database(config)
+    assert result.status is Status.OK, result
+    assert "integrity_check ok, WAL" in result.message
+
+
+def test_the_real_store_passes(tmp_path: Path) -> None:
+    store_module = pytest.importorskip("web.store")
+    config = config_for(tmp_path)
+    config.data_dir.mkdir()
+    with store_module.GameStore(config.database_path):  # open, as while the service runs
+        result = doctor.check_database(config)
+    assert result.status is Status.OK, result
+    assert doctor.check_database(config) == result  # and after it stopped
+
+
+def test_database_not_in_wal_mode_is_a_warning(tmp_path: Path) -> None:
+    config = config_for(tmp_path)
+    _database(config.database_path, "delete")
+    result = doctor.check_database(config)
+    assert result.status is Status.WARN and "delete mode" in result.message
+
+
+def test_a_file_that_is_not_a_database_fails(tmp_path: Path) -> None:
+    config = config_for(tmp_path)
+    config.data_dir.mkdir()
+    config.database_path.write_bytes(b"this is no SQLite file " * 100)
+    result = doctor.check_database(config)
+    assert result.status is Status.FAIL
+    assert str(config.database_path) in result.message and "backup" in result.fix
+
+
+def test_a_damaged_page_fails_the_integrity_check(tmp_path: Path) -> None:
+    config = config_for(tmp_path)
+    _database(config.database_path, "delete")
+    raw = bytearray(config.database_path.read_bytes())
+    page = 4096
+    raw[page + 8: page + 200] = b"\xff" * 192  # scribble over the table's first page cells
+    config.database_path.write_bytes(bytes(raw))
+    result = doctor.check_database(config)
+    assert result.status is Status.FAIL
+    assert "integrity_check" in result.message or "does not open" in result.message
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes to read-only folders")
+def test_read_only_data_dir_fails(tmp_path: Path) -> None:
+    config = config_for(tmp_path)
+    config.data_dir.mkdir()
+    config.data_dir.chmod(0o500)
+    try:
+        result = doctor.check_database(config)
+    finally:
+        config.data_dir.chmod(0o700)
+    assert result.status is Status.FAIL and "not writable" in result.message
+    assert "chown" in result.fix
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")
+def test_data_dir_nobody_can_write_fails(tmp_path: Path) -> None:
+    # /proc refuses new files even to root, so this runs wherever the tests run.
+    result = doctor.check_database(config_for(tmp_path, data_dir="/proc"))
+    assert result.status is Status.FAIL and "/proc is not writable" in result.message
+
+
+# ---------------------------------------------------------------- port
+
+
+class _Health(http.server.BaseHTTPRequestHandler):
+    paths: dict[str, tuple[int, bytes]] = {}
+
+    def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+        status, body = self.paths.get(self.path, (404, b"{}"))
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def http_server(request: pytest.FixtureRequest) -> Iterator[int]:
+    handler = type("Handler", (_Health,), {"paths": request.param})
+    server = http.server.HTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    try:
+        yield int(server.server_address[1])
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_free_port_is_ok(tmp_path: Path) -> None:
+    config = config_for(tmp_path)
+    result = doctor.check_port(config)
+    assert result.status is Status.OK and f"127.0.0.1:{config.port} is free" in result.message
+
+
+@pytest.mark.parametrize("http_server", [{"/api/health": (200, b'{"status": "ok"}')}],
+                         indirect=True)
+def test_port_served_by_phase10_is_ok(tmp_path: Path, http_server: int) -> None:
+    result = doctor.check_port(config_for(tmp_path, port=http_server))
+    assert result.status is Status.OK and "served by phase10" in result.message
+
+
+@pytest.mark.parametrize("http_server", [{"/api/config": (200, b'{"pin_required": false}')}],
+                         indirect=True)
+def test_port_served_by_a_release_without_health_is_ok(tmp_path: Path, http_server: int) -> None:
+    result = doctor.check_port(config_for(tmp_path, port=http_server))
+    assert result.status is Status.OK and "(/api/config)" in result.message
+
+
+def test_port_served_by_the_real_app_is_ok(tmp_path: Path) -> None:
+    from werkzeug.serving import make_server
+
+    from web.app import close_app, create_app
+
+    app = create_app(config_for(tmp_path))
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    try:
+        result = doctor.check_port(config_for(tmp_path, port=server.server_port))
+    finally:
+        server.shutdown()
+        server.server_close()
+        close_app(app)
+    assert result.status is Status.OK and "served by phase10" in result.message
+
+
+@pytest.mark.parametrize("http_server", [{}, {"/api/health": (200, b"<html>router</html>")}],
+                         indirect=True)
+def test_port_held_by_another_program_fails(tmp_path: Path, http_server: int) -> None:
+    result = doctor.check_port(config_for(tmp_path, port=http_server))
+    assert result.status is Status.FAIL and "in use by another program" in result.message
+    assert f"sport = :{http_server}" in result.fix
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may bind ports below 1024")
+def test_privileged_port_fails_for_a_user(tmp_path: Path) -> None:
+    result = doctor.check_port(config_for(tmp_path, port=80, host="0.0.0.0"))
+    assert result.status is Status.FAIL and "needs root" in result.message
+
+
+def test_address_of_another_machine_fails(tmp_path: Path) -> None:
+    result = doctor.check_port(config_for(tmp_path, host="192.0.2.77"))  # TEST-NET-1
+    assert result.status is Status.FAIL and "cannot bind" in result.message
+
+
+# ---------------------------------------------------------------- clock
+
+BUILT = datetime(2026, 11, 1, tzinfo=UTC)
+
+
+def test_clock_before_the_build_fails(tmp_path: Path) -> None:
+    result = doctor.check_clock(None, now=datetime(1970, 1, 1, 0, 1, tzinfo=UTC), built=BUILT,
+                                ntp=lambda: False)
+    assert result.status is Status.FAIL
+    assert "1970-01-01" in result.message and "2026-11-01" in result.message
+    assert "NTP" in result.fix
+
+
+@pytest.mark.parametrize(("ntp", "status", "said"), [
+    (True, Status.OK, "NTP-synchronised"),
+    (None, Status.OK, "NTP state unknown"),
+    (False, Status.WARN, "not synchronised with NTP"),
+])
+def test_clock_after_the_build_reports_ntp(ntp: bool | None, status: Status, said: str) -> None:
+    result = doctor.check_clock(None, now=BUILT + timedelta(days=3), built=BUILT, ntp=lambda: ntp)
+    assert result.status is status and said in result.message
+
+
+def test_build_time_comes_from_the_installed_package() -> None:
+    built = doctor.build_time()
+    assert built is not None and built <= datetime.now(UTC)
+
+
+# ---------------------------------------------------------------- camera
+
+
+def test_no_camera_is_fine(tmp_path: Path) -> None:
+    result = doctor.check_camera(config_for(tmp_path, camera="none"))
+    assert result.status is Status.OK and "by hand" in result.message
+
+
+def test_picamera_without_the_library_fails_with_the_apt_fix(tmp_path: Path) -> None:
+    result = doctor.check_camera(config_for(tmp_path, camera="picamera"),
+                                 probe=lambda: (False, "picamera2 does not import"))
+    assert result.status is Status.FAIL and "picamera2 does not import" in result.message
+    assert "apt install python3-picamera2" in result.fix and "system-site-packages" in result.fix
+
+
+def test_picamera_probe_says_why_here() -> None:
+    present, found = doctor.picamera_probe()
+    if not present:
+        assert "picamera2" in found
+
+
+def test_image_folder_camera_gives_a_frame(tmp_path: Path) -> None:
+    cv2 = pytest.importorskip("cv2")
+    np = pytest.importorskip("numpy")
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "table.png"), np.zeros((48, 64, 3), np.uint8))
+    result = doctor.check_camera(config_for(tmp_path, camera=f"images:{folder}"))
+    assert result.status is Status.OK and "64x48 frame" in result.message
+
+
+def test_camera_without_frames_fails_naming_why(tmp_path: Path) -> None:
+    pytest.importorskip("vision.sources")
+    (tmp_path / "empty").mkdir()
+    result = doctor.check_camera(config_for(tmp_path, camera=f"images:{tmp_path / 'empty'}"))
+    assert result.status is Status.FAIL and "no images" in result.message
+
+
+def test_missing_usb_camera_fails_with_the_device_fix(tmp_path: Path) -> None:
+    pytest.importorskip("vision.sources")
+    result = doctor.check_camera(config_for(tmp_path, camera="device:97"), timeout=10)
+    assert result.status is Status.FAIL and "device:97" in result.message
+    assert "/dev/video" in result.fix
+
+
+# ---------------------------------------------------------------- model
+
+
+def test_missing_classifier_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "vision.classifier", None)  # import raises ImportError
+    result = doctor.check_model(config_for(tmp_path))
+    assert result.status is Status.FAIL and "classifier is missing" in result.message
+
+
+def test_corrupt_model_file_fails_naming_the_hash(tmp_path: Path) -> None:
+    classifier = pytest.importorskip("vision.classifier")
+    shipped = Path(classifier.__file__).resolve().parents[1] / "models" / "dice_faces.onnx"
+    if not shipped.is_file():
+        pytest.skip("models/dice_faces.onnx is not shipped yet")
+    damaged = tmp_path / "dice_faces.onnx"
+    damaged.write_bytes(shipped.read_bytes()[:-64] + b"\0" * 64)
+    result = doctor.check_model(config_for(tmp_path), path=damaged)
+    assert result.status is Status.FAIL
+    assert "sha" in result.message.lower(), result.message
+
+
+def test_shipped_model_passes(tmp_path: Path) -> None:
+    pytest.importorskip("vision.classifier")
+    result = doctor.check_model(config_for(tmp_path))
+    assert result.status is Status.OK, result
+
+
+def test_model_error_maps_to_a_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = types.ModuleType("vision.classifier")
+
+    class ModelFileError(ValueError):
+        pass
+
+    class FaceClassifier:
+        @classmethod
+        def load(cls, path: Path | None = None, threads: int = 1) -> FaceClassifier:
+            raise ModelFileError(f"{path}: SHA-256 abc123 does not match the model card")
+
+    fake.ModelFileError = ModelFileError  # type: ignore[attr-defined]
+    fake.FaceClassifier = FaceClassifier  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "vision.classifier", fake)
+    result = doctor.check_model(config_for(tmp_path), path=tmp_path / "m.onnx")
+    assert result.status is Status.FAIL and "SHA-256 abc123" in result.message
+    assert "reinstall" in result.fix
+
+
+# ---------------------------------------------------------------- the command
+
+
+def run_doctor(*argv: str) -> int:
+    parser = argparse.ArgumentParser()
+    doctor.add_parser(parser.add_subparsers())
+    return doctor.run(parser.parse_args(["doctor", *argv]))
+
+
+def _config_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    return path
+
+
+def test_json_report_lists_every_check_and_exit_status_follows_failures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _config_file(tmp_path, f'host = "127.0.0.1"\nport = {free_port()}\n'
+                                  f'data_dir = "{tmp_path / "data"}"\ncamera = "none"\n')
+    status = run_doctor("--config", str(path), "--json")
+    report = json.loads(capsys.readouterr().out)
+    names = [check["name"] for check in report["checks"]]
+    assert names == ["config", "camera", "model", "database", "port", "clock"]
+    failed = [check for check in report["checks"] if check["status"] == "FAIL"]
+    assert report["ok"] is (not failed) and status == (1 if failed else 0)
+    assert report["checks"][0]["status"] == "ok" and str(path) in report["checks"][0]["message"]
+
+
+def test_bad_config_fails_naming_the_key(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    path = _config_file(tmp_path, 'camra = "demo"\n')
+    assert run_doctor("--config", str(path)) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("FAIL: config: ") and "camra" in lines[0]
+    assert lines[1].startswith(("ok: clock", "warn: clock", "FAIL: clock"))
+
+
+def test_missing_config_file_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_doctor("--config", str(tmp_path / "nowhere.toml")) == 1
+    assert "nowhere.toml" in capsys.readouterr().out
