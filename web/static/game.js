@@ -166,6 +166,8 @@
     drawRoll();
     drawSheet();
     $("undo").disabled = state.version <= 1;
+    root.dataset.version = String(state.version);
+    root.dataset.roll = state.current ? state.current.notation : "";
     document.title = `Game ${state.id} · Phase 10 Dice`;
   }
 

@@ -1,0 +1,141 @@
+"""End to end in a real headless Chromium: a whole two-player game played through the page.
+
+Rolls are entered by hand (the notation box and the tap-to-build picker), turns
+taken and failed, one undone; at the end every cell of the sheet on the page
+is checked against the scorer's own game engine fed the same turns.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import MAKES, NEVER
+
+from scorer import Game, parse_roll
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SHEET_ROWS = {  # data-row of the page -> the engine column's value as the page prints it
+    "five_phase_bonus": lambda c: str(c.five_phase_bonus or ""),
+    "five_phase_total": lambda c: str(c.five_phase_total),
+    "first_finish_bonus": lambda c: str(c.first_finish_bonus or ""),
+    "grand_total": lambda c: str(c.grand_total),
+    **{f"phase-{n}": (lambda c, n=n: "" if c.phase_scores[n - 1] is None
+                      else str(c.phase_scores[n - 1])) for n in range(1, 11)},
+}
+
+
+def chromium_path() -> Path:
+    """Debian's chromium; installed with apt when missing and running as root, else skip."""
+    found = CHROMIUM if CHROMIUM.exists() else None
+    if found is None and shutil.which("chromium"):
+        found = Path(shutil.which("chromium") or "")
+    if found is None and hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=False,
+                       capture_output=True, timeout=600)
+        found = CHROMIUM if CHROMIUM.exists() else None
+    if found is None:
+        pytest.skip("no chromium: install Debian's chromium package (apt-get install chromium)")
+    return found
+
+
+@pytest.fixture
+def page(live_server) -> Iterator[object]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    executable = chromium_path()
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(executable), args=CHROMIUM_ARGS)
+        tab = browser.new_page(viewport={"width": 390, "height": 844})
+        errors: list[str] = []
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        tab.on("dialog", lambda dialog: dialog.accept())
+        tab.set_default_timeout(10_000)
+        tab.base_url = live_server.url  # type: ignore[attr-defined]
+        yield tab
+        browser.close()
+        assert errors == [], errors
+
+
+def wait_version(page, version: int) -> None:
+    page.wait_for_function(f"document.getElementById('game').dataset.version === '{version}'")
+
+
+def enter_roll(page, notation: str) -> None:
+    page.fill("[data-testid=notation-input]", notation)
+    page.click("[data-testid=notation-submit]")
+    page.wait_for_function(
+        f"document.getElementById('game').dataset.roll === '{parse_roll(notation)}'")
+
+
+def tap_roll(page, notation: str) -> None:
+    """Build the roll with the picker: a colour, then the numbers of that colour."""
+    for die in parse_roll(notation).dice:
+        page.click(f"#picker .swatch[data-colour={die.colour}]")
+        page.click(f"#picker .value[data-value='{'W' if die.is_wild() else die.value}']")
+    page.click("[data-testid=built-use]")
+    page.wait_for_function(
+        f"document.getElementById('game').dataset.roll === '{parse_roll(notation)}'")
+
+
+def test_a_full_two_player_game_through_the_page(page):
+    page.goto(page.base_url + "/")
+    inputs = page.locator("[data-testid=player-input]")
+    inputs.nth(0).fill("Ann")
+    inputs.nth(1).fill("Bob")
+    page.click("#start-game")
+    page.wait_for_url("**/games/*")
+    wait_version(page, 1)
+    page.click("#hand-entry summary")
+
+    engine = Game.new(["Ann", "Bob"])
+    version = 1
+    turn = 0
+    undo_done = False
+    while not engine.is_over:
+        player, phase = engine.active_player, engine.active_phase
+        assert page.inner_text("[data-testid=status]").startswith(player)
+        makes = player == "Ann" or turn % 4 != 1
+        notation = MAKES[phase][0] if makes else NEVER
+        (tap_roll if turn == 0 else enter_roll)(page, notation)
+        headline = page.inner_text("[data-testid=verdict-headline]")
+        if makes:
+            assert headline == f"Makes Phase {phase} for {MAKES[phase][1]} points"
+            page.click("[data-testid=take-score]")
+            engine.score_turn(player, parse_roll(notation))
+        else:
+            assert headline == f"Does not make Phase {phase}"
+            assert page.is_disabled("[data-testid=take-score]")
+            page.click("[data-testid=fail-turn]")
+            engine.fail_turn(player, parse_roll(notation))
+        version += 1
+        wait_version(page, version)
+        if not undo_done and turn == 3:  # take a turn back, then play it again
+            page.click("[data-testid=undo]")
+            version += 1
+            wait_version(page, version)
+            assert page.inner_text("[data-testid=status]").startswith(player)
+            enter_roll(page, notation)
+            page.click("[data-testid=take-score]" if makes else "[data-testid=fail-turn]")
+            version += 1
+            wait_version(page, version)
+            undo_done = True
+        turn += 1
+
+    assert page.is_visible("[data-testid=game-over]")
+    assert page.inner_text("[data-testid=winner]") == "Winner: " + " & ".join(engine.winners)
+    for column in engine.scorepad.columns:
+        for row, printed in SHEET_ROWS.items():
+            cell = page.locator(f"td[data-player='{column.player}'][data-row='{row}']")
+            assert cell.inner_text().strip() == printed(column), (column.player, row)
+    standings = page.locator("[data-testid=standings] li").all_inner_texts()
+    assert standings[0].startswith(engine.winners[0])
