@@ -113,16 +113,18 @@ def bevel(width: float = 0.09, depth: float = 0.3) -> np.ndarray:
 
 @lru_cache(maxsize=4096)
 def _face_layers(value: int, font: int, weight_level: int, height_level: int, mark: str):
-    lit = bevel() * face_alpha()
+    alpha = face_alpha()
+    lit = bevel() * alpha
     ink = _glyph_mask(value, font, weight_level, height_level, mark) * lit
-    layers = np.ascontiguousarray(np.stack([lit, ink], axis=-1)[..., None])
+    layers = np.ascontiguousarray(np.stack([lit, ink, alpha], axis=-1).reshape(-1, 3))
     layers.setflags(write=False)
     return layers
 
 
 def face_layers(value: int, font: int, weight: float, height_level: int, mark: str) -> np.ndarray:
-    """(TEXTURE, TEXTURE, 2, 1) float32: body coverage x bevel, and ink coverage x bevel.
+    """(TEXTURE * TEXTURE, 3) float32 columns: body x bevel, ink x bevel, face coverage.
 
-    A face's premultiplied colour is `layers[:, :, 0] * body + layers[:, :, 1] * (ink - body)`.
+    Multiplied by the 3x4 matrix [[body, 0], [ink - body, 0], [0, 0, 0, 1]] this gives a
+    face's premultiplied BGRA texture in one matrix product (the renderer's hot loop).
     """
     return _face_layers(value, font, _quantise_weight(weight), height_level, mark)

@@ -60,11 +60,15 @@ class RenderedDie:
 
 @dataclass(frozen=True)
 class Scene:
-    """A rendered frame (H, W, 3) uint8 BGR, the dice in it and the table look."""
+    """A rendered frame (H, W, 3) uint8 BGR, the dice in it and the table look.
+
+    `hand_mask` (H, W) uint8 is where the hand covers the frame (None without a hand).
+    """
 
     image: np.ndarray
     dice: tuple[RenderedDie, ...]
     conditions: Conditions
+    hand_mask: np.ndarray | None = None
 
 
 def _ink_bgr(die: Die, conditions: Conditions, rng: np.random.Generator) -> np.ndarray:
@@ -97,9 +101,11 @@ def _face_texture(
     )
     body = np.asarray(conditions.body_bgr, np.float32) * shade
     ink = _ink_bgr(die, conditions, rng) * shade
-    texture = np.empty((glyphs.TEXTURE, glyphs.TEXTURE, 4), np.float32)
-    texture[..., :3] = layers[:, :, 0] * body + layers[:, :, 1] * (ink - body)
-    texture[..., 3] = glyphs.face_alpha()
+    mix = np.zeros((3, 4), np.float32)
+    mix[0, :3] = body
+    mix[1, :3] = ink - body
+    mix[2, 3] = 1.0
+    texture = (layers @ mix).reshape(glyphs.TEXTURE, glyphs.TEXTURE, 4)
     if glare:
         size = glyphs.TEXTURE
         cx, cy = rng.uniform(0.2, 0.8, 2) * size
@@ -222,9 +228,11 @@ def _background(
     small_w, small_h = max(int(width * f), 1), max(int(height * f), 1)
     image = np.empty((small_h, small_w, 3), np.float32)
     image[:] = conditions.table_bgr
-    o = int(round(conditions.tray_inset * min(width, height) * f))
+    o = max(int(round(conditions.tray_inset * min(width, height) * f)), 0)
     image[o : small_h - o, o : small_w - o] = conditions.wall_bgr
     left, top, right, bottom = (int(round(v * f)) for v in tray_interior(conditions, size))
+    left, top = max(left, 0), max(top, 0)
+    right, bottom = min(right, small_w), min(bottom, small_h)
     # The wall's inner lip is lit from above: a lighter band next to the mat.
     lip = max(1, int(0.12 * conditions.scale * f))
     image[max(top - lip, 0) : bottom + lip, max(left - lip, 0) : right + lip] = np.minimum(
@@ -280,10 +288,12 @@ def render_scene(
     truths: dict[int, RenderedDie] = {}
     for i in order:
         truths[i] = _draw_die(image, placements[i], camera, conditions, size, light, rng_look)
+    hand_mask = None
     if hand:
         colour, alpha = hand_layer(size, conditions, rng_look)
         image *= 1.0 - alpha
         image += colour * alpha
+        hand_mask = (alpha[..., 0] * 255.0 + 0.5).astype(np.uint8)
     image *= lighting_gain(conditions, size)
     if conditions.blur_sigma > 0:
         cv2.GaussianBlur(image, (0, 0), conditions.blur_sigma, dst=image)
@@ -296,4 +306,5 @@ def render_scene(
         ok, encoded = cv2.imencode(".jpg", frame, quality)
         if ok:
             frame = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
-    return Scene(frame, tuple(truths[i] for i in range(len(placements))), conditions)
+    truth = tuple(truths[i] for i in range(len(placements)))
+    return Scene(frame, truth, conditions, hand_mask)

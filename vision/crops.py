@@ -1,0 +1,92 @@
+"""Cut one die's top face out of a frame as a fixed-size square, and turn crops into model input.
+
+Training and the runtime classifier both go through these two functions, so a
+crop the model sees at run time is made exactly like the crops it learnt from.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CROP_SIZE = 40
+"""Side of a face crop in pixels: big enough for a thickened numeral and its 6/9 mark."""
+
+DEFAULT_MARGIN = 0.12
+"""Border kept around the face, as a fraction of the face side on each side."""
+
+#: Normalisation of crops_to_tensor: pixel / 255, centred and scaled to unit-ish range.
+PIXEL_MEAN = 0.5
+PIXEL_STD = 0.25
+
+
+def order_corners(corners: np.ndarray) -> np.ndarray:
+    """The four corners in clockwise order on screen, starting from the first one given.
+
+    The locator may list a box's corners in any order; only a cyclic order
+    matters (the classifier reads faces at any rotation).
+    """
+    points = np.asarray(corners, np.float32).reshape(4, 2)
+    centre = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
+    order = list(np.argsort(angles))
+    start = order.index(0)
+    return points[order[start:] + order[:start]]
+
+
+def crop_face(
+    image: np.ndarray,
+    corners: np.ndarray,
+    size: int = CROP_SIZE,
+    margin: float = DEFAULT_MARGIN,
+) -> np.ndarray:
+    """Perspective-warp the quad `corners` (4, 2) plus `margin` to a (size, size, 3) crop.
+
+    Large faces are shrunk with area averaging first, so small crops of big dice
+    do not alias; pixels beyond the frame repeat its border.
+    """
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError(f"crop_face needs an (H, W, 3) image, got shape {image.shape}")
+    quad = order_corners(corners)
+    if not np.isfinite(quad).all():
+        raise ValueError(f"crop_face got non-finite corners {quad.tolist()}")
+    inner = size / (1.0 + 2.0 * margin)
+    lo = (size - inner) / 2.0
+    hi = lo + inner
+    target = np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], np.float32)
+    side = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+    # Region of the frame the crop can sample: the quad grown by the margin, plus slack.
+    centre = quad.mean(axis=0)
+    reach = (quad - centre) * (1.0 + 2.5 * margin) + centre
+    height, width = image.shape[:2]
+    x0 = int(max(np.floor(reach[:, 0].min()) - 2, 0))
+    y0 = int(max(np.floor(reach[:, 1].min()) - 2, 0))
+    x1 = int(min(np.ceil(reach[:, 0].max()) + 3, width))
+    y1 = int(min(np.ceil(reach[:, 1].max()) + 3, height))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        raise ValueError(
+            f"crop_face corners {quad.tolist()} lie outside the {width}x{height} frame"
+        )
+    roi = image[y0:y1, x0:x1]
+    source = quad - np.array([x0, y0], np.float32)
+    shrink = 1.5 * inner / max(side, 1e-6)
+    if shrink < 1.0:
+        roi = cv2.resize(roi, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        source = source * np.float32(shrink)
+    homography = cv2.getPerspectiveTransform(source.astype(np.float32), target)
+    return cv2.warpPerspective(
+        roi, homography, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def crops_to_tensor(crops: np.ndarray) -> np.ndarray:
+    """(N, S, S, 3) uint8 BGR crops to the model's (N, 3, S, S) float32 input."""
+    array = np.asarray(crops)
+    if array.ndim != 4 or array.shape[3] != 3 or array.dtype != np.uint8:
+        raise ValueError(
+            f"crops must be (N, S, S, 3) uint8 BGR, got shape {array.shape} dtype {array.dtype}"
+        )
+    tensor = array.transpose(0, 3, 1, 2).astype(np.float32)
+    tensor *= 1.0 / (255.0 * PIXEL_STD)
+    tensor -= PIXEL_MEAN / PIXEL_STD
+    return np.ascontiguousarray(tensor)
