@@ -100,6 +100,19 @@ def test_the_real_store_passes(tmp_path: Path) -> None:
     assert doctor.check_database(config) == result  # and after it stopped
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can run into this (sudo phase10 doctor)")
+def test_root_leaves_no_files_the_service_user_cannot_write(tmp_path: Path) -> None:
+    config = config_for(tmp_path)
+    _database(config.database_path, "wal")
+    nobody = 65534
+    for path in (config.data_dir, config.database_path):
+        os.chown(path, nobody, nobody)
+    assert doctor.check_database(config).status is Status.OK
+    left = {path.name: path.stat().st_uid for path in config.data_dir.iterdir()}
+    assert set(left) <= {"scorepad.sqlite3", "scorepad.sqlite3-wal", "scorepad.sqlite3-shm"}
+    assert set(left.values()) == {nobody}, left
+
+
 def test_database_not_in_wal_mode_is_a_warning(tmp_path: Path) -> None:
     config = config_for(tmp_path)
     _database(config.database_path, "delete")

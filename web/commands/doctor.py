@@ -207,6 +207,22 @@ def _probe_write(folder: Path) -> None:
         raise OSError(errno.EINVAL, f"this file system does not support WAL (got {mode})")
 
 
+def _inspect(path: Path) -> tuple[str, str]:
+    """integrity_check and journal mode of a database, read-only.
+
+    Reading a WAL database leaves -wal and -shm files behind; SQLite gives them the
+    database file's owner when run as root, so `sudo phase10 doctor` cannot lock
+    the service out (tests/test_doctor.py checks this).
+    """
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        verdict = connection.execute("PRAGMA integrity_check").fetchone()[0]
+        mode = connection.execute("PRAGMA journal_mode").fetchone()[0]
+    finally:
+        connection.close()
+    return str(verdict), str(mode)
+
+
 def check_database(config: Any) -> CheckResult:
     """The data dir is writable and the database, if any, opens, is intact and in WAL mode."""
     folder = Path(config.data_dir).resolve()
@@ -227,12 +243,7 @@ def check_database(config: Any) -> CheckResult:
         return CheckResult("database", Status.OK,
                            f"{folder} is writable; no database yet (made on first start)")
     try:
-        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            verdict = connection.execute("PRAGMA integrity_check").fetchone()[0]
-            mode = connection.execute("PRAGMA journal_mode").fetchone()[0]
-        finally:
-            connection.close()
+        verdict, mode = _inspect(path)
     except sqlite3.Error as error:
         return CheckResult("database", Status.FAIL, f"{path} does not open: {error}",
                            "restore the last backup (deploy/README.md, 'Backup')")
