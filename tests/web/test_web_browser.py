@@ -108,6 +108,10 @@ def test_a_full_two_player_game_through_the_page(page):
         notation = MAKES[phase][0] if makes else NEVER
         (tap_roll if turn == 0 else enter_roll)(page, notation)
         headline = page.inner_text("[data-testid=verdict-headline]")
+        if turn == 0:  # the odds advisor's hint opens with one tap
+            page.click("#hint summary")
+            page.wait_for_function(
+                "document.querySelector('[data-testid=hint]').textContent.includes('Phase 1')")
         if makes:
             assert headline == f"Makes Phase {phase} for {MAKES[phase][1]} points"
             page.click("[data-testid=take-score]")

@@ -136,7 +136,7 @@
       verdictBox.replaceChildren(
         el("p", { class: "headline", "data-testid": "verdict-headline" },
           verdict.made ? `Makes Phase ${verdict.phase} for ${verdict.score} points` : `Does not make Phase ${verdict.phase}`),
-        groups.length ? el("ul", { class: "groups" }, ...groups) : null, ...notes);
+        ...[groups.length ? el("ul", { class: "groups" }, ...groups) : null, ...notes].filter(Boolean));
       take.disabled = !verdict.made;
       take.textContent = verdict.made ? `Take ${verdict.score} points` : "Take score";
     } else {

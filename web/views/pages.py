@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import segno
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, abort, render_template, request
 from flask.typing import ResponseReturnValue
 
 from scorer.dice import COLOUR_LETTERS, COLOUR_NAMES, HIGH_VALUES, LOW_VALUES, WILD
@@ -13,6 +13,9 @@ from scorer.phases import PHASES
 from web.views.common import table
 
 bp = Blueprint("pages", __name__)
+
+#: The longest address the join QR code encodes (a QR code of 300 characters still scans).
+MAX_QR_TEXT = 300
 
 
 def _picker() -> dict[str, object]:
@@ -47,6 +50,8 @@ def game(game_id: int) -> ResponseReturnValue:
 def qr() -> ResponseReturnValue:
     """A QR code of the address this page was opened at (or ?url=), so another phone can join."""
     url = request.args.get("url") or request.host_url
+    if len(url) > MAX_QR_TEXT:
+        abort(400, description=f"url is longer than {MAX_QR_TEXT} characters")
     buffer = io.BytesIO()
     segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, dark="#1d2b4f",
                                     xmldecl=False, svgclass="qr")
