@@ -17,11 +17,15 @@ DEFAULT_PREFIX=/opt/phase10
 DEFAULT_DATA_DIR=/var/lib/phase10
 readonly DEFAULT_PREFIX DEFAULT_DATA_DIR DEFAULT_PORT=8000
 readonly SERVICE=phase10 SERVICE_USER=phase10 CAMERA_GROUP=video
-readonly CONFIG_DIR=/etc/phase10
+# PHASE10_ROOT puts every system file under another folder: the tests install into
+# a temporary "root" with stand-ins for apt, systemctl and the user commands.
+readonly ROOT=${PHASE10_ROOT:-}
+readonly CONFIG_DIR=$ROOT/etc/phase10
 readonly CONFIG_FILE="$CONFIG_DIR/config.toml"
-readonly UNIT_FILE=/etc/systemd/system/phase10.service
-readonly AVAHI_FILE=/etc/avahi/services/phase10.service
-readonly LINK=/usr/local/bin/phase10
+readonly UNIT_FILE=$ROOT/etc/systemd/system/phase10.service
+readonly AVAHI_FILE=$ROOT/etc/avahi/services/phase10.service
+readonly LINK=$ROOT/usr/local/bin/phase10
+readonly HOSTS=$ROOT/etc/hosts
 # Always needed; python3-venv and pip build the app's environment, avahi answers for .local.
 readonly BASE_PACKAGES=(python3 python3-venv python3-pip avahi-daemon libnss-mdns sqlite3)
 # Only in the Raspberry Pi OS archive: picamera2 must come from apt, not pip.
@@ -153,12 +157,6 @@ is_installed() {
     dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
 }
 
-apt_has() {
-    local candidate
-    candidate=$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ {print $2}')
-    [[ -n $candidate && $candidate != "(none)" ]]
-}
-
 same_content() {
     # same_content FILE RENDER_FUNCTION: the installed file equals what we would write.
     [[ -f $1 ]] && cmp -s "$1" <("$2")
@@ -196,8 +194,8 @@ local_ip() {
 # ---------------------------------------------------------------- steps
 
 is_raspberry_pi_os() {
-    # The camera packages live in the Raspberry Pi archive only.
-    grep -qs 'archive\.raspberrypi\.' /etc/apt/sources.list /etc/apt/sources.list.d/*
+    # The camera packages live in the Raspberry Pi archive only, set up by these files.
+    [[ -f $ROOT/etc/rpi-issue || -f $ROOT/etc/apt/sources.list.d/raspi.list ]]
 }
 
 packages_wanted() {
@@ -278,6 +276,7 @@ do_app() {
     "${pip[@]}" --force-reinstall --no-deps "$copy"
     rm -rf "${copy:?}"
     source_id >"$PREFIX/source-id"
+    install -d -m 0755 "$(dirname "$LINK")"
     ln -sfn "$PREFIX/venv/bin/phase10" "$LINK"
 }
 
@@ -296,7 +295,7 @@ check_unit() {
 }
 
 do_unit() {
-    render_unit | install -m 0644 /dev/stdin "$UNIT_FILE"
+    render_unit | install -D -m 0644 /dev/stdin "$UNIT_FILE"
     systemctl daemon-reload
 }
 
@@ -321,10 +320,10 @@ check_hostname() {
 do_hostname() {
     hostnamectl set-hostname "$HOST_NAME"
     # sudo and avahi resolve the host's own name through /etc/hosts.
-    if grep -q '^127\.0\.1\.1' /etc/hosts; then
-        sed -i "s/^127\.0\.1\.1.*/127.0.1.1\t$HOST_NAME/" /etc/hosts
+    if grep -q '^127\.0\.1\.1' "$HOSTS"; then
+        sed -i "s/^127\.0\.1\.1.*/127.0.1.1\t$HOST_NAME/" "$HOSTS"
     else
-        printf '127.0.1.1\t%s\n' "$HOST_NAME" >>/etc/hosts
+        printf '127.0.1.1\t%s\n' "$HOST_NAME" >>"$HOSTS"
     fi
     systemctl restart avahi-daemon || warn "could not restart avahi-daemon"
 }
@@ -369,7 +368,7 @@ preflight() {
         command -v apt-get >/dev/null || say "note: a real install needs apt-get (Raspberry Pi OS)"
         return 0
     fi
-    [[ $EUID -eq 0 ]] || die "run as root: sudo bash $0 $*"
+    [[ $EUID -eq 0 || -n $ROOT ]] || die "run as root: sudo bash $0 $*"
     local tool
     for tool in apt-get dpkg-query systemctl python3; do
         command -v "$tool" >/dev/null || die "'$tool' not found: this installer is for Raspberry Pi OS (Debian Bookworm)"

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import argparse
 import configparser
+import http.server
 import os
 import shutil
 import stat
 import subprocess
 import sys
+import threading
 import tomllib
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -319,3 +322,169 @@ def test_qr_refuses_an_unknown_image_type(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"--save .*address\.gif: expected a file ending in"):
         run_qr("http://phase10.local:8000", "--save", str(tmp_path / "address.gif"))
     assert not (tmp_path / "address.gif").exists()
+
+
+# ---------------------------------------------------------------- a real run, in a fake root
+
+#: Stand-ins for the system's tools, keeping their state in files under $STATE, so the
+#: installer's own logic (order, checks, idempotence, what it writes) runs for real.
+SHIMS = {
+    "apt-get": """
+[ "$1" = install ] || exit 0
+shift; for p in "$@"; do case $p in -*) ;; *) echo "$p" >> "$STATE/packages";; esac; done""",
+    "dpkg-query": """
+for last; do :; done
+grep -qx "$last" "$STATE/packages" 2>/dev/null && printf 'install ok installed'""",
+    "id": """
+[ -f "$STATE/user-$2" ] || exit 1
+case $1 in -u) echo 999;; -nG) cat "$STATE/user-$2";; esac""",
+    "useradd": """
+for last; do :; done
+echo "$last video" > "$STATE/user-$last\"""",
+    "usermod": """
+for last; do :; done
+echo "$last video" > "$STATE/user-$last\"""",
+    "getent": "exit 0",
+    "groupadd": "exit 0",
+    "install": """
+args=(); owner=""
+while [[ $# -gt 0 ]]; do
+    case $1 in -o) owner=$2; shift 2;; -g) shift 2;; *) args+=("$1"); shift;; esac
+done
+"$REAL_INSTALL" "${args[@]}" || exit 1
+[[ -z $owner ]] || printf '%s\\t%s\\n' "${args[-1]}" "$owner" >> "$STATE/owners\"""",
+    "stat": """
+owner=$(grep -F "$3	" "$STATE/owners" 2>/dev/null | tail -n 1 | cut -f2)
+[ -n "$owner" ] && echo "$owner" || echo root""",
+    "hostname": """
+[ "$1" = -I ] && { echo "192.0.2.10 fd00::10"; exit 0; }
+cat "$STATE/hostname\"""",
+    "hostnamectl": 'echo "$2" > "$STATE/hostname"',
+    "systemctl": """
+for last; do :; done
+case $1 in
+    is-enabled) [ -f "$STATE/enabled-$last" ];;
+    is-active) [ -f "$STATE/active-$last" ];;
+    enable) touch "$STATE/enabled-$last";;
+    restart) touch "$STATE/active-$last";;
+esac""",
+    "python3": """
+if [ "$1" = -m ] && [ "$2" = venv ]; then
+    for last; do :; done
+    mkdir -p "$last/bin"
+    echo 'include-system-site-packages = true' > "$last/pyvenv.cfg"
+    cp "$SHIMS/venv-python" "$last/bin/python"
+    exit 0
+fi
+exec "$REAL_PYTHON" "$@\"""",
+    # The virtual environment's python: pip "installs" a phase10 that logs its arguments.
+    "venv-python": """
+[ "$1" = -c ] && exec "$REAL_PYTHON" "$@"
+if [ "$1" = -m ] && [ "$2" = pip ]; then
+    printf '#!/bin/sh\\necho "phase10 $*" >> "%s"\\n' "$LOG" > "$(dirname "$0")/phase10"
+    chmod +x "$(dirname "$0")/phase10"
+fi""",
+}
+
+
+class FakeSystem:
+    """A temporary root, a small checkout with the real deploy/ folder, and the shims."""
+
+    def __init__(self, base: Path, port: int) -> None:
+        self.base, self.port = base, port
+        self.root, self.state, self.shims = base / "root", base / "state", base / "shims"
+        self.source, self.prefix, self.data = base / "src", base / "app", base / "data"
+        self.log = base / "calls.log"
+        for folder in (self.root / "etc", self.state, self.shims, self.source):
+            folder.mkdir(parents=True)
+        (self.root / "etc" / "hosts").write_text("127.0.0.1\tlocalhost\n127.0.1.1\traspberrypi\n")
+        (self.root / "etc" / "rpi-issue").write_text("Raspberry Pi reference\n")
+        (self.state / "hostname").write_text("raspberrypi\n")
+        shutil.copytree(DEPLOY, self.source / "deploy")
+        (self.source / "pyproject.toml").write_text("[project]\nname = 'stand-in'\n")
+        for name, body in SHIMS.items():
+            script = self.shims / name
+            script.write_text(f'#!/usr/bin/env bash\necho "{name} $*" >> "$LOG"\n{body.strip()}\n')
+            script.chmod(0o755)
+        self.env = {
+            "PATH": f"{self.shims}:{os.environ['PATH']}", "HOME": str(base), "LANG": "C.UTF-8",
+            "PHASE10_ROOT": str(self.root), "STATE": str(self.state), "SHIMS": str(self.shims),
+            "LOG": str(self.log), "REAL_PYTHON": sys.executable,
+            "REAL_INSTALL": str(shutil.which("install")),
+        }
+
+    def install(self) -> subprocess.CompletedProcess[str]:
+        self.log.write_text("")
+        return subprocess.run(
+            ["bash", str(self.source / "deploy" / "install.sh"), "--port", str(self.port),
+             "--prefix", str(self.prefix), "--data-dir", str(self.data)],
+            capture_output=True, text=True, env=self.env, timeout=120, check=False)
+
+    def calls(self, command: str) -> list[str]:
+        """The logged calls of the last install that begin with these words."""
+        return [line for line in self.log.read_text().splitlines()
+                if (line + " ").startswith(command + " ")]
+
+
+class _Health(http.server.BaseHTTPRequestHandler):
+    """A scorepad stand-in that answers the installer's health check."""
+
+    def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+        self.send_response(200 if self.path == "/api/health" else 404)
+        self.end_headers()
+        self.wfile.write(b'{"status": "ok"}')
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def http_server() -> Iterator[int]:
+    server = http.server.HTTPServer(("127.0.0.1", 0), _Health)
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        yield int(server.server_address[1])
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_install_then_reinstall_then_upgrade(tmp_path: Path, http_server: int) -> None:
+    system = FakeSystem(tmp_path, http_server)
+    first = system.install()
+    assert first.returncode == 0, first.stdout + first.stderr
+    done = [line for line in first.stdout.splitlines() if line.startswith("done: ")]
+    assert len(done) == 11 and "ok: the scorepad answers" in first.stdout, first.stdout
+    installed = set(Path(system.state / "packages").read_text().split())
+    assert {"python3-venv", "python3-picamera2", "avahi-daemon"} <= installed
+    config = tomllib.loads((system.root / "etc/phase10/config.toml").read_text())
+    assert config["port"] == http_server and config["data_dir"] == str(system.data)
+    unit = (system.root / "etc/systemd/system/phase10.service").read_text()
+    assert f"ExecStart={system.prefix}/venv/bin/phase10 serve --config {INSTALLED_CONFIG}" in unit
+    avahi = ET.fromstring((system.root / "etc/avahi/services/phase10.service").read_bytes())
+    assert avahi.findtext("service/port") == str(http_server)
+    assert "127.0.1.1\tphase10" in (system.root / "etc/hosts").read_text()
+    assert (system.root / "usr/local/bin/phase10").resolve() == system.prefix / "venv/bin/phase10"
+    assert system.calls("systemctl restart phase10")
+    assert f"phase10 qr http://192.0.2.10:{http_server}" in system.log.read_text()
+    assert f"http://phase10.local:{http_server}" in first.stdout
+
+    # Again, unchanged: every step is already done, and the service is not restarted.
+    (system.data / "scorepad.sqlite3").write_text("games")
+    config_file = system.root / "etc/phase10/config.toml"
+    config_file.write_text(config_file.read_text() + 'pin = "4321"\n')
+    second = system.install()
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert "done:" not in second.stdout, second.stdout
+    assert len([line for line in second.stdout.splitlines() if line.startswith("ok: ")]) == 12
+    assert not system.calls("systemctl restart") and not system.calls("apt-get")
+
+    # An upgraded checkout: the app is reinstalled and restarted; data and config are kept.
+    (system.source / "pyproject.toml").write_text("[project]\nname = 'stand-in'  # v2\n")
+    third = system.install()
+    assert third.returncode == 0, third.stdout + third.stderr
+    assert [line.split(":")[0] + ": " + line.split()[1] for line in third.stdout.splitlines()
+            if line.startswith("done: ")] == ["done: install", "done: start"]
+    assert system.calls("systemctl restart phase10")
+    assert (system.data / "scorepad.sqlite3").read_text() == "games"
+    assert 'pin = "4321"' in config_file.read_text()
