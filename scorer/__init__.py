@@ -37,11 +37,15 @@ from scorer.game_errors import (
     RollOffError,
     UnknownPlayerError,
 )
+from scorer.odds import Advice, advise, turn_odds
 from scorer.phases import PHASES, GroupKind, GroupSpec, InvalidPhaseError, Phase, get_phase
 from scorer.scorepad import PlayerColumn, Scorepad, TurnRecord
 from scorer.solver import GroupResult, PhaseResult, evaluate, evaluate_all
 
 __all__ = [
+    "Advice",
+    "advise",
+    "turn_odds",
     "Event",
     "GameCreated",
     "RollOffThrown",

@@ -10,9 +10,7 @@ uniform over its faces of that colour), and the advice picks the best colour.
 With one roll left this is the true optimum (the tests check it against every
 one of the 1,024 keeps); with two rolls left a player who re-asks after the next
 roll may switch colour, so the true chance is a little higher (the tests bound
-the gap by a seeded simulation). The chance counts only the target colour: with
-three or fewer dice kept another colour could still reach seven, which adds a
-few hundredths of a percent at most. A roll no matching of the inventory
+the gap by a seeded simulation). A roll no matching of the inventory
 explains uses, for each re-rolled die, the average die of its kind.
 """
 
@@ -70,35 +68,103 @@ def made_score(dice: Sequence[Die]) -> int | None:
     return best
 
 
-def target_value(
-    kept: Sequence[Die], rerolled: Sequence[DieModel], colour: str, rolls_left: int
-) -> tuple[float, float]:
-    """(chance, expected score) of the target-colour policy for `colour`.
+#: One re-rolled die in a walk: (chance it ends showing the colour, ((value, chance), ...)).
+_Ending = tuple[float, tuple[tuple[int, float], ...]]
 
-    `kept` are the dice showing the colour now; each re-rolled die is re-rolled
-    on every roll left until it shows the colour. Exact for this policy: a walk
-    over the re-rolled dice keeping the distribution of the best seven values.
-    """
-    start = tuple(sorted((die.value for die in kept), reverse=True)[:COLOUR_GROUP])
-    states: dict[tuple[int, ...], float] = {start: 1.0}
-    for model in rerolled:
-        in_colour = [(face.value, chance) for face, chance in model if face.colour == colour]
-        q = sum(chance for _, chance in in_colour)
-        ends_in_colour = 1 - (1 - q) ** rolls_left
-        branches = [(None, 1 - ends_in_colour)]
-        branches += [(value, ends_in_colour * chance / q) for value, chance in in_colour]
+
+def _ending(model: DieModel, colour: str, chance_to_reach: float) -> _Ending:
+    """How a die ends in `colour`: each of its faces of that colour, times a chance to get there."""
+    faces = tuple((face.value, chance) for face, chance in model if face.colour == colour)
+    return chance_to_reach * sum(chance for _, chance in faces), faces
+
+
+def _with(top: tuple[int, ...], value: int) -> tuple[int, ...]:
+    """The best seven values (high to low) once `value` joins them."""
+    if not top or value <= top[-1]:
+        return top + (value,) if len(top) < COLOUR_GROUP else top
+    return tuple(sorted((*top, value), reverse=True)[:COLOUR_GROUP])
+
+
+def _walk(start: Sequence[int], endings: Sequence[_Ending]) -> tuple[float, float]:
+    """(chance, expected score) of seven in one colour: a walk over the dice keeping the
+    distribution of the best seven values in that colour (dropping states that
+    cannot reach seven any more)."""
+    if len(start) + len(endings) < COLOUR_GROUP:
+        return 0.0, 0.0
+    states: dict[tuple[int, ...], float] = {tuple(sorted(start, reverse=True)[:COLOUR_GROUP]): 1.0}
+    for at, (ends, faces) in enumerate(endings):
+        left = len(endings) - at - 1  # dice still to come after this one
+        total = sum(chance for _, chance in faces)
+        branches = [(None, 1 - ends)]
+        if total:
+            branches += [(value, ends * chance / total) for value, chance in faces]
         nxt: dict[tuple[int, ...], float] = defaultdict(float)
         for top, weight in states.items():
             for value, chance in branches:
                 if value is None:
-                    nxt[top] += weight * chance
+                    if len(top) + left >= COLOUR_GROUP:  # else seven is out of reach
+                        nxt[top] += weight * chance
                 else:
-                    grown = tuple(sorted((*top, value), reverse=True)[:COLOUR_GROUP])
-                    nxt[grown] += weight * chance
+                    nxt[_with(top, value)] += weight * chance
         states = nxt
     chance = sum(w for top, w in states.items() if len(top) == COLOUR_GROUP)
     score = sum(w * sum(top) for top, w in states.items() if len(top) == COLOUR_GROUP)
     return chance, score
+
+
+def _policy_walks(
+    kept: Sequence[Die], rerolled: Sequence[DieModel], colour: str, rolls_left: int
+) -> list[tuple[tuple[int, ...], list[_Ending]]]:
+    """The target-colour policy as walks, one per colour that can reach seven.
+
+    `kept` are the dice showing the colour now; each re-rolled die is re-rolled
+    on every roll left until it shows the colour (chance 1 - (1 - q)^k). With
+    seven or more dice re-rolled another colour can still reach seven on the
+    last roll (a die gets there with chance (1 - q)^(k-1) times its face's
+    chance); colours' successes are disjoint, so their values add.
+    """
+    misses = [
+        1 - sum(chance for face, chance in model if face.colour == colour) for model in rerolled
+    ]
+    walks = [
+        (
+            tuple(die.value for die in kept),
+            [
+                _ending(model, colour, (1 - miss**rolls_left) / (1 - miss) if miss < 1 else 0.0)
+                for model, miss in zip(rerolled, misses, strict=True)
+            ],
+        )
+    ]
+    if len(rerolled) >= COLOUR_GROUP:
+        for other in COLOUR_LETTERS:
+            if other != colour:
+                endings = [
+                    _ending(model, other, miss ** (rolls_left - 1))
+                    for model, miss in zip(rerolled, misses, strict=True)
+                ]
+                walks.append(((), endings))
+    return walks
+
+
+def target_value(
+    kept: Sequence[Die], rerolled: Sequence[DieModel], colour: str, rolls_left: int
+) -> tuple[float, float]:
+    """(chance, expected score) of the target-colour policy for `colour`."""
+    values = [
+        _walk(start, endings)
+        for start, endings in _policy_walks(kept, rerolled, colour, rolls_left)
+    ]
+    return sum(v[0] for v in values), sum(v[1] for v in values)
+
+
+def target_chance(
+    kept: Sequence[Die], rerolled: Sequence[DieModel], colour: str, rolls_left: int
+) -> float:
+    """The chance alone of the target-colour policy: cheap (no values tracked)."""
+    return sum(
+        _at_least(COLOUR_GROUP - len(start), [ends for ends, _ in endings])
+        for start, endings in _policy_walks(kept, rerolled, colour, rolls_left)
+    )
 
 
 @dataclass(frozen=True)
@@ -112,19 +178,26 @@ class ColourChoice:
 
 
 def best_target(roll: Roll, rolls_left: int, tolerance: float) -> ColourChoice:
-    """The colour whose target policy has the best (chance, expected score)."""
+    """The colour whose target policy has the best (chance, expected score).
+
+    Chances first (cheap); the expected score only for the colours tied on chance.
+    """
     models = die_models(roll)
-    best: ColourChoice | None = None
+    options = []
     for colour in COLOUR_LETTERS:
         keep = tuple(i for i, die in enumerate(roll) if die.colour == colour)
         kept = [roll.dice[i] for i in keep]
         rerolled = [models[i] for i in range(len(roll)) if i not in keep]
+        options.append((target_chance(kept, rerolled, colour, rolls_left), colour, keep))
+    top = max(chance for chance, _, _ in options)
+    best: ColourChoice | None = None
+    for chance, colour, keep in options:
+        if chance < top - tolerance:
+            continue
+        kept = [roll.dice[i] for i in keep]
+        rerolled = [models[i] for i in range(len(roll)) if i not in keep]
         chance, score = target_value(kept, rerolled, colour, rolls_left)
-        if (
-            best is None
-            or chance > best.chance + tolerance
-            or (chance > best.chance - tolerance and score > best.expected_score)
-        ):
+        if best is None or score > best.expected_score:
             best = ColourChoice(colour, keep, chance, score)
     assert best is not None  # the palette is never empty
     return best
@@ -178,7 +251,6 @@ def turn_chance() -> float:
         states = nxt
     logger.debug("colour turn walk: %d first-roll summaries", len(states))
     return sum(
-        weight
-        * max(_target_chance(shown, others, 2) for shown, others in state)
+        weight * max(_target_chance(shown, others, 2) for shown, others in state)
         for state, weight in states.items()
     )

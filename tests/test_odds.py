@@ -1,0 +1,361 @@
+"""The odds advisor against brute force, enumeration, simulation and the solver.
+
+Full table checks use phases 1, 4 and 7 (about a second each to build); the
+other phases get light checks, plus one test that builds every table.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+
+import pytest
+
+from scorer import Roll, advise, turn_odds
+from scorer.dice import HIGH_VALUES, PHYSICAL_DICE, WILD
+from scorer.odds import Advice, InvalidRollsLeftError, MadeNow
+from scorer.odds_colour import best_target, die_models, made_score, target_value
+from scorer.odds_multiset import best_score
+from scorer.odds_tables import TOLERANCE, counts_of, odds_table, sides
+from scorer.phases import PHASES, GroupKind, get_phase
+from scorer.solver import evaluate
+
+SET_RUN_PHASES = [p.number for p in PHASES if not p.is_colour_phase()]
+FULL_PHASES = [1, 4, 7]
+HIGH_FACES = HIGH_VALUES
+LOW_FACES = (1, 2, 3, 4, WILD, WILD)
+
+
+def random_roll(rng: random.Random) -> Roll:
+    """One face of each physical die, as the table shows them."""
+    return Roll(tuple(rng.choice(die.faces) for die in PHYSICAL_DICE))
+
+
+def value_score(values: list[int], phase: int) -> int | None:
+    """best_score of bare values (0 = Wild)."""
+    counts = [0] * 11
+    for value in values:
+        if value:
+            counts[value] += 1
+    return best_score(counts, values.count(WILD), get_phase(phase))
+
+
+# --- the multiset check ---------------------------------------------------------------
+
+
+def brute_force_score(values: list[int], phase: int) -> int | None:
+    """Best score by trying every choice of dice for every group (independent of the check)."""
+
+    def valid(group: tuple[int, ...], kind: GroupKind) -> bool:
+        naturals = [v for v in group if v]
+        if kind is GroupKind.SET:
+            return len(set(naturals)) <= 1
+        return len(set(naturals)) == len(naturals) and (
+            not naturals or max(naturals) - min(naturals) < len(group)
+        )
+
+    def search(left: tuple[int, ...], specs) -> int | None:
+        if not specs:
+            return 0
+        best = None
+        for chosen in itertools.combinations(range(len(left)), specs[0].size):
+            group = tuple(left[i] for i in chosen)
+            if valid(group, specs[0].kind):
+                rest = search(tuple(v for i, v in enumerate(left) if i not in chosen), specs[1:])
+                if rest is not None and (best is None or sum(group) + rest > best):
+                    best = sum(group) + rest
+        return best
+
+    return search(tuple(values), get_phase(phase).groups)
+
+
+@pytest.mark.parametrize("phase", SET_RUN_PHASES)
+def test_multiset_check_matches_brute_force_on_random_rolls(phase):
+    rng = random.Random(phase)
+    for _ in range(40):
+        values = [die.value for die in random_roll(rng)]
+        assert value_score(values, phase) == brute_force_score(values, phase), values
+
+
+def test_rulebook_example_and_design_maxima():
+    assert value_score([8, 8, 8, 10, WILD, WILD, 5, 7, 1, 3], 1) == 34
+    high, low = sides()
+    best = dict.fromkeys(SET_RUN_PHASES, 0)
+    for hk in high.fulls:
+        for lk in low.fulls:
+            counts, wilds = counts_of(high.keeps[hk], low.keeps[lk])
+            for phase in SET_RUN_PHASES:
+                best[phase] = max(best[phase], best_score(counts, wilds, PHASES[phase - 1]) or 0)
+    assert best == {1: 60, 2: 57, 3: 59, 4: 49, 5: 52, 6: 54, 7: 60, 9: 60, 10: 62}
+
+
+@pytest.mark.parametrize("phase", range(1, 11))
+def test_made_now_and_rolls_left_zero_agree_with_the_solver(phase):
+    rng = random.Random(100 + phase)
+    for _ in range(300):
+        roll = random_roll(rng)
+        verdict = evaluate(roll, phase)
+        advice = advise(roll, phase, 0)
+        assert advice.made_now == MadeNow(verdict.made, verdict.score), roll
+        assert advice.probability == (1.0 if verdict.made else 0.0)
+        assert advice.expected_score == verdict.score
+        assert advice.keep == roll.dice and advice.reroll == ()
+
+
+# --- the tables against explicit enumeration ------------------------------------------
+
+
+def explicit_keep_value(kept: list[int], rerolled: list[int], phase: int) -> tuple[float, float]:
+    """(chance, expected score) of one last re-roll, enumerating every face of every die."""
+    faces = [HIGH_FACES if v in HIGH_VALUES else LOW_FACES for v in rerolled]
+    chance = score = 0.0
+    weight = 1 / math.prod(len(f) for f in faces)
+    for outcome in itertools.product(*faces):
+        made = value_score(kept + list(outcome), phase)
+        if made is not None:
+            chance += weight
+            score += weight * made
+    return chance, score
+
+
+def split(values: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    high = tuple(values.count(v) for v in HIGH_VALUES)
+    low = tuple(values.count(v) for v in (1, 2, 3, 4, WILD))
+    return high, low
+
+
+@pytest.mark.parametrize("phase", FULL_PHASES)
+def test_one_roll_left_table_equals_enumeration_of_every_outcome(phase):
+    rng = random.Random(phase)
+    table = odds_table(get_phase(phase))
+    for _ in range(60):
+        values = [die.value for die in random_roll(rng)]
+        rerolled_at = rng.sample(range(10), rng.randint(1, 3))
+        kept = [v for i, v in enumerate(values) if i not in rerolled_at]
+        rerolled = [values[i] for i in rerolled_at]
+        expected = explicit_keep_value(kept, rerolled, phase)
+        assert table.keep_value(1, *split(kept)) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("phase", FULL_PHASES)
+def test_two_rolls_left_table_equals_enumeration_then_best_keep(phase):
+    """Level two: every outcome of the re-roll, then the best of all sub-multisets (or stop)."""
+    rng = random.Random(10 + phase)
+    table = odds_table(get_phase(phase))
+    for _ in range(12):
+        values = [die.value for die in random_roll(rng)]
+        rerolled_at = rng.sample(range(10), 2)
+        kept = [v for i, v in enumerate(values) if i not in rerolled_at]
+        faces = [HIGH_FACES if values[i] in HIGH_VALUES else LOW_FACES for i in rerolled_at]
+        chance = score = 0.0
+        for outcome in itertools.product(*faces):
+            showing = kept + list(outcome)
+            made = value_score(showing, phase)
+            best = (1.0 if made is not None else 0.0, float(made or 0))
+            for mask in itertools.product((0, 1), repeat=10):
+                sub = [v for v, m in zip(showing, mask, strict=True) if m]
+                if len(sub) < 10:
+                    p, e = table.keep_value(1, *split(sub))
+                    if p > best[0] + TOLERANCE or (p > best[0] - TOLERANCE and e > best[1]):
+                        best = (p, e)
+            chance += best[0] / 36
+            score += best[1] / 36
+        assert table.keep_value(2, *split(kept)) == pytest.approx((chance, score), abs=1e-12)
+
+
+@pytest.mark.parametrize("phase", FULL_PHASES)
+def test_advice_is_the_best_keep_and_beats_keeping_all_or_nothing(phase):
+    rng = random.Random(20 + phase)
+    table = odds_table(get_phase(phase))
+    for trial in range(12):
+        roll = random_roll(rng)
+        values = [die.value for die in roll]
+        for rolls_left in (1, 2):
+            advice = advise(roll, phase, rolls_left)
+            kept = [die.value for die in advice.keep]
+            assert sorted(kept + [d.value for d in advice.reroll]) == sorted(values)
+            if advice.reroll:
+                value = table.keep_value(rolls_left, *split(kept))
+                assert (advice.probability, advice.expected_score) == value
+            nothing = table.keep_value(rolls_left, (0,) * 6, (0,) * 5)
+            stop = (float(advice.made_now.made), float(advice.made_now.score))
+            for other in (nothing, stop):
+                assert advice.probability >= other[0] - TOLERANCE
+                if advice.probability <= other[0] + TOLERANCE:
+                    assert advice.expected_score >= other[1] - 1e-9
+            # with one roll left, no keep re-rolling at most 3 dice does better
+            if rolls_left == 1 and trial < 3:
+                for n in (1, 2, 3):
+                    for at in itertools.combinations(range(10), n):
+                        p, _ = explicit_keep_value(
+                            [v for i, v in enumerate(values) if i not in at],
+                            [values[i] for i in at],
+                            phase,
+                        )
+                        assert p <= advice.probability + 1e-12
+
+
+def test_more_rolls_never_lower_the_chance():
+    rng = random.Random(5)
+    for _ in range(30):
+        roll = random_roll(rng)
+        chances = [advise(roll, 1, k).probability for k in (0, 1, 2)]
+        assert chances[0] <= chances[1] + TOLERANCE <= chances[2] + 2 * TOLERANCE
+
+
+# --- simulated turns ------------------------------------------------------------------
+
+
+def reroll(roll: Roll, advice: Advice, rng: random.Random) -> Roll:
+    """Re-roll the advised dice: each comes back as a random face of its physical die."""
+    faces = [rng.choice(die.faces) for die in PHYSICAL_DICE]
+    owner = {id(face): n for n, die in enumerate(PHYSICAL_DICE) for face in die.faces}
+    rerolled = {id(die) for die in advice.reroll}
+    return Roll(tuple(faces[owner[id(d)]] if id(d) in rerolled else d for d in roll))
+
+
+def simulate(phase: int, turns: int, seed: int) -> tuple[float, float]:
+    rng = random.Random(seed)
+    made = total = 0
+    for _ in range(turns):
+        roll = random_roll(rng)
+        for rolls_left in (2, 1):
+            roll = reroll(roll, advise(roll, phase, rolls_left), rng)
+        verdict = evaluate(roll, phase)
+        made += verdict.made
+        total += verdict.score
+    return made / turns, total / turns
+
+
+@pytest.mark.parametrize("phase", [7, 8])
+def test_simulated_turns_make_the_phase_at_the_predicted_rate(phase):
+    turns = 2000
+    rate, _ = simulate(phase, turns, seed=phase)
+    predicted = turn_odds(phase)
+    error = math.sqrt(predicted * (1 - predicted) / turns)
+    if phase == 8:  # the target-colour chance is a lower bound; re-asking gains a little
+        assert predicted - 4 * error <= rate <= predicted + 0.02 + 4 * error
+    else:
+        assert abs(rate - predicted) <= 4 * error
+
+
+def test_simulated_expected_score_matches_the_table():
+    turns = 2000
+    _, mean = simulate(7, turns, seed=70)
+    table = odds_table(get_phase(7))
+    # the score of a turn lies in 0..60, so its standard deviation is at most 30
+    assert abs(mean - table.turn_score) <= 4 * 30 / math.sqrt(turns)
+
+
+# --- the colour phase -----------------------------------------------------------------
+
+
+def explicit_colour_keep(roll: Roll, keep: tuple[int, ...]) -> tuple[float, float]:
+    """Every face of every re-rolled physical die, judged by the solver's rule."""
+    models = die_models(roll)
+    rerolled = [i for i in range(10) if i not in keep]
+    chance = score = 0.0
+    for outcome in itertools.product(*(models[i] for i in rerolled)):
+        dice = [roll.dice[i] for i in keep] + [face for face, _ in outcome]
+        weight = math.prod(w for _, w in outcome)
+        made = made_score(dice)
+        if made is not None:
+            chance += weight
+            score += weight * made
+    return chance, score
+
+
+def test_colour_target_value_equals_enumeration_with_one_roll_left():
+    rng = random.Random(8)
+    checked = 0
+    while checked < 6:
+        roll = random_roll(rng)
+        choice = best_target(roll, 1, TOLERANCE)
+        if len(choice.keep) < 5:
+            continue  # keep enumeration small: at most 6**5 outcomes
+        assert (choice.chance, choice.expected_score) == pytest.approx(
+            explicit_colour_keep(roll, choice.keep), abs=1e-12
+        )
+        checked += 1
+
+
+def any_keep_chance(roll: Roll, keep: tuple[int, ...]) -> float:
+    """Exact chance with one roll left for any keep: colours' successes are disjoint."""
+    models = die_models(roll)
+    total = 0.0
+    for colour in "ROGB":
+        dist = [1.0]
+        shown = sum(roll.dice[i].colour == colour for i in keep)
+        for i in range(10):
+            if i in keep:
+                continue
+            p = sum(w for face, w in models[i] if face.colour == colour)
+            dist = [
+                (dist[j] if j < len(dist) else 0) * (1 - p) + (dist[j - 1] * p if j else 0)
+                for j in range(len(dist) + 1)
+            ]
+        total += sum(dist[max(7 - shown, 0) :])
+    return total
+
+
+def test_colour_target_is_the_best_of_all_1024_keeps_with_one_roll_left():
+    rng = random.Random(88)
+    for _ in range(15):
+        roll = random_roll(rng)
+        advice = advise(roll, 8, 1)
+        best = max(
+            any_keep_chance(roll, keep)
+            for n in range(11)
+            for keep in itertools.combinations(range(10), n)
+        )
+        # the advice counts only its target colour: others add < 1e-4 here
+        assert best - 1e-4 <= advice.probability <= best + 1e-12
+
+
+def test_colour_phase_policy_keeps_one_colour():
+    roll = Roll.from_text("8R 9R 10R 5R 6R WR 1B 7G 2O 3B")
+    advice = advise(roll, 8, 2)
+    assert {die.colour for die in advice.keep} == {"R"} and len(advice.keep) == 6
+    assert not advice.exact
+    value = target_value(advice.keep, [die_models(roll)[i] for i in range(6, 10)], "R", 2)
+    assert (advice.probability, advice.expected_score) == value
+
+
+# --- the interface --------------------------------------------------------------------
+
+
+def test_all_tables_build_and_turn_odds_order_harder_phases_lower():
+    odds = {phase: turn_odds(phase) for phase in range(1, 11)}
+    assert all(0 < chance < 1 for chance in odds.values())
+    assert odds[5] < odds[4] and odds[6] < odds[5]  # longer runs
+    assert odds[3] < odds[2] and odds[7] < odds[1] and odds[10] < odds[9]
+
+
+def test_advice_text_and_dict():
+    roll = Roll.from_text("8R 8B 8G 10O 5G 7R WR WB 1G 3R")
+    advice = advise(roll, 1, 2)
+    assert str(advice).startswith("keep 8R 8B 8G 10O")
+    assert "% to make Phase 1" in str(advice)
+    data = advice.to_dict()
+    assert data["phase"] == 1 and data["made_now"] == {"made": True, "score": 34}
+    assert data["probability"] == pytest.approx(1.0)
+    assert data["expected_score"] >= 34
+    assert data["keep"][:3] == ["8R", "8B", "8G"]
+    assert str(advise(roll, 1, 0)).startswith("keep 8R 8B 8G 10O 5G 7R WR WB 1G 3R, stop: 100.0 %")
+
+
+@pytest.mark.parametrize("rolls_left", [-1, 3, 1.0, True, "2"])
+def test_bad_rolls_left_is_named(rolls_left):
+    with pytest.raises(InvalidRollsLeftError, match="expected 0, 1 or 2"):
+        advise(Roll.from_text("8R 8B 8G 10O 5G 7R WR WB 1G 3R"), 1, rolls_left)
+
+
+def test_partial_roll_is_refused():
+    with pytest.raises(ValueError, match="needs all 10 dice"):
+        advise(Roll.from_text("8R 8B"), 1, 2)
+
+
+def test_phase_object_or_number():
+    roll = Roll(tuple(die.faces[0] for die in PHYSICAL_DICE))
+    assert advise(roll, get_phase(4), 1) == advise(roll, 4, 1)
