@@ -34,8 +34,8 @@ def game_topic(game_id: int) -> str:
     return f"game:{game_id}"
 
 
-def _field(payload: Mapping[str, Any], name: str, kind: type | tuple[type, ...], *,
-           required: bool = True, default: Any = None) -> Any:
+def body_field(payload: Mapping[str, Any], name: str, kind: type | tuple[type, ...], *,
+               required: bool = True, default: Any = None) -> Any:
     """One field of a request body, checked for type (bool is not accepted as int)."""
     if name not in payload or payload[name] is None:
         if required:
@@ -53,7 +53,7 @@ def _field(payload: Mapping[str, Any], name: str, kind: type | tuple[type, ...],
 
 def _roll_field(payload: Mapping[str, Any], name: str = "roll", *, required: bool = True
                 ) -> Roll | None:
-    text = _field(payload, name, str, required=required)
+    text = body_field(payload, name, str, required=required)
     return None if text is None else Roll.from_text(text)
 
 
@@ -70,12 +70,12 @@ def _score(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
     roll = _roll_field(payload, required=False) or current
     if roll is None:
         raise BadActionError("no roll to score: send 'roll' or enter the roll first")
-    return game.score_turn(_field(payload, "player", str), roll)
+    return game.score_turn(body_field(payload, "player", str), roll)
 
 
 def _fail(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
     roll = _roll_field(payload, required=False) or current
-    return game.fail_turn(_field(payload, "player", str), roll)
+    return game.fail_turn(body_field(payload, "player", str), roll)
 
 
 def _undo(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
@@ -83,12 +83,13 @@ def _undo(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
 
 
 def _roll_off(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
-    return game.roll_off(_field(payload, "player", str), _field(payload, "value", int))
+    return game.roll_off(body_field(payload, "player", str), body_field(payload, "value", int))
 
 
 def _correct(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
     roll = _roll_field(payload)
-    return game.correct_turn(_field(payload, "turn", int), roll, _field(payload, "made", bool))
+    turn, made = body_field(payload, "turn", int), body_field(payload, "made", bool)
+    return game.correct_turn(turn, roll, made)
 
 
 ACTIONS: dict[str, _Action] = {
@@ -336,7 +337,7 @@ def _current_roll(current: Mapping[str, Any] | None) -> Roll | None:
 
 def _check_version(payload: Mapping[str, Any], game: Game) -> None:
     """An optional guard against two phones acting on the same stale screen."""
-    version = _field(payload, "version", int, required=False)
+    version = body_field(payload, "version", int, required=False)
     if version is not None and version != len(game.events):
         raise StaleVersionError(
             f"the game has moved on (version {len(game.events)}, you sent {version}): "

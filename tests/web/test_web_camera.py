@@ -121,6 +121,11 @@ def test_overlay_view(camera_app):
     image = client.get("/camera/overlay.jpg")
     assert image.mimetype == "image/jpeg" and image.data == JPEG
     assert b"live.mjpeg" in client.get("/camera/").data
+    stream = client.get("/camera/live.mjpeg", buffered=False)
+    assert stream.mimetype == "multipart/x-mixed-replace"
+    first = next(iter(stream.response))
+    assert first.startswith(b"--frame\r\nContent-Type: image/jpeg") and JPEG in first
+    stream.close()
 
 
 def test_readings_without_a_game_or_a_valid_roll_are_ignored(camera_app):

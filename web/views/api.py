@@ -9,7 +9,7 @@ from flask.typing import ResponseReturnValue
 
 from scorer.dice import Die, Roll
 from scorer.phases import get_phase
-from web.service import ACTIONS, BadActionError, _field
+from web.service import ACTIONS, BadActionError, body_field
 from web.verdict import ROLLS_PER_TURN, die_dict, verdict_dict
 from web.views.common import json_body, require_pin, table
 
@@ -17,7 +17,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 def _players(body: dict[str, Any]) -> list[str]:
     """The names as sent; the engine checks them (count, length, duplicates)."""
-    players = _field(body, "players", list)
+    players = body_field(body, "players", list)
     if not all(isinstance(name, str) for name in players):
         raise BadActionError("field 'players' must be a list of names")
     return players
@@ -47,8 +47,8 @@ def create_game() -> ResponseReturnValue:
     service = table().service
     game_id = service.create(
         _players(body),
-        solitaire=_field(body, "solitaire", bool, required=False, default=False),
-        roll_off=_field(body, "roll_off", bool, required=False, default=False),
+        solitaire=body_field(body, "solitaire", bool, required=False, default=False),
+        roll_off=body_field(body, "roll_off", bool, required=False, default=False),
     )
     return jsonify(service.state(game_id)), 201
 
@@ -63,10 +63,10 @@ def put_roll(game_id: int) -> ResponseReturnValue:
     """Put a hand-entered roll on the table (typed notation or the tapped dice)."""
     body = json_body()
     require_pin(body)
-    roll = Roll.from_text(_field(body, "roll", str))
+    roll = Roll.from_text(body_field(body, "roll", str))
     if not roll.dice:
         raise BadActionError("field 'roll' has no dice")
-    roll_number = _field(body, "roll_number", int, required=False)
+    roll_number = body_field(body, "roll_number", int, required=False)
     return jsonify(table().service.set_roll(game_id, roll, roll_number=roll_number))
 
 
@@ -81,7 +81,7 @@ def correct_die(game_id: int, index: int) -> ResponseReturnValue:
     """One tap corrects a misread die: its value and colour."""
     body = json_body()
     require_pin(body)
-    die = Die.from_text(_field(body, "die", str))
+    die = Die.from_text(body_field(body, "die", str))
     return jsonify(table().service.correct_die(game_id, index, die))
 
 
