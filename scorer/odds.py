@@ -49,7 +49,7 @@ class Advice:
     reroll: tuple[Die, ...]
     expected_score: float
     made_now: MadeNow
-    exact: bool  # False for the colour phase's target-colour approximation
+    exact: bool  # False: a lower bound (the colour phase's target-colour policy, 2 rolls left)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view, dice in notation."""
@@ -147,7 +147,7 @@ def advise(roll: Roll, phase: int | Phase, rolls_left: int) -> Advice:
     rolls_left = _check_rolls_left(rolls_left)
     roll = roll.require_full()
     made_now = _made_now(roll, phase)
-    exact = not phase.is_colour_phase()
+    exact = not phase.is_colour_phase() or rolls_left <= 1
     if rolls_left == 0:
         return Advice(
             phase, 0, float(made_now.made), roll.dice, (), float(made_now.score), made_now, exact

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 #: Subcommand modules under web.commands, in the order `--help` lists them.
-COMMANDS: tuple[str, ...] = ("score", "doctor", "qr", "serve")
+COMMANDS: tuple[str, ...] = ("score", "doctor", "qr", "serve", "odds")
 
 
 def build_parser() -> argparse.ArgumentParser:
