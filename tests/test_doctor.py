@@ -326,8 +326,15 @@ def test_missing_usb_camera_fails_with_the_device_fix(tmp_path: Path) -> None:
 
 def test_missing_classifier_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "vision.classifier", None)  # import raises ImportError
-    result = doctor.check_model(config_for(tmp_path))
+    result = doctor.check_model(config_for(tmp_path, camera="picamera"))
     assert result.status is Status.FAIL and "classifier is missing" in result.message
+
+
+def test_model_problems_only_warn_without_a_camera(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "vision.classifier", None)
+    result = doctor.check_model(config_for(tmp_path, camera="none"))
+    assert result.status is Status.WARN and "not needed while camera is none" in result.message
 
 
 def test_corrupt_model_file_fails_naming_the_hash(tmp_path: Path) -> None:
@@ -337,7 +344,7 @@ def test_corrupt_model_file_fails_naming_the_hash(tmp_path: Path) -> None:
         pytest.skip("models/dice_faces.onnx is not shipped yet")
     damaged = tmp_path / "dice_faces.onnx"
     damaged.write_bytes(shipped.read_bytes()[:-64] + b"\0" * 64)
-    result = doctor.check_model(config_for(tmp_path), path=damaged)
+    result = doctor.check_model(config_for(tmp_path, camera="demo"), path=damaged)
     assert result.status is Status.FAIL
     assert "sha" in result.message.lower(), result.message
 
@@ -362,7 +369,7 @@ def test_model_error_maps_to_a_failure(tmp_path: Path, monkeypatch: pytest.Monke
     fake.ModelFileError = ModelFileError  # type: ignore[attr-defined]
     fake.FaceClassifier = FaceClassifier  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "vision.classifier", fake)
-    result = doctor.check_model(config_for(tmp_path), path=tmp_path / "m.onnx")
+    result = doctor.check_model(config_for(tmp_path, camera="auto"), path=tmp_path / "m.onnx")
     assert result.status is Status.FAIL and "SHA-256 abc123" in result.message
     assert "reinstall" in result.fix
 

@@ -163,7 +163,18 @@ def check_camera(config: Any, *, timeout: float = CAMERA_TIMEOUT_S,
 
 
 def check_model(config: Any, *, path: Path | None = None) -> CheckResult:
-    """The shipped face model is present, matches its SHA-256 and loads."""
+    """The shipped face model is present, matches its SHA-256 and loads.
+
+    Without a camera (camera = "none") nothing reads dice, so a bad model only warns.
+    """
+    result = _check_model(config, path)
+    if result.status is Status.FAIL and str(getattr(config, "camera", "")) == "none":
+        return CheckResult(result.name, Status.WARN,
+                           f"{result.message} (not needed while camera is none)", result.fix)
+    return result
+
+
+def _check_model(config: Any, path: Path | None) -> CheckResult:
     try:
         from vision.classifier import FaceClassifier, ModelFileError
     except ImportError as error:
@@ -364,7 +375,7 @@ def check_clock(config: Any, *, now: datetime | None = None, built: datetime | N
     synchronised = ntp()
     if synchronised is False:
         return CheckResult("clock", Status.WARN, f"{stamp}, not synchronised with NTP", CLOCK_FIX)
-    state = "NTP-synchronised" if synchronised else "NTP state unknown (no timedatectl)"
+    state = "NTP-synchronised" if synchronised else "NTP state unknown (no timedatectl answer)"
     return CheckResult("clock", Status.OK, f"{stamp}, {state}")
 
 
