@@ -10,30 +10,11 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from scorepad_helpers import make_config
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from web.app import close_app, create_app
 from web.config import Config
-
-#: Rolls that make a phase, with the score the solver gives them (checked in the tests).
-MAKES: dict[int, tuple[str, int]] = {
-    1: ("8R 8B 8G 10O 5G 7R WR WB 1G 3R", 34),
-    2: ("WO WB 1O 4R 10G 9B 8B 10B 10G 10O", 57),
-    3: ("WO WO WG 4R 10G 9B 10O 10B 10G 10O", 59),
-    4: ("4G 1R 2R WG 7B 5G 10O 6G 8O 9G", 49),
-    5: ("WR 4O 3R 2O 8G 10R 5O 6G 7R 9G", 52),
-    6: ("WR 4O 3R 2O 8G 10R 5O 6G 7R 9G", 54),
-    7: ("1B WB 1O WR 10G 10R 10O 10B 10G 10O", 60),
-    8: ("WR 4O 2R 1G 9O 8O 10O 7O 8O 10O", 56),
-    9: ("1B WB 1O WR 10G 10R 10O 10B 10G 10O", 60),
-    10: ("4G 4O WB 4R 10G 5G 10O 10B 10G 10O", 62),
-}
-#: Makes no phase at all.
-NEVER = "5R 5G 7B 7G 9O 9R 1B 1R 3O 3G"
-
-
-def make_config(tmp_path: Path, **changes: object) -> Config:
-    return Config(data_dir=tmp_path / "data", camera="none", heartbeat_s=0.2).replace(**changes)
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import MAKES, NEVER, make_config
+from scorepad_helpers import MAKES, NEVER, make_config
 
 from scorer import Game, parse_roll
 from web.app import close_app, create_app

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import MAKES, NEVER
+from scorepad_helpers import MAKES, NEVER
 
 from scorer import Game, parse_roll
 

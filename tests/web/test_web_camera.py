@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 
 import pytest
-from conftest import MAKES, make_config
+from scorepad_helpers import MAKES, make_config
 
 from scorer import parse_roll
 from vision.reading import ReadDie, Reading

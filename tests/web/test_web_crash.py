@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import MAKES, NEVER
+from scorepad_helpers import MAKES, NEVER
 
 pytestmark = pytest.mark.slow
 

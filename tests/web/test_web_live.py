@@ -6,7 +6,7 @@ import http.client
 import json
 import threading
 
-from conftest import MAKES
+from scorepad_helpers import MAKES
 
 from web.live import QUEUE_SIZE, Hub, Message, event_stream
 
