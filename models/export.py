@@ -1,0 +1,75 @@
+"""Export a trained FaceNet to ONNX, check ONNX Runtime agrees with PyTorch, write its hash.
+
+Training only (imports torch). The hash file beside the model is what the
+runtime verifies before it trusts the weights.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+import torch
+
+from models.net import FaceNet, FaceNetProbabilities
+from vision.crops import CROP_SIZE, crops_to_tensor
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MODEL_PATH = Path(__file__).resolve().parent / "dice_faces.onnx"
+OPSET = 17
+INPUT_NAME = "crops"
+OUTPUT_NAMES = ("value_probs", "colour_probs", "face_prob")
+MAX_ABS_DIFF = 1e-4
+
+
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def hash_path(model: Path) -> Path:
+    """Where a model's SHA-256 lives: beside it, same name, `.sha256`."""
+    return model.with_suffix(".sha256")
+
+
+def export_model(net: FaceNet, path: Path, sample: np.ndarray) -> dict:
+    """Write `net` to `path` (opset 17, dynamic batch), verify it on `sample` crops, hash it.
+
+    Raises RuntimeError when ONNX Runtime and PyTorch disagree by more than MAX_ABS_DIFF.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model = FaceNetProbabilities(net).eval()
+    dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
+    axes = {name: {0: "batch"} for name in (INPUT_NAME, *OUTPUT_NAMES)}
+    torch.onnx.export(
+        model,
+        (dummy,),
+        str(path),
+        input_names=[INPUT_NAME],
+        output_names=list(OUTPUT_NAMES),
+        dynamic_axes=axes,
+        opset_version=OPSET,
+        dynamo=False,
+    )
+    x = crops_to_tensor(sample)
+    with torch.no_grad():
+        expected = [t.numpy() for t in model(torch.from_numpy(x))]
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    got = session.run(list(OUTPUT_NAMES), {INPUT_NAME: x})
+    diff = max(float(np.abs(a - b).max()) for a, b in zip(expected, got, strict=True))
+    if diff > MAX_ABS_DIFF:
+        raise RuntimeError(f"ONNX Runtime and PyTorch differ by {diff:.2e} on {path}")
+    digest = sha256_of(path)
+    hash_path(path).write_text(f"{digest}  {path.name}\n")
+    logger.info(
+        "exported %s (%d bytes, sha256 %s, max abs diff %.2e)",
+        path,
+        path.stat().st_size,
+        digest,
+        diff,
+    )
+    return {"max_abs_diff": diff, "sha256": digest, "bytes": path.stat().st_size}

@@ -1,0 +1,228 @@
+"""Train the face classifier on the CPU from freshly rendered crops, then export it to ONNX.
+
+Reproducible by seed: the crops come from `render_face_crops` with seeds derived
+from `--seed` (all below EVAL_SEED_BASE, which evaluation alone uses), and torch
+and numpy are seeded before anything random happens. Needs the `train` extra
+(torch, onnx, tqdm); the app itself never imports this module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import math
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from tqdm import tqdm
+
+from models.export import DEFAULT_MODEL_PATH, export_model
+from models.net import FaceNet
+from vision.crops import CROP_SIZE, crops_to_tensor
+from vision.synth.training import EVAL_SEED_BASE, render_face_crops
+
+logger = logging.getLogger(__name__)
+
+CHUNK = 1000
+"""Crops rendered per seed; data generation is split into chunks for worker processes."""
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything that decides the trained weights (and the time it takes)."""
+
+    seed: int = 0
+    train_crops: int = 60_000
+    val_crops: int = 2_000
+    epochs: int = 5
+    batch_size: int = 128
+    learning_rate: float = 3e-3
+    weight_decay: float = 1e-4
+    threads: int = 2
+    workers: int = 2
+    output: Path = DEFAULT_MODEL_PATH
+
+
+def chunk_seeds(seed: int, count: int, offset: int = 0) -> list[int]:
+    """Seeds of the rendered chunks for a run: distinct per run seed, all below EVAL_SEED_BASE."""
+    chunks = math.ceil(count / CHUNK)
+    seeds = [seed * 100_000 + offset + i for i in range(chunks)]
+    if seeds and (seeds[-1] >= EVAL_SEED_BASE or seeds[0] < 0):
+        raise ValueError(f"seed {seed} gives crop seeds outside [0, {EVAL_SEED_BASE})")
+    return seeds
+
+
+def _render_chunk(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    return render_face_crops(seed, CHUNK)
+
+
+def render_crops(
+    seeds: Sequence[int], count: int, workers: int, desc: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Render the chunks for `seeds` (in order, in `workers` processes) and keep `count` crops."""
+    parts = []
+    with ProcessPoolExecutor(max_workers=max(workers, 1)) as pool:
+        for part in tqdm(pool.map(_render_chunk, seeds), total=len(seeds), desc=desc, unit="k"):
+            parts.append(part)
+    return tuple(np.concatenate(arrays)[:count] for arrays in zip(*parts, strict=True))
+
+
+def _batches(n: int, batch_size: int, rng: np.random.Generator):
+    order = rng.permutation(n)
+    for start in range(0, n - batch_size + 1, batch_size):
+        yield order[start : start + batch_size]
+
+
+def _augment(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Quarter turns on top of the renderer's jitter: a face reads the same at any rotation."""
+    turns = rng.integers(4, size=len(crops))
+    out = crops.copy()
+    for k in (1, 2, 3):
+        picked = turns == k
+        out[picked] = np.rot90(crops[picked], k, axes=(1, 2))
+    return out
+
+
+def _losses(net: FaceNet, x: torch.Tensor, value, colour, face) -> torch.Tensor:
+    value_logits, colour_logits, face_logits = net(x)
+    loss = nn.functional.binary_cross_entropy_with_logits(face_logits, face.float())
+    if bool(face.any()):
+        loss = loss + nn.functional.cross_entropy(value_logits[face], value[face])
+        loss = loss + 0.5 * nn.functional.cross_entropy(colour_logits[face], colour[face])
+    return loss
+
+
+@torch.no_grad()
+def accuracy(net: FaceNet, crops, values, colours, faces, batch_size: int = 512) -> dict:
+    """Value, colour and face accuracy of a PyTorch net on labelled crops."""
+    net.eval()
+    value_hits = colour_hits = face_hits = 0
+    for start in range(0, len(crops), batch_size):
+        x = torch.from_numpy(crops_to_tensor(crops[start : start + batch_size]))
+        v, c, f = net(x)
+        face = faces[start : start + batch_size]
+        value_hits += int((v.argmax(1).numpy() == values[start : start + batch_size])[face].sum())
+        colour_hits += int((c.argmax(1).numpy() == colours[start : start + batch_size])[face].sum())
+        face_hits += int(((f.numpy() > 0) == face).sum())
+    positives = max(int(faces.sum()), 1)
+    return {
+        "value": value_hits / positives,
+        "colour": colour_hits / positives,
+        "face": face_hits / max(len(crops), 1),
+    }
+
+
+def train(config: TrainConfig) -> dict:
+    """Render data, train, export ONNX and check it; returns a summary for the model card."""
+    started = time.perf_counter()
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(config.threads)
+    rng = np.random.default_rng(config.seed)
+    train_seeds = chunk_seeds(config.seed, config.train_crops)
+    val_seeds = chunk_seeds(config.seed, config.val_crops, offset=50_000)
+    crops, values, colours, faces = render_crops(
+        train_seeds, config.train_crops, config.workers, "render train"
+    )
+    val = render_crops(val_seeds, config.val_crops, config.workers, "render val")
+    logger.info("rendered %d training crops (%.0f%% faces)", len(crops), 100 * faces.mean())
+
+    net = FaceNet()
+    optimiser = torch.optim.AdamW(
+        net.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
+    )
+    steps = config.epochs * (len(crops) // config.batch_size)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(
+        optimiser, max_lr=config.learning_rate, total_steps=max(steps, 1), pct_start=0.15
+    )
+    values_t, colours_t, faces_t = (torch.from_numpy(a) for a in (values, colours, faces))
+    history = []
+    for epoch in range(config.epochs):
+        net.train()
+        progress = tqdm(
+            list(_batches(len(crops), config.batch_size, rng)),
+            desc=f"epoch {epoch + 1}/{config.epochs}",
+            unit="batch",
+        )
+        for index in progress:
+            x = torch.from_numpy(crops_to_tensor(_augment(crops[index], rng)))
+            idx = torch.from_numpy(index)
+            loss = _losses(net, x, values_t[idx], colours_t[idx], faces_t[idx])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            progress.set_postfix(loss=f"{loss.item():.3f}")
+        scores = accuracy(net, *val)
+        history.append(scores)
+        logger.info("epoch %d validation: %s", epoch + 1, scores)
+    net.eval()
+    check = export_model(net, config.output, sample=val[0][:64])
+    summary = {
+        "config": {k: str(v) for k, v in asdict(config).items()},
+        "train_seeds": [train_seeds[0], train_seeds[-1]],
+        "validation": history[-1] if history else {},
+        "onnx_max_abs_diff": check["max_abs_diff"],
+        "sha256": check["sha256"],
+        "crop_size": CROP_SIZE,
+        "minutes": (time.perf_counter() - started) / 60,
+    }
+    logger.info("trained in %.1f min: %s", summary["minutes"], summary)
+    return summary
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The training options, shared by `python -m models.train` and `phase10 train`."""
+    defaults = TrainConfig()
+    parser.add_argument("--seed", type=int, default=defaults.seed, help="run seed (0..9999)")
+    parser.add_argument("--train-crops", type=int, default=defaults.train_crops)
+    parser.add_argument("--val-crops", type=int, default=defaults.val_crops)
+    parser.add_argument("--epochs", type=int, default=defaults.epochs)
+    parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
+    parser.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
+    parser.add_argument("--threads", type=int, default=defaults.threads, help="torch CPU threads")
+    parser.add_argument(
+        "--workers", type=int, default=defaults.workers, help="processes rendering crops"
+    )
+    parser.add_argument("--output", type=Path, default=defaults.output, help="ONNX file to write")
+
+
+def config_from_args(args: argparse.Namespace) -> TrainConfig:
+    """A TrainConfig from parsed options, refusing values that cannot train."""
+    for name in ("train_crops", "val_crops", "epochs", "batch_size", "threads", "workers"):
+        if getattr(args, name) < 1:
+            raise ValueError(
+                f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}"
+            )
+    if not 0 <= args.seed < 10_000:
+        raise ValueError(f"--seed must be in 0..9999, got {args.seed}")
+    return TrainConfig(
+        seed=args.seed,
+        train_crops=args.train_crops,
+        val_crops=args.val_crops,
+        epochs=args.epochs,
+        batch_size=args.batch_size,
+        learning_rate=args.learning_rate,
+        threads=args.threads,
+        workers=args.workers,
+        output=args.output,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__)
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    summary = train(config_from_args(args))
+    print(summary)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
