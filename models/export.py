@@ -19,7 +19,6 @@ from vision.crops import CROP_SIZE, crops_to_tensor
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_MODEL_PATH = Path(__file__).resolve().parent / "dice_faces.onnx"
 OPSET = 17
 INPUT_NAME = "crops"
 OUTPUT_NAMES = ("value_probs", "colour_probs", "face_prob")

@@ -14,16 +14,16 @@ import math
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import asdict
 
 import numpy as np
 import torch
 from torch import nn
 from tqdm import tqdm
 
-from models.export import DEFAULT_MODEL_PATH, export_model
+from models.export import export_model
 from models.net import FaceNet
+from models.options import TrainConfig, add_arguments, config_from_args
 from vision.crops import CROP_SIZE, crops_to_tensor
 from vision.synth.training import EVAL_SEED_BASE, render_face_crops
 
@@ -31,22 +31,6 @@ logger = logging.getLogger(__name__)
 
 CHUNK = 1000
 """Crops rendered per seed; data generation is split into chunks for worker processes."""
-
-
-@dataclass(frozen=True)
-class TrainConfig:
-    """Everything that decides the trained weights (and the time it takes)."""
-
-    seed: int = 0
-    train_crops: int = 60_000
-    val_crops: int = 2_000
-    epochs: int = 5
-    batch_size: int = 128
-    learning_rate: float = 3e-3
-    weight_decay: float = 1e-4
-    threads: int = 2
-    workers: int = 2
-    output: Path = DEFAULT_MODEL_PATH
 
 
 def chunk_seeds(seed: int, count: int, offset: int = 0) -> list[int]:
@@ -174,44 +158,6 @@ def train(config: TrainConfig) -> dict:
     }
     logger.info("trained in %.1f min: %s", summary["minutes"], summary)
     return summary
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The training options, shared by `python -m models.train` and `phase10 train`."""
-    defaults = TrainConfig()
-    parser.add_argument("--seed", type=int, default=defaults.seed, help="run seed (0..9999)")
-    parser.add_argument("--train-crops", type=int, default=defaults.train_crops)
-    parser.add_argument("--val-crops", type=int, default=defaults.val_crops)
-    parser.add_argument("--epochs", type=int, default=defaults.epochs)
-    parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
-    parser.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
-    parser.add_argument("--threads", type=int, default=defaults.threads, help="torch CPU threads")
-    parser.add_argument(
-        "--workers", type=int, default=defaults.workers, help="processes rendering crops"
-    )
-    parser.add_argument("--output", type=Path, default=defaults.output, help="ONNX file to write")
-
-
-def config_from_args(args: argparse.Namespace) -> TrainConfig:
-    """A TrainConfig from parsed options, refusing values that cannot train."""
-    for name in ("train_crops", "val_crops", "epochs", "batch_size", "threads", "workers"):
-        if getattr(args, name) < 1:
-            raise ValueError(
-                f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}"
-            )
-    if not 0 <= args.seed < 10_000:
-        raise ValueError(f"--seed must be in 0..9999, got {args.seed}")
-    return TrainConfig(
-        seed=args.seed,
-        train_crops=args.train_crops,
-        val_crops=args.val_crops,
-        epochs=args.epochs,
-        batch_size=args.batch_size,
-        learning_rate=args.learning_rate,
-        threads=args.threads,
-        workers=args.workers,
-        output=args.output,
-    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,40 @@
+"""`phase10 train`: render fresh crops, train the face classifier on the CPU, export ONNX.
+
+Needs the `train` extra (torch, onnx, tqdm), which the app does not; the
+options are the same as `python -m models.train`. Writes the model and its
+`.sha256` beside it (by default the shipped models/dice_faces.onnx).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from models.options import add_arguments
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "train",
+        help="train the dice face classifier (needs the train extra: torch)",
+        description="Render labelled crops, train the face classifier on the CPU, "
+        "export it to ONNX and check ONNX Runtime agrees with PyTorch.",
+    )
+    add_arguments(parser)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from models.options import config_from_args
+
+    config = config_from_args(args)  # ValueError naming the bad option -> exit 2
+    try:
+        from models.train import train
+    except ImportError as error:
+        raise SystemExit(
+            f"phase10 train: needs the training extra ({error.name} is missing): "
+            "pip install -e '.[train]'"
+        ) from error
+    summary = train(config)
+    print(json.dumps(summary, indent=2, default=str))
+    return 0
