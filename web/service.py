@@ -251,7 +251,7 @@ class GameService:
                 self._games.pop(game_id, None)  # replay from what the disk holds
                 raise
             state = self.state(game_id)
-        log.info("game %d: %s %s", game_id, name, dict(payload))
+        log.info("game %d: %s by %s", game_id, name, payload.get("player", "-"))
         if action.ends_turn:
             for listener in self._turn_listeners:
                 listener(game_id)

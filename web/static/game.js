@@ -166,6 +166,9 @@
     drawRoll();
     drawSheet();
     $("undo").disabled = state.version <= 1;
+    const last = state.turns[state.turns.length - 1];
+    $("last-turn").textContent = last ? `Last turn: ${last.player}, Phase ${last.phase}, ` +
+      (last.made ? `${last.score} points` : "no score") : "";
     root.dataset.version = String(state.version);
     root.dataset.roll = state.current ? state.current.notation : "";
     document.title = `Game ${state.id} · Phase 10 Dice`;
