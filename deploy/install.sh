@@ -30,6 +30,9 @@ readonly HOSTS=$ROOT/etc/hosts
 readonly BASE_PACKAGES=(python3 python3-venv python3-pip avahi-daemon libnss-mdns sqlite3)
 # Only in the Raspberry Pi OS archive: picamera2 must come from apt, not pip.
 readonly CAMERA_PACKAGES=(python3-picamera2 rpicam-apps-lite)
+# Any of these gives `rpicam-hello --list-cameras`; the desktop image's full rpicam-apps
+# must not be swapped for the lite one.
+readonly CAMERA_TOOLS=(rpicam-apps rpicam-apps-lite libcamera-apps libcamera-apps-lite)
 
 PREFIX=$DEFAULT_PREFIX
 DATA_DIR=$DEFAULT_DATA_DIR
@@ -200,9 +203,16 @@ is_raspberry_pi_os() {
 
 packages_wanted() {
     WANTED=("${BASE_PACKAGES[@]}")
-    if is_raspberry_pi_os; then
-        WANTED+=("${CAMERA_PACKAGES[@]}")
-    fi
+    is_raspberry_pi_os || return 0
+    WANTED+=(python3-picamera2)
+    local tools
+    for tools in "${CAMERA_TOOLS[@]}"; do
+        if is_installed "$tools"; then
+            WANTED+=("$tools")
+            return 0
+        fi
+    done
+    WANTED+=(rpicam-apps-lite)
 }
 
 check_packages() {

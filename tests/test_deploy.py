@@ -449,6 +449,15 @@ def http_server() -> Iterator[int]:
         server.server_close()
 
 
+def test_desktop_image_keeps_its_full_camera_tools(tmp_path: Path) -> None:
+    system = FakeSystem(tmp_path, 8123)
+    (system.state / "packages").write_text("rpicam-apps\n")
+    run = subprocess.run(["bash", str(system.source / "deploy" / "install.sh"), "--dry-run"],
+                         capture_output=True, text=True, env=system.env, timeout=60, check=False)
+    packages = next(line for line in run.stdout.splitlines() if "system packages" in line)
+    assert "python3-picamera2 rpicam-apps" in packages and "rpicam-apps-lite" not in packages
+
+
 def test_install_then_reinstall_then_upgrade(tmp_path: Path, http_server: int) -> None:
     system = FakeSystem(tmp_path, http_server)
     first = system.install()
@@ -456,7 +465,7 @@ def test_install_then_reinstall_then_upgrade(tmp_path: Path, http_server: int) -
     done = [line for line in first.stdout.splitlines() if line.startswith("done: ")]
     assert len(done) == 11 and "ok: the scorepad answers" in first.stdout, first.stdout
     installed = set(Path(system.state / "packages").read_text().split())
-    assert {"python3-venv", "python3-picamera2", "avahi-daemon"} <= installed
+    assert {"python3-venv", "python3-picamera2", "rpicam-apps-lite", "avahi-daemon"} <= installed
     config = tomllib.loads((system.root / "etc/phase10/config.toml").read_text())
     assert config["port"] == http_server and config["data_dir"] == str(system.data)
     unit = (system.root / "etc/systemd/system/phase10.service").read_text()
@@ -488,3 +497,12 @@ def test_install_then_reinstall_then_upgrade(tmp_path: Path, http_server: int) -
     assert system.calls("systemctl restart phase10")
     assert (system.data / "scorepad.sqlite3").read_text() == "games"
     assert 'pin = "4321"' in config_file.read_text()
+
+
+def test_phase10_command_line_runs_qr(capsys: pytest.CaptureFixture[str]) -> None:
+    from web import cli
+
+    assert cli.main(["qr", "http://phase10.local:8000"]) == 0
+    assert capsys.readouterr().out.endswith("http://phase10.local:8000\n")
+    assert cli.main(["qr", "phase10.local"]) == 2  # the error is named on stderr
+    assert "'phase10.local' is not a web address" in capsys.readouterr().err

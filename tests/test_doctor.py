@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import http.server
 import json
 import os
@@ -13,6 +14,7 @@ import threading
 import types
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -338,21 +340,33 @@ def test_model_problems_only_warn_without_a_camera(tmp_path: Path,
 
 
 def test_corrupt_model_file_fails_naming_the_hash(tmp_path: Path) -> None:
-    classifier = pytest.importorskip("vision.classifier")
-    shipped = Path(classifier.__file__).resolve().parents[1] / "models" / "dice_faces.onnx"
-    if not shipped.is_file():
-        pytest.skip("models/dice_faces.onnx is not shipped yet")
-    damaged = tmp_path / "dice_faces.onnx"
-    damaged.write_bytes(shipped.read_bytes()[:-64] + b"\0" * 64)
-    result = doctor.check_model(config_for(tmp_path, camera="demo"), path=damaged)
+    pytest.importorskip("vision.classifier")
+    model = tmp_path / "dice_faces.onnx"
+    model.write_bytes(b"an ONNX file damaged on the SD card")
+    expected = hashlib.sha256(b"the ONNX file as it was shipped").hexdigest()
+    model.with_suffix(".sha256").write_text(f"{expected}  dice_faces.onnx\n")
+    result = doctor.check_model(config_for(tmp_path, camera="demo"), path=model)
     assert result.status is Status.FAIL
-    assert "sha" in result.message.lower(), result.message
+    actual = hashlib.sha256(model.read_bytes()).hexdigest()
+    assert f"SHA-256 is {actual}, expected {expected}" in result.message
+    assert "reinstall" in result.fix
+
+
+def test_model_without_its_hash_file_fails(tmp_path: Path) -> None:
+    pytest.importorskip("vision.classifier")
+    model = tmp_path / "dice_faces.onnx"
+    model.write_bytes(b"onnx")
+    result = doctor.check_model(config_for(tmp_path, camera="demo"), path=model)
+    assert result.status is Status.FAIL and "dice_faces.sha256" in result.message
 
 
 def test_shipped_model_passes(tmp_path: Path) -> None:
     pytest.importorskip("vision.classifier")
-    result = doctor.check_model(config_for(tmp_path))
+    if not resources.files("models").joinpath("dice_faces.onnx").is_file():
+        pytest.skip("models/dice_faces.onnx is not shipped yet")
+    result = doctor.check_model(config_for(tmp_path, camera="demo"))
     assert result.status is Status.OK, result
+    assert "models/dice_faces.onnx matches its SHA-256" in result.message
 
 
 def test_model_error_maps_to_a_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -414,3 +428,12 @@ def test_bad_config_fails_naming_the_key(tmp_path: Path,
 def test_missing_config_file_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_doctor("--config", str(tmp_path / "nowhere.toml")) == 1
     assert "nowhere.toml" in capsys.readouterr().out
+
+
+def test_phase10_command_line_runs_doctor(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from web import cli
+
+    assert cli.main(["doctor", "--config", str(tmp_path / "nowhere.toml"), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is False and report["checks"][0]["name"] == "config"

@@ -189,7 +189,7 @@ def _check_model(config: Any, path: Path | None) -> CheckResult:
     except Exception as error:  # noqa: BLE001 - onnxruntime's own errors
         return CheckResult("model", Status.FAIL, f"the model does not load: {error}",
                            "reinstall the app; check onnxruntime installs on this machine")
-    where = getattr(classifier, "path", path) or "the shipped model"
+    where = getattr(classifier, "name", None) or path or "the shipped model"
     return CheckResult("model", Status.OK, f"{where} matches its SHA-256 and loads")
 
 
