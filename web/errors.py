@@ -7,6 +7,7 @@ the exception's class hierarchy wins), so views raise and never build errors.
 from __future__ import annotations
 
 import logging
+import sqlite3
 
 from flask import Flask, jsonify, request
 from flask.typing import ResponseReturnValue
@@ -70,6 +71,11 @@ def register_error_handlers(app: Flask) -> None:
                          "bytes)"}
         return _json_error(messages.get(error.code or 500, error.description or error.name),
                            error.code or 500)
+
+    @app.errorhandler(sqlite3.Error)
+    def storage_error(error: sqlite3.Error) -> ResponseReturnValue:
+        log.exception("could not save %s %s", request.method, request.path)
+        return _json_error(f"the scorepad could not save this, nothing changed: {error}", 503)
 
     for cls in STATUS:
         @app.errorhandler(cls)

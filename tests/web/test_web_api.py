@@ -316,3 +316,21 @@ def test_table_pin_guards_every_change(tmp_path):
         assert client.get("/api/config").json["pin_required"] is True
     finally:
         close_app(app)
+
+
+def test_a_failed_save_changes_nothing(app, client, monkeypatch):
+    import sqlite3
+
+    game_id = new_game(client)["id"]
+    store = app.extensions["phase10"].store
+
+    def disk_full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store, "append_event", disk_full)
+    reply = post(client, game_id, "score", {"player": "Ann", "roll": MAKES[1][0]})
+    assert_refused(reply, 503, "disk is full")
+    monkeypatch.undo()
+    state = client.get(f"/api/games/{game_id}").json
+    assert state["version"] == 1 and state["active_player"] == "Ann"
+    assert post(client, game_id, "score", {"player": "Ann", "roll": MAKES[1][0]}).status_code == 200

@@ -41,8 +41,8 @@ def chromium_path() -> Path:
     if found is None and shutil.which("chromium"):
         found = Path(shutil.which("chromium") or "")
     if found is None and hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
-        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=False,
-                       capture_output=True, timeout=600)
+        for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "chromium"]):
+            subprocess.run(command, check=False, capture_output=True, timeout=600)
         found = CHROMIUM if CHROMIUM.exists() else None
     if found is None:
         pytest.skip("no chromium: install Debian's chromium package (apt-get install chromium)")
