@@ -171,9 +171,11 @@ source_id() {
     # A fingerprint of the checkout's files, so an unchanged checkout is not reinstalled.
     (
         cd "$SOURCE_DIR"
+        # ./data is where `make run` keeps games in a checkout: not part of the app.
         find . \( -name .git -o -name .venv -o -name __pycache__ -o -name '*.egg-info' \
-            -o -name build -o -name node_modules -o -name .pytest_cache -o -name .ruff_cache \) \
-            -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum
+            -o -name build -o -name node_modules -o -name .pytest_cache -o -name .ruff_cache \
+            -o -path ./data \) -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum \
+            | sha256sum
     ) | cut -c1-16
 }
 
@@ -279,7 +281,7 @@ do_app() {
     local copy
     copy=$(mktemp -d)
     tar -C "$SOURCE_DIR" --exclude=.git --exclude=.venv --exclude='*.egg-info' \
-        --exclude=build --exclude=__pycache__ -cf - . | tar -C "$copy" -xf -
+        --exclude=build --exclude=__pycache__ --exclude=./data -cf - . | tar -C "$copy" -xf -
     local pip=("$(venv_python)" -m pip install --quiet --root-user-action=ignore
         --disable-pip-version-check --constraint "$SCRIPT_DIR/pi-constraints.txt")
     "${pip[@]}" "$copy"

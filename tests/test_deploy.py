@@ -478,8 +478,11 @@ def test_install_then_reinstall_then_upgrade(tmp_path: Path, http_server: int) -
     assert f"phase10 qr http://192.0.2.10:{http_server}" in system.log.read_text()
     assert f"http://phase10.local:{http_server}" in first.stdout
 
-    # Again, unchanged: every step is already done, and the service is not restarted.
+    # Again, unchanged: every step is already done, and the service is not restarted;
+    # games that `make run` left in the checkout do not count as a change of the app.
     (system.data / "scorepad.sqlite3").write_text("games")
+    (system.source / "data").mkdir()
+    (system.source / "data" / "scorepad.sqlite3").write_text("a game played in the checkout")
     config_file = system.root / "etc/phase10/config.toml"
     config_file.write_text(config_file.read_text() + 'pin = "4321"\n')
     second = system.install()
