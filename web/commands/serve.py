@@ -5,16 +5,14 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
-import socket
 import sys
 import threading
 from pathlib import Path
 from typing import Any
 
-log = logging.getLogger(__name__)
+from web.network import MDNS_NAME, lan_address
 
-#: The name the Pi announces on the local network (see deploy/).
-MDNS_NAME = "phase10.local"
+log = logging.getLogger(__name__)
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -32,16 +30,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--pin", help="table PIN required for every change to a game")
     parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     return parser
-
-
-def lan_address() -> str:
-    """This machine's address on the local network (no packet is sent), else 127.0.0.1."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.254.254.254", 1))
-            return str(probe.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
 
 
 def _urls(host: str, port: int) -> list[str]:

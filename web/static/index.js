@@ -5,7 +5,6 @@
   const list = document.getElementById("player-list");
   const form = document.getElementById("new-game-form");
   const error = document.getElementById("new-game-error");
-  document.getElementById("page-address").textContent = location.origin;
 
   document.getElementById("add-player").addEventListener("click", () => {
     const n = list.children.length + 1;

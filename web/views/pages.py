@@ -10,6 +10,7 @@ from flask.typing import ResponseReturnValue
 
 from scorer.dice import COLOUR_LETTERS, COLOUR_NAMES, HIGH_VALUES, LOW_VALUES, WILD
 from scorer.phases import PHASES
+from web.network import shareable_url
 from web.views.common import table
 
 bp = Blueprint("pages", __name__)
@@ -32,7 +33,8 @@ def _picker() -> dict[str, object]:
 def index() -> ResponseReturnValue:
     tab = table()
     return render_template(
-        "index.html", games=tab.service.list_games(), pin_required=tab.config.pin is not None
+        "index.html", games=tab.service.list_games(), pin_required=tab.config.pin is not None,
+        address=shareable_url(request.host_url, request.host),
     )
 
 
@@ -49,7 +51,7 @@ def game(game_id: int) -> ResponseReturnValue:
 @bp.get("/qr.svg")
 def qr() -> ResponseReturnValue:
     """A QR code of the address this page was opened at (or ?url=), so another phone can join."""
-    url = request.args.get("url") or request.host_url
+    url = request.args.get("url") or shareable_url(request.host_url, request.host)
     if len(url) > MAX_QR_TEXT:
         abort(400, description=f"url is longer than {MAX_QR_TEXT} characters")
     buffer = io.BytesIO()
