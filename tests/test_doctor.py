@@ -293,6 +293,29 @@ def test_picamera_without_the_library_fails_with_the_apt_fix(tmp_path: Path) -> 
     assert "apt install python3-picamera2" in result.fix and "system-site-packages" in result.fix
 
 
+@pytest.mark.parametrize(("present", "opened", "status", "said"), [
+    (True, "picamera", Status.OK, "picamera gave a 64x48 frame (imx708)"),
+    (False, "demo", Status.WARN, "demo gave a 64x48 frame; auto uses the demo table because "
+                                 "picamera2 lists no camera"),
+])
+def test_auto_camera_resolves_like_the_app(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        present: bool, opened: str, status: Status, said: str) -> None:
+    np = pytest.importorskip("numpy")
+    asked: list[str] = []
+
+    def frame_of(spec: str, timeout: float) -> object:
+        asked.append(spec)
+        return np.zeros((48, 64, 3), np.uint8)
+
+    monkeypatch.setattr(doctor, "first_frame", frame_of)
+    found = "imx708" if present else "picamera2 lists no camera"
+    result = doctor.check_camera(config_for(tmp_path, camera="auto"),
+                                 probe=lambda: (present, found))
+    assert asked == [opened]
+    assert result.status is status and result.message == said
+
+
 def test_picamera_probe_says_why_here() -> None:
     present, found = doctor.picamera_probe()
     if not present:

@@ -128,17 +128,16 @@ def check_camera(config: Any, *, timeout: float = CAMERA_TIMEOUT_S,
     spec = str(config.camera)
     if spec == "none":
         return CheckResult("camera", Status.OK, "no camera configured: scores are entered by hand")
-    notes = ""
+    detail, fallback = "", ""  # what the Pi camera is; why "auto" fell back to the demo
     if spec in ("auto", "picamera"):
         present, found = probe()
-        if spec == "picamera" and not present:
+        if present:
+            spec, detail = "picamera", f" ({found})"
+        elif spec == "picamera":
             return CheckResult("camera", Status.FAIL, f"camera is picamera but {found}",
                                PICAMERA_FIX)
-        if spec == "auto" and not present:
-            notes = f" (auto: {found}, so the demo table is used)"
-        spec = "picamera" if present else "demo"
-        if present:
-            notes = f" ({found})"
+        else:
+            spec, fallback = "demo", f"; auto uses the demo table because {found}"
     try:
         frame = first_frame(spec, timeout)
     except Exception as error:  # noqa: BLE001 - every failure is reported the same way
@@ -150,13 +149,14 @@ def check_camera(config: Any, *, timeout: float = CAMERA_TIMEOUT_S,
             )
         kind = spec.partition(":")[0]
         return CheckResult(
-            "camera", Status.FAIL, f"{spec} gave no frame: {error}",
+            "camera", Status.FAIL, f"{spec} gave no frame: {error}{fallback}",
             CAMERA_FIXES.get(kind, "check the camera setting in the config file"),
         )
     height, width = frame.shape[:2]
-    status = Status.WARN if notes.startswith(" (auto:") else Status.OK
-    fix = PICAMERA_FIX if status is Status.WARN else ""
-    return CheckResult("camera", status, f"{spec} gave a {width}x{height} frame{notes}", fix)
+    message = f"{spec} gave a {width}x{height} frame{detail}{fallback}"
+    if fallback:
+        return CheckResult("camera", Status.WARN, message, PICAMERA_FIX)
+    return CheckResult("camera", Status.OK, message)
 
 
 # ---------------------------------------------------------------- model
