@@ -445,6 +445,10 @@ main() {
     step "install the app from $SOURCE_DIR into $PREFIX/venv and link $LINK" check_app do_app
     step "write $CONFIG_FILE (port $PORT, data_dir $DATA_DIR) unless it exists" \
         check_config do_config
+    if [[ -f $CONFIG_FILE && $(configured_port) != "$PORT" ]]; then
+        warn "$CONFIG_FILE keeps port $(configured_port) (not $PORT): edit it to change the port," \
+            "then run this installer again"
+    fi
     step "install systemd unit $UNIT_FILE (runs phase10 serve --config $CONFIG_FILE)" \
         check_unit do_unit
     step "publish _http._tcp on port $(configured_port) over mDNS in $AVAHI_FILE" \

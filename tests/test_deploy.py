@@ -413,10 +413,10 @@ class FakeSystem:
             "REAL_INSTALL": str(shutil.which("install")),
         }
 
-    def install(self) -> subprocess.CompletedProcess[str]:
+    def install(self, port: int | None = None) -> subprocess.CompletedProcess[str]:
         self.log.write_text("")
         return subprocess.run(
-            ["bash", str(self.source / "deploy" / "install.sh"), "--port", str(self.port),
+            ["bash", str(self.source / "deploy" / "install.sh"), "--port", str(port or self.port),
              "--prefix", str(self.prefix), "--data-dir", str(self.data)],
             capture_output=True, text=True, env=self.env, timeout=120, check=False)
 
@@ -500,6 +500,12 @@ def test_install_then_reinstall_then_upgrade(tmp_path: Path, http_server: int) -
     assert system.calls("systemctl restart phase10")
     assert (system.data / "scorepad.sqlite3").read_text() == "games"
     assert 'pin = "4321"' in config_file.read_text()
+
+    # Another --port does not override the settings someone may have edited: it says so.
+    fourth = system.install(port=http_server + 1)
+    assert fourth.returncode == 0, fourth.stdout + fourth.stderr
+    assert f"warn: {config_file} keeps port {http_server} (not {http_server + 1})" in fourth.stdout
+    assert "done:" not in fourth.stdout
 
 
 def test_phase10_command_line_runs_qr(capsys: pytest.CaptureFixture[str]) -> None:
