@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -57,3 +61,51 @@ def live_server(app: Flask) -> Iterator[LiveServer]:
     server.shutdown()
     server.server_close()
     thread.join(5)
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def chromium_path() -> Path:
+    """Debian's chromium; installed with apt when missing and running as root, else skip."""
+    found = CHROMIUM if CHROMIUM.exists() else None
+    if found is None and shutil.which("chromium"):
+        found = Path(shutil.which("chromium") or "")
+    if found is None and hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "chromium"]):
+            subprocess.run(command, check=False, capture_output=True, timeout=600)
+        found = CHROMIUM if CHROMIUM.exists() else None
+    if found is None:
+        pytest.skip("no chromium: install Debian's chromium package (apt-get install chromium)")
+    return found
+
+
+@pytest.fixture
+def new_tab(live_server) -> Iterator[Callable[..., Any]]:
+    """Open phone-sized tabs of a real headless Chromium on the live server; no page errors."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    executable = chromium_path()
+    errors: list[str] = []
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(executable), args=CHROMIUM_ARGS)
+
+        def open_tab(width: int = 390, height: int = 844) -> Any:
+            tab = browser.new_page(viewport={"width": width, "height": height})
+            tab.on("pageerror", lambda error: errors.append(str(error)))
+            tab.on("dialog", lambda dialog: dialog.accept())
+            tab.set_default_timeout(10_000)
+            tab.base_url = live_server.url
+            return tab
+
+        yield open_tab
+        browser.close()
+    assert errors == [], errors
+
+
+@pytest.fixture
+def page(new_tab) -> Any:
+    return new_tab()

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import queue
+from dataclasses import dataclass
 from pathlib import Path
 
+from scorer import parse_roll
+from vision.reading import ReadDie, Reading
 from web.config import Config
 
 #: Rolls that make a phase, with the score the solver gives them (checked in the tests).
@@ -25,3 +29,61 @@ NEVER = "5R 5G 7B 7G 9O 9R 1B 1R 3O 3G"
 
 def make_config(tmp_path: Path, **changes: object) -> Config:
     return Config(data_dir=tmp_path / "data", camera="none", heartbeat_s=0.2).replace(**changes)
+
+
+JPEG = b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9"
+
+
+@dataclass(frozen=True)
+class RollEvent:
+    reading: Reading
+    roll_number: int
+
+
+def reading_of(notation: str, unsure: tuple[int, ...] = ()) -> Reading:
+    dice = tuple(
+        ReadDie(die, 0.6 if i in unsure else 0.99, (10.0 * i, 5.0), (), i in unsure)
+        for i, die in enumerate(parse_roll(notation).dice)
+    )
+    return Reading(dice, (640, 480))
+
+
+class FakeWatcher:
+    """Same methods as vision.live.TableWatcher; `push` plays a settled roll."""
+
+    def __init__(self) -> None:
+        self.queue: queue.Queue[RollEvent | None] = queue.Queue()
+        self.new_turns = 0
+        self.closed = False
+        self.latest: Reading | None = None
+
+    def __enter__(self) -> FakeWatcher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def push(self, event: RollEvent) -> None:
+        self.queue.put(event)
+
+    def events(self):
+        while True:
+            event = self.queue.get()
+            if event is None:
+                return
+            self.latest = event.reading
+            yield event
+
+    def latest_overlay_jpeg(self) -> bytes | None:
+        return JPEG if self.latest is not None else None
+
+    def latest_reading(self) -> Reading | None:
+        return self.latest
+
+    def new_turn(self) -> None:
+        self.new_turns += 1
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put(None)

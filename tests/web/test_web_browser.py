@@ -7,12 +7,6 @@ is checked against the scorer's own game engine fed the same turns.
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from scorepad_helpers import MAKES, NEVER
 
@@ -20,11 +14,6 @@ from scorer import Game, parse_roll
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 SHEET_ROWS = {  # data-row of the page -> the engine column's value as the page prints it
     "five_phase_bonus": lambda c: str(c.five_phase_bonus or ""),
     "five_phase_total": lambda c: str(c.five_phase_total),
@@ -33,37 +22,6 @@ SHEET_ROWS = {  # data-row of the page -> the engine column's value as the page 
     **{f"phase-{n}": (lambda c, n=n: "" if c.phase_scores[n - 1] is None
                       else str(c.phase_scores[n - 1])) for n in range(1, 11)},
 }
-
-
-def chromium_path() -> Path:
-    """Debian's chromium; installed with apt when missing and running as root, else skip."""
-    found = CHROMIUM if CHROMIUM.exists() else None
-    if found is None and shutil.which("chromium"):
-        found = Path(shutil.which("chromium") or "")
-    if found is None and hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
-        for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "chromium"]):
-            subprocess.run(command, check=False, capture_output=True, timeout=600)
-        found = CHROMIUM if CHROMIUM.exists() else None
-    if found is None:
-        pytest.skip("no chromium: install Debian's chromium package (apt-get install chromium)")
-    return found
-
-
-@pytest.fixture
-def page(live_server) -> Iterator[object]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    executable = chromium_path()
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(executable), args=CHROMIUM_ARGS)
-        tab = browser.new_page(viewport={"width": 390, "height": 844})
-        errors: list[str] = []
-        tab.on("pageerror", lambda error: errors.append(str(error)))
-        tab.on("dialog", lambda dialog: dialog.accept())
-        tab.set_default_timeout(10_000)
-        tab.base_url = live_server.url  # type: ignore[attr-defined]
-        yield tab
-        browser.close()
-        assert errors == [], errors
 
 
 def wait_version(page, version: int) -> None:

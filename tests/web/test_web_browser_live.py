@@ -1,0 +1,83 @@
+"""Two phones in a real headless Chromium: a camera reading shows up live on both, one tap
+on an unsure die corrects it everywhere, and a roll-off is settled by taps."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+from scorepad_helpers import FakeWatcher, RollEvent, make_config, reading_of
+
+from web.app import close_app, create_app
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def watcher() -> FakeWatcher:
+    return FakeWatcher()
+
+
+@pytest.fixture
+def app(tmp_path, watcher) -> Iterator[Flask]:
+    """The scorepad with a (fake) camera in place of vision's table watcher."""
+    application = create_app(make_config(tmp_path, camera="demo"), watcher_factory=lambda: watcher)
+    assert application.extensions["phase10"].camera.wait_ready(5)
+    yield application
+    close_app(application)
+
+
+def roll_shown(tab, notation: str) -> None:
+    tab.wait_for_function(f"document.getElementById('game').dataset.roll === '{notation}'")
+
+
+def test_camera_reading_reaches_both_phones_and_a_tap_corrects_a_die(app, watcher, new_tab):
+    client = app.test_client()
+    game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+    first, second = new_tab(), new_tab(1280, 800)
+    for tab in (first, second):
+        tab.goto(f"{tab.base_url}/games/{game_id}")
+        tab.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
+
+    watcher.push(RollEvent(reading_of("8R 8B 6G 10O 10G 7R WR 2B 1G 3R", unsure=(2,)), 2))
+    for tab in (first, second):
+        roll_shown(tab, "8R 8B 6G 10O 10G 7R WR 2B 1G 3R")
+        assert tab.inner_text("[data-testid=roll-number]") == "Roll 2/3"
+        assert tab.locator(".die.unsure").count() == 1
+        assert tab.inner_text("[data-testid=verdict-headline]") == "Does not make Phase 1"
+        assert tab.locator(".die .letter").all_inner_texts()[:4] == ["R", "B", "G", "O"]
+
+    first.click(".die[data-index='2']")
+    first.click("#fix-values .value[data-value='8']")
+    first.click("#fix-colours .swatch[data-colour='G']")
+    first.click("#fix-ok")
+    for tab in (first, second):
+        roll_shown(tab, "8R 8B 8G 10O 10G 7R WR 2B 1G 3R")
+        assert tab.locator(".die.unsure").count() == 0
+        assert tab.inner_text("[data-testid=verdict-headline]") == "Makes Phase 1 for 44 points"
+        wild = tab.locator(".die.wild")
+        assert "=10" in wild.inner_text() and "used" in (wild.get_attribute("class") or "")
+
+    second.click("[data-testid=take-score]")
+    for tab in (first, second):
+        tab.wait_for_function("document.getElementById('game').dataset.version === '2'")
+        assert tab.inner_text("td[data-player='Ann'][data-row='phase-1']") == "44"
+    assert watcher.new_turns == 1
+    assert first.get_attribute("[data-testid=camera-link]", "href") == "/camera/"
+
+
+def test_roll_off_by_taps_sets_the_play_order(new_tab, app):
+    client = app.test_client()
+    game_id = client.post("/api/games", json={"players": ["Ann", "Bob"], "roll_off": True}
+                          ).json["id"]
+    tab = new_tab()
+    tab.goto(f"{tab.base_url}/games/{game_id}")
+    assert tab.is_visible("[data-testid=roll-off]")
+    tab.click("[data-testid=roll-off-Ann-6]")
+    tab.wait_for_function("document.getElementById('game').dataset.version === '2'")
+    tab.click("[data-testid=roll-off-Bob-9]")
+    tab.wait_for_function("document.getElementById('game').dataset.version === '3'")
+    assert tab.is_hidden("[data-testid=roll-off]")
+    assert tab.inner_text("[data-testid=status]").startswith("Bob")
+    assert tab.inner_text("thead th.active") == "Bob"
