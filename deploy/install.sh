@@ -94,8 +94,18 @@ parse_args() {
     if ! [[ $PORT =~ ^[0-9]{1,5}$ ]] || ((PORT < 1 || PORT > 65535)); then
         die "--port '$PORT' is not a port number (1-65535)"
     fi
-    [[ $PREFIX == /* ]] || die "--prefix '$PREFIX' must be an absolute path"
-    [[ $DATA_DIR == /* ]] || die "--data-dir '$DATA_DIR' must be an absolute path"
+    local option path
+    for option in --prefix --data-dir; do
+        path=$PREFIX
+        [[ $option == --prefix ]] || path=$DATA_DIR
+        [[ $path == /* ]] || die "$option '$path' must be an absolute path"
+        # Kept plain: the paths go into a systemd unit and through sed.
+        [[ $path =~ ^[A-Za-z0-9._/+-]+$ ]] \
+            || die "$option '$path': use only letters, digits and . _ - + / in the path"
+        case $path/ in
+            /home/* | /root/*) die "$option '$path': the service cannot see home folders (ProtectHome)" ;;
+        esac
+    done
     PREFIX=${PREFIX%/}
     DATA_DIR=${DATA_DIR%/}
     [[ $HOST_NAME =~ ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$ ]] \

@@ -191,6 +191,9 @@ def test_installer_help_lists_the_options() -> None:
     (["--port"], "--port needs a value"),
     (["--prefix", "relative/dir"], "--prefix 'relative/dir' must be an absolute path"),
     (["--data-dir", "data"], "--data-dir 'data' must be an absolute path"),
+    (["--data-dir", "/srv/my games"], "--data-dir '/srv/my games': use only letters"),
+    (["--data-dir", "/home/pi/phase10"], "the service cannot see home folders"),
+    (["--prefix", "/srv/a#b"], "--prefix '/srv/a#b': use only letters"),
     (["--hostname", "Bad_Name"], "--hostname 'Bad_Name'"),
     (["--frobnicate"], "unknown option '--frobnicate'"),
 ])
