@@ -53,7 +53,8 @@ def crop_face(
     inner = size / (1.0 + 2.0 * margin)
     lo = (size - inner) / 2.0
     hi = lo + inner
-    target = np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], np.float32)
+    # Pixel centres sit at integer coordinates, so the crop's middle is (size - 1) / 2.
+    target = np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], np.float32) - 0.5
     side = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
     # Region of the frame the crop can sample: the quad grown by the margin, plus slack.
     centre = quad.mean(axis=0)
@@ -72,7 +73,7 @@ def crop_face(
     shrink = 1.5 * inner / max(side, 1e-6)
     if shrink < 1.0:
         roi = cv2.resize(roi, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-        source = source * np.float32(shrink)
+        source = (source + 0.5) * np.float32(shrink) - 0.5
     homography = cv2.getPerspectiveTransform(source.astype(np.float32), target)
     return cv2.warpPerspective(
         roi, homography, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
