@@ -178,7 +178,7 @@ class GameService:
     def state(self, game_id: int) -> dict[str, Any]:
         """Everything a phone draws for one game (also the body of each live update)."""
         with self._lock:
-            stored = self.store.load(game_id)
+            stored = self.store.load(game_id, events=False)
             game = self._game(game_id)
             active_phase = None if game.is_over or _pending(game) else game.active_phase
             return {
@@ -232,7 +232,7 @@ class GameService:
         if action is None:
             raise BadActionError(f"unknown action {name!r}: expected one of {', '.join(ACTIONS)}")
         with self._lock:
-            stored = self.store.load(game_id)
+            stored = self.store.load(game_id, events=False)
             game = self._game(game_id)
             _check_version(payload, game)
             current = _current_roll(stored.current)
@@ -276,7 +276,7 @@ class GameService:
         if roll_number is not None and not 1 <= roll_number <= ROLLS_PER_TURN:
             raise BadActionError(f"roll_number {roll_number} is outside 1-{ROLLS_PER_TURN}")
         with self._lock:
-            stored = self.store.load(game_id)
+            stored = self.store.load(game_id, events=False)
             if stored.finished:
                 raise BadActionError(f"game {game_id} is over: no more rolls")
             if roll_number is None:
@@ -293,7 +293,7 @@ class GameService:
     def correct_die(self, game_id: int, index: int, die: Die) -> dict[str, Any]:
         """Replace one die of the current roll (a misread die); it is no longer unsure."""
         with self._lock:
-            stored = self.store.load(game_id)
+            stored = self.store.load(game_id, events=False)
             if stored.current is None:
                 raise BadActionError("there is no roll on the table to correct")
             dice = list(stored.current["dice"])

@@ -185,7 +185,8 @@ class GameStore:
             self._require(db, game_id)
             self._write_current(db, game_id, current)
 
-    def load(self, game_id: int) -> StoredGame:
+    def load(self, game_id: int, *, events: bool = True) -> StoredGame:
+        """The saved game; `events=False` skips the log (state reads need only the rest)."""
         with self._lock:
             row = self._db.execute(
                 "SELECT id, created, updated, settings, summary, finished FROM games WHERE id = ?",
@@ -193,9 +194,9 @@ class GameStore:
             ).fetchone()
             if row is None:
                 raise UnknownGameError(game_id)
-            events = self._db.execute(
+            log_rows = self._db.execute(
                 "SELECT body FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
-            ).fetchall()
+            ).fetchall() if events else []
             current = self._db.execute(
                 "SELECT body FROM current_rolls WHERE game_id = ?", (game_id,)
             ).fetchone()
@@ -206,7 +207,7 @@ class GameStore:
             settings=json.loads(row[3]),
             summary=json.loads(row[4]),
             finished=bool(row[5]),
-            events=tuple(json.loads(body) for (body,) in events),
+            events=tuple(json.loads(body) for (body,) in log_rows),
             current=json.loads(current[0]) if current else None,
         )
 

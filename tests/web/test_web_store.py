@@ -70,3 +70,11 @@ def test_list_and_table_game(store):
     listed = {g.id: g.to_dict() for g in store.list_games()}
     assert listed[second]["finished"] and listed[second]["winners"] == ["C"]
     assert listed[first]["players"] == ["A", "B"]
+
+
+def test_loading_without_the_log(store):
+    game_id = store.create_game({"players": ["A", "B"]}, [CREATED], {})
+    store.set_current(game_id, {"dice": ["8R"]})
+    light = store.load(game_id, events=False)
+    assert light.events == () and light.current == {"dice": ["8R"]}
+    assert store.load(game_id).events == (CREATED,)

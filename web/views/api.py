@@ -92,7 +92,7 @@ def act(game_id: int, action: str) -> ResponseReturnValue:
         raise BadActionError(f"unknown action {action!r}: expected one of {', '.join(ACTIONS)}")
     body = json_body()
     require_pin(body)
-    table().service.store.load(game_id)  # unknown game: 404 before anything else
+    table().service.store.load(game_id, events=False)  # unknown game: 404 before anything else
     return jsonify(table().service.act(game_id, action, body))
 
 
