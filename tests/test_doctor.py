@@ -383,6 +383,49 @@ def test_model_without_its_hash_file_fails(tmp_path: Path) -> None:
     assert result.status is Status.FAIL and "dice_faces.sha256" in result.message
 
 
+def _tiny_face_model(path: Path, size: int) -> None:
+    """An ONNX file with the classifier's input and outputs: mean colour -> probabilities."""
+    onnx = pytest.importorskip("onnx")
+    np = pytest.importorskip("numpy")
+    helper, tensor = onnx.helper, onnx.TensorProto
+    weights = {name: onnx.numpy_helper.from_array(np.ones((3, n), np.float32), name)
+               for name, n in (("w_value", 11), ("w_colour", 4), ("w_face", 1))}
+    nodes = [
+        helper.make_node("ReduceMean", ["crops"], ["mean"], axes=[2, 3], keepdims=0),
+        helper.make_node("MatMul", ["mean", "w_value"], ["value_logits"]),
+        helper.make_node("Softmax", ["value_logits"], ["value_probs"], axis=1),
+        helper.make_node("MatMul", ["mean", "w_colour"], ["colour_logits"]),
+        helper.make_node("Softmax", ["colour_logits"], ["colour_probs"], axis=1),
+        helper.make_node("MatMul", ["mean", "w_face"], ["face_logit"]),
+        helper.make_node("Flatten", ["face_logit"], ["face_flat"], axis=0),
+        helper.make_node("Sigmoid", ["face_flat"], ["face_col"]),
+        helper.make_node("Squeeze", ["face_col", "zero"], ["face_prob"]),
+    ]
+    zero = onnx.numpy_helper.from_array(np.array([0], np.int64), "zero")
+    graph = helper.make_graph(
+        nodes, "tiny_faces",
+        [helper.make_tensor_value_info("crops", tensor.FLOAT, ["n", 3, size, size])],
+        [helper.make_tensor_value_info("value_probs", tensor.FLOAT, ["n", 11]),
+         helper.make_tensor_value_info("colour_probs", tensor.FLOAT, ["n", 4]),
+         helper.make_tensor_value_info("face_prob", tensor.FLOAT, ["n"])],
+        [*weights.values(), zero])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    path.write_bytes(model.SerializeToString())
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    path.with_suffix(".sha256").write_text(f"{digest}  {path.name}\n")
+
+
+def test_a_model_matching_its_hash_passes(tmp_path: Path) -> None:
+    pytest.importorskip("vision.classifier")
+    crops = pytest.importorskip("vision.crops")
+    model = tmp_path / "tiny_faces.onnx"
+    _tiny_face_model(model, crops.CROP_SIZE)
+    result = doctor.check_model(config_for(tmp_path, camera="demo"), path=model)
+    assert result.status is Status.OK, result
+    assert result.message == f"{model} matches its SHA-256 and loads"
+
+
 def test_shipped_model_passes(tmp_path: Path) -> None:
     pytest.importorskip("vision.classifier")
     if not resources.files("models").joinpath("dice_faces.onnx").is_file():
