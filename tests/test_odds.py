@@ -13,7 +13,7 @@ import random
 import pytest
 
 from scorer import Roll, advise, turn_odds
-from scorer.dice import HIGH_VALUES, PHYSICAL_DICE, WILD
+from scorer.dice import HIGH_VALUES, PHYSICAL_DICE, WILD, Die
 from scorer.odds import Advice, InvalidRollsLeftError, MadeNow
 from scorer.odds_colour import best_target, die_models, made_score, target_value
 from scorer.odds_multiset import best_score
@@ -101,6 +101,20 @@ def test_made_now_and_rolls_left_zero_agree_with_the_solver(phase):
         assert advice.probability == (1.0 if verdict.made else 0.0)
         assert advice.expected_score == verdict.score
         assert advice.keep == roll.dice and advice.reroll == ()
+
+
+@pytest.mark.parametrize("phase", [2, 6, 10])
+def test_multiset_check_equals_the_solver_on_every_distinct_roll(phase):
+    """All 32,340 value multisets of ten dice (colours do not matter here)."""
+    high, low = sides()
+    for hk in high.fulls:
+        for lk in low.fulls:
+            counts, wilds = counts_of(high.keeps[hk], low.keeps[lk])
+            dice = [Die(v, "R") for v in range(1, 11) for _ in range(counts[v])]
+            roll = Roll(tuple(dice) + (Die(WILD, "B"),) * wilds)
+            verdict = evaluate(roll, phase)
+            mine = best_score(counts, wilds, PHASES[phase - 1])
+            assert (verdict.score if verdict.made else None) == mine, roll
 
 
 # --- the tables against explicit enumeration ------------------------------------------
