@@ -59,6 +59,7 @@ def _best(
     if at == len(options):
         return 0
     best: int | None = None
+    all_wild_tried = False  # groups of Wilds only are all alike: try one
     for option in options[at]:
         taken: list[int] = []
         for number in option:
@@ -66,6 +67,10 @@ def _best(
                 left[number] -= 1
                 taken.append(number)
         wilds_needed = len(option) - len(taken)
+        if not taken:
+            if all_wild_tried:
+                continue
+            all_wild_tried = True
         if wilds_needed <= wilds:
             rest = _best(left, wilds - wilds_needed, options, at + 1)
             if rest is not None:
