@@ -58,6 +58,12 @@
         }));
     });
     table.replaceChildren(el("thead", {}, head), el("tbody", {}, ...body));
+    const active = table.querySelector("thead th.active");
+    const scroller = table.parentElement;
+    if (active && scroller.scrollWidth > scroller.clientWidth) {
+      const label = table.querySelector("thead th.corner").offsetWidth;
+      scroller.scrollLeft = Math.max(0, active.offsetLeft - label - 8);
+    }
   }
 
   function drawStatus() {
