@@ -18,9 +18,9 @@ class TrainConfig:
     """Everything that decides the trained weights (and the time it takes)."""
 
     seed: int = 0
-    train_crops: int = 60_000
+    train_crops: int = 120_000
     val_crops: int = 2_000
-    epochs: int = 6
+    epochs: int = 10
     batch_size: int = 128
     learning_rate: float = 3e-3
     weight_decay: float = 1e-4

@@ -50,10 +50,12 @@ def render_crops(
     seeds: Sequence[int], count: int, workers: int, desc: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Render the chunks for `seeds` (in order, in `workers` processes) and keep `count` crops."""
-    parts = []
-    with ProcessPoolExecutor(max_workers=max(workers, 1)) as pool:
-        for part in tqdm(pool.map(_render_chunk, seeds), total=len(seeds), desc=desc, unit="k"):
-            parts.append(part)
+    if workers <= 1:
+        parts = [_render_chunk(seed) for seed in tqdm(seeds, desc=desc, unit="k")]
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            chunks = pool.map(_render_chunk, seeds)
+            parts = list(tqdm(chunks, total=len(seeds), desc=desc, unit="k"))
     return tuple(np.concatenate(arrays)[:count] for arrays in zip(*parts, strict=True))
 
 

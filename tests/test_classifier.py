@@ -1,0 +1,137 @@
+"""The shipped face classifier: hash-checked loading, clear errors, and accuracy on fresh crops."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from models.evaluate import render_eval_set
+from scorer.dice import COLOUR_LETTERS
+from vision.classifier import (
+    COLOUR_LABELS,
+    MODEL_NAME,
+    VALUE_LABELS,
+    FaceClassifier,
+    FacePredictions,
+    ModelFileError,
+)
+from vision.crops import CROP_SIZE
+from vision.synth.training import EVAL_SEED_BASE
+
+SHIPPED = Path(str(resources.files("models").joinpath(MODEL_NAME)))
+
+
+@pytest.fixture(scope="module")
+def classifier() -> FaceClassifier:
+    return FaceClassifier.load()
+
+
+@pytest.fixture(scope="module")
+def held_out() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    # 300 face crops plus their negatives; seeds from EVAL_SEED_BASE up are never trained on.
+    data = render_eval_set(300, EVAL_SEED_BASE + 777)
+    return data.crops, data.values, data.colours, data.faces
+
+
+def _copy(tmp_path: Path) -> Path:
+    target = tmp_path / MODEL_NAME
+    shutil.copy(SHIPPED, target)
+    shutil.copy(SHIPPED.with_suffix(".sha256"), target.with_suffix(".sha256"))
+    return target
+
+
+def test_label_tables_come_from_the_scorer():
+    assert VALUE_LABELS == (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0)
+    assert COLOUR_LABELS == COLOUR_LETTERS
+
+
+def test_shipped_model_is_small_and_matches_its_hash():
+    data = SHIPPED.read_bytes()
+    assert len(data) <= 2 * 1024 * 1024
+    stored = SHIPPED.with_suffix(".sha256").read_text().split()[0]
+    assert hashlib.sha256(data).hexdigest() == stored
+
+
+def test_predictions_are_probabilities(classifier, held_out):
+    crops = held_out[0][:10]
+    result = classifier.predict(crops)
+    assert isinstance(result, FacePredictions) and len(result) == 10
+    assert result.value_probs.shape == (10, len(VALUE_LABELS))
+    assert result.colour_probs.shape == (10, len(COLOUR_LABELS))
+    assert result.face_prob.shape == (10,)
+    np.testing.assert_allclose(result.value_probs.sum(axis=1), 1.0, atol=1e-4)
+    np.testing.assert_allclose(result.colour_probs.sum(axis=1), 1.0, atol=1e-4)
+    assert ((result.face_prob >= 0) & (result.face_prob <= 1)).all()
+    empty = classifier.predict(np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8))
+    assert len(empty) == 0 and empty.value_probs.shape == (0, len(VALUE_LABELS))
+
+
+def test_accuracy_on_held_out_rendered_crops(classifier, held_out):
+    crops, values, colours, faces = held_out
+    result = classifier.predict(crops)
+    read = result.value_probs.argmax(axis=1)
+    colour = result.colour_probs.argmax(axis=1)
+    assert faces.sum() == 300 and (~faces).sum() > 30
+    assert (read[faces] == values[faces]).mean() >= 0.98
+    assert (colour[faces] == colours[faces]).mean() >= 0.98
+    assert (result.face_prob[faces] >= 0.5).mean() >= 0.97
+    assert (result.face_prob[~faces] < 0.5).mean() >= 0.85
+
+
+def test_best_dice_names_the_faces(classifier, held_out):
+    crops, values, colours, faces = held_out
+    index = int(np.flatnonzero(faces)[0])
+    (die,) = classifier.predict(crops[index : index + 1]).best_dice()
+    assert die.value == VALUE_LABELS[values[index]]
+    assert die.colour == COLOUR_LABELS[colours[index]]
+
+
+def test_wrong_crop_shape_is_refused(classifier):
+    with pytest.raises(ValueError, match=r"\(N, 40, 40, 3\)|got shape"):
+        classifier.predict(np.zeros((2, 32, 32, 3), np.uint8))
+
+
+def test_missing_file_names_the_path(tmp_path):
+    missing = tmp_path / "nowhere.onnx"
+    with pytest.raises(ModelFileError, match="file not found") as info:
+        FaceClassifier.load(missing)
+    assert str(missing) in str(info.value)
+
+
+def test_missing_hash_file_is_an_error(tmp_path):
+    model = _copy(tmp_path)
+    model.with_suffix(".sha256").unlink()
+    with pytest.raises(ModelFileError, match="hash file"):
+        FaceClassifier.load(model)
+
+
+def test_corrupt_file_fails_the_hash_check(tmp_path):
+    model = _copy(tmp_path)
+    data = bytearray(model.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    model.write_bytes(bytes(data))
+    with pytest.raises(ModelFileError, match="SHA-256 is .* expected") as info:
+        FaceClassifier.load(model)
+    assert str(model) in str(info.value)
+
+
+def test_file_that_is_not_onnx_is_an_error_even_with_a_matching_hash(tmp_path):
+    model = tmp_path / "garbage.onnx"
+    model.write_bytes(b"not an onnx model at all")
+    digest = hashlib.sha256(model.read_bytes()).hexdigest()
+    model.with_suffix(".sha256").write_text(f"{digest}  garbage.onnx\n")
+    with pytest.raises(ModelFileError, match="not a loadable ONNX model"):
+        FaceClassifier.load(model)
+
+
+def test_copy_with_its_hash_loads_and_threads_are_checked(tmp_path):
+    model = _copy(tmp_path)
+    loaded = FaceClassifier.load(model, threads=2)
+    assert loaded.name == str(model)
+    with pytest.raises(ValueError, match="threads"):
+        FaceClassifier.load(model, threads=0)
