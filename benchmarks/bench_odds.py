@@ -17,7 +17,7 @@ import pytest
 
 from scorer import PHASES, Roll, advise, turn_odds
 from scorer.dice import PHYSICAL_DICE
-from scorer.odds_colour import turn_chance
+from scorer.odds_colour_tables import colour_table
 from scorer.odds_tables import odds_table
 
 ROLLS = 200
@@ -30,8 +30,8 @@ def seeded_rolls(seed: int) -> list[Roll]:
 
 @pytest.mark.parametrize("phase", [p.number for p in PHASES])
 def test_table_build(benchmark, phase):
-    """One fresh build of a phase's tables (the colour phase: its one-turn walk)."""
-    build = odds_table.__wrapped__ if phase != 8 else turn_chance.__wrapped__
+    """One fresh build of a phase's tables."""
+    build = odds_table.__wrapped__ if phase != 8 else colour_table.__wrapped__
     benchmark.pedantic(build, args=(PHASES[phase - 1],) if phase != 8 else (), rounds=3)
 
 

@@ -3,8 +3,9 @@
 `advise(roll, phase, rolls_left)` answers "keep 8 8 8 W, re-roll 6 dice: 71 % to
 make Phase 1". The objective is the chance of making the phase; among equal
 chances (within 1e-12) the expected score (a failed phase scores 0). Set/run
-phases are exact (scorer.odds_tables, built once per phase and cached); the
-colour phase uses the target-colour policy of scorer.odds_colour.
+phases are exact (scorer.odds_tables, built once per phase and cached); so is
+the colour phase's chance (scorer.odds_colour_tables), whose expected score is
+that of keeping the advised colour on the rolls left (scorer.odds_colour).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, Final
 
 from scorer.dice import HIGH_VALUES, LOW_VALUES, Die, Roll
 from scorer.odds_colour import best_target, made_score
-from scorer.odds_colour import turn_chance as colour_turn_chance
+from scorer.odds_colour_tables import colour_table
 from scorer.odds_multiset import best_score
 from scorer.odds_tables import MAX_ROLLS_LEFT, TOLERANCE, Counts, counts_of, odds_table
 from scorer.phases import Phase, get_phase
@@ -49,7 +50,7 @@ class Advice:
     reroll: tuple[Die, ...]
     expected_score: float
     made_now: MadeNow
-    exact: bool  # False: a lower bound (the colour phase's target-colour policy, 2 rolls left)
+    exact: bool  # False: the chance is the target-colour policy's (a roll no matching explains)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view, dice in notation."""
@@ -147,7 +148,7 @@ def advise(roll: Roll, phase: int | Phase, rolls_left: int) -> Advice:
     rolls_left = _check_rolls_left(rolls_left)
     roll = roll.require_full()
     made_now = _made_now(roll, phase)
-    exact = not phase.is_colour_phase() or rolls_left <= 1
+    exact = True
     if rolls_left == 0:
         return Advice(
             phase, 0, float(made_now.made), roll.dice, (), float(made_now.score), made_now, exact
@@ -156,7 +157,7 @@ def advise(roll: Roll, phase: int | Phase, rolls_left: int) -> Advice:
         choice = best_target(roll, rolls_left, TOLERANCE)
         keep = tuple(roll.dice[i] for i in choice.keep)
         reroll = tuple(die for i, die in enumerate(roll) if i not in choice.keep)
-        chance, score = choice.chance, choice.expected_score
+        chance, score, exact = choice.chance, choice.expected_score, choice.exact
     else:
         high, low, chance, score = _best_keep(roll, phase, rolls_left, made_now)
         keep, reroll = _pick(roll, high, low)
@@ -164,11 +165,8 @@ def advise(roll: Roll, phase: int | Phase, rolls_left: int) -> Advice:
 
 
 def turn_odds(phase: int | Phase) -> float:
-    """Chance of making the phase in one full turn (three rolls, keeping optimally).
-
-    Exact for set/run phases; for the colour phase, the target-colour policy's chance.
-    """
+    """Chance of making the phase in one full turn (three rolls, keeping optimally), exactly."""
     phase = get_phase(phase)
     if phase.is_colour_phase():
-        return colour_turn_chance()
+        return colour_table().turn_chance
     return odds_table(phase).turn_chance

@@ -1,17 +1,18 @@
-"""Odds for the colour phase ("7 of all one colour"), from the inventory's face layout.
+"""Advice for the colour phase ("7 of all one colour"), from the inventory's face layout.
 
-Here each die's own colours matter, so the multiset tables do not apply. The
-advisor uses a stated approximation, a *target colour* policy: pick one colour,
-keep every die showing it, re-roll all the others, and keep doing so on the
-rolls left. For one policy the chance and the expected score are exact (each
-re-rolled die ends in the colour with chance 1 - (1 - q)^k, its value then
-uniform over its faces of that colour), and the advice picks the best colour.
+Here each die's own colours matter. The advised keep is always one colour (or
+stopping): the exact chance tables (scorer.odds_colour_tables) show, over every
+colour state, that no other keep has a better chance with one or two rolls left.
+The expected score is that of the *target-colour* policy: keep every die of the
+colour, re-roll the others, and do so on every roll left; for that policy it is
+exact (each re-rolled die ends in the colour with chance 1 - (1 - q)^k, its value
+then uniform over its faces of that colour; another colour can still reach seven
+when seven or more dice are re-rolled), but it is not optimised beyond that
+policy: re-asking after the next roll may switch colour, and a made phase might
+score more by re-rolling a low die of the colour.
 
-With one roll left this is the true optimum (the tests check it against every
-one of the 1,024 keeps); with two rolls left a player who re-asks after the next
-roll may switch colour, so the true chance is a little higher (the tests bound
-the gap by a seeded simulation). A roll no matching of the inventory
-explains uses, for each re-rolled die, the average die of its kind.
+A roll no matching of the inventory explains falls back to the target-colour
+policy's chance, with each re-rolled die the average die of its kind.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from functools import cache, lru_cache
 from typing import Final
 
 from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE, Die, Roll, inventory_matching
+from scorer.odds_colour_tables import colour_table
 
 logger = logging.getLogger(__name__)
 
@@ -175,20 +177,43 @@ class ColourChoice:
     keep: tuple[int, ...]  # indices into the roll
     chance: float
     expected_score: float
+    exact: bool  # the chance is the exact optimum (from the colour tables)
+
+
+def type_state(roll: Roll) -> list[tuple[int, ...]] | None:
+    """Per dice type, how many of its dice show each colour; None if no matching exists."""
+    matching = inventory_matching(roll)
+    if matching is None:
+        return None
+    table = colour_table()
+    state = [[0] * len(COLOUR_LETTERS) for _ in table.type_faces]
+    for index, name in matching.items():
+        state[table.die_type[name]][COLOUR_LETTERS.index(roll.dice[index].colour)] += 1
+    return [tuple(counts) for counts in state]
 
 
 def best_target(roll: Roll, rolls_left: int, tolerance: float) -> ColourChoice:
-    """The colour whose target policy has the best (chance, expected score).
+    """The colour to keep: the best chance, then the best expected score.
 
-    Chances first (cheap); the expected score only for the colours tied on chance.
+    Chances come from the exact colour tables (keeping one colour, then playing
+    optimally; the tests check over every state that no other keep does better),
+    or from the target-colour policy when the inventory cannot explain the roll.
+    The expected score, computed only for the colours tied on chance, is the
+    target-colour policy's.
     """
     models = die_models(roll)
+    state = type_state(roll)
     options = []
-    for colour in COLOUR_LETTERS:
+    for c, colour in enumerate(COLOUR_LETTERS):
         keep = tuple(i for i, die in enumerate(roll) if die.colour == colour)
-        kept = [roll.dice[i] for i in keep]
-        rerolled = [models[i] for i in range(len(roll)) if i not in keep]
-        options.append((target_chance(kept, rerolled, colour, rolls_left), colour, keep))
+        if state is not None:
+            kept_per_type = [tuple(n if j == c else 0 for j, n in enumerate(m)) for m in state]
+            chance = colour_table().keep_value(rolls_left, kept_per_type)
+        else:
+            kept = [roll.dice[i] for i in keep]
+            rerolled = [models[i] for i in range(len(roll)) if i not in keep]
+            chance = target_chance(kept, rerolled, colour, rolls_left)
+        options.append((chance, colour, keep))
     top = max(chance for chance, _, _ in options)
     best: ColourChoice | None = None
     for chance, colour, keep in options:
@@ -196,9 +221,10 @@ def best_target(roll: Roll, rolls_left: int, tolerance: float) -> ColourChoice:
             continue
         kept = [roll.dice[i] for i in keep]
         rerolled = [models[i] for i in range(len(roll)) if i not in keep]
-        chance, score = target_value(kept, rerolled, colour, rolls_left)
+        walk_chance, score = target_value(kept, rerolled, colour, rolls_left)
         if best is None or score > best.expected_score:
-            best = ColourChoice(colour, keep, chance, score)
+            exact = state is not None
+            best = ColourChoice(colour, keep, chance if exact else walk_chance, score, exact)
     assert best is not None  # the palette is never empty
     return best
 
@@ -222,7 +248,7 @@ def _target_chance(shown: int, others: tuple[int, ...], rolls_left: int) -> floa
 
 
 @lru_cache(maxsize=1)
-def turn_chance() -> float:
+def target_policy_turn_chance() -> float:
     """Chance of making the colour phase in one turn under the target-colour policy.
 
     Exact for that policy over the inventory layout: a walk over the ten dice's

@@ -66,7 +66,7 @@ def _multinomial_chance(counts: Counts, chances: Sequence[float]) -> float:
 
 
 @dataclass(frozen=True)
-class _Side:
+class Side:
     """The multisets of one kind of dice (high or low) and how re-rolls complete them."""
 
     keeps: tuple[Counts, ...]  # every multiset of 0..n dice, smallest first
@@ -77,7 +77,7 @@ class _Side:
     smaller: tuple[tuple[int, ...], ...]  # keep -> keeps with one die fewer
 
     @classmethod
-    def build(cls, dice: int, chances: Sequence[float]) -> _Side:
+    def build(cls, dice: int, chances: Sequence[float]) -> Side:
         kinds = len(chances)
         keeps = tuple(m for size in range(dice + 1) for m in _multisets(kinds, size))
         index = {m: i for i, m in enumerate(keeps)}
@@ -102,9 +102,9 @@ class _Side:
 
 
 @lru_cache(maxsize=1)
-def sides() -> tuple[_Side, _Side]:
+def sides() -> tuple[Side, Side]:
     """The high side (6 dice over 5..10) and the low side (4 dice over 1..4, W)."""
-    return _Side.build(HIGH_DICE, HIGH_FACE_CHANCES), _Side.build(LOW_DICE, LOW_FACE_CHANCES)
+    return Side.build(HIGH_DICE, HIGH_FACE_CHANCES), Side.build(LOW_DICE, LOW_FACE_CHANCES)
 
 
 def counts_of(high: Counts, low: Counts) -> tuple[list[int], int]:
@@ -122,7 +122,7 @@ def counts_of(high: Counts, low: Counts) -> tuple[list[int], int]:
 _Grid = tuple[list[list[float]], list[list[float]]]
 
 
-def _final_values(phase: Phase, high: _Side, low: _Side) -> _Grid:
+def _final_values(phase: Phase, high: Side, low: Side) -> _Grid:
     """Value of each full roll with no roll left, as rows [low full][high full]."""
     chance = [[0.0] * len(high.fulls) for _ in low.fulls]
     score = [[0.0] * len(high.fulls) for _ in low.fulls]
@@ -136,7 +136,7 @@ def _final_values(phase: Phase, high: _Side, low: _Side) -> _Grid:
     return chance, score
 
 
-def _expect(values: list[list[float]], high: _Side, low: _Side) -> list[list[float]]:
+def _expect(values: list[list[float]], high: Side, low: Side) -> list[list[float]]:
     """Expected value of each kept multiset after re-rolling the rest: rows [high keep][low keep].
 
     `values` holds the full rolls as rows [low full][high full].
@@ -183,7 +183,7 @@ def _row_max(
 
 
 def _best_subset_values(
-    chance: list[list[float]], score: list[list[float]], high: _Side, low: _Side
+    chance: list[list[float]], score: list[list[float]], high: Side, low: Side
 ) -> _Grid:
     """Value of each full roll when the best sub-multiset is kept: rows [low full][high full].
 

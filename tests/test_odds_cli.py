@@ -23,7 +23,7 @@ def test_json_output(capsys):
     assert main(["odds", ROLL, "--phase", "8", "--rolls-left", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data == advise(Roll.from_text(ROLL), 8, 2).to_dict()
-    assert data["keep"] == ["8R", "7R", "WR", "3R"] and data["exact"] is False
+    assert data["keep"] == ["8R", "7R", "WR", "3R"] and data["exact"] is True
 
 
 @pytest.mark.parametrize(

@@ -45,5 +45,5 @@ def run(args: argparse.Namespace) -> int:
         if advice.made_now.made:
             print(f"made now: {advice.made_now.score} points")
         if not advice.exact:
-            print("(colour phase: the chance of keeping one colour; re-asking may add a little)")
+            print("(no matching of the inventory explains this roll: an approximate chance)")
     return 0
