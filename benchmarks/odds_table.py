@@ -1,9 +1,9 @@
 """Print the README's table of the odds: the chance of making each phase in one full turn.
 
-Three rolls, keeping optimally (the advisor's own tables). The colour phase's
-exact figure is for the target-colour policy (keep one colour each roll); a
-seeded simulation of turns that re-ask the advisor after every roll adds the
-rate a player following the advice gets.
+Three rolls, keeping optimally (the advisor's own exact tables). A seeded
+simulation of turns that ask the advisor after every roll adds the rate and the
+mean score a player following the advice gets (the colour phase's expected
+score is not tabled: its tables hold chances only).
 
     .venv/bin/python benchmarks/odds_table.py [--turns 10000]
 """
@@ -46,7 +46,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=10000, help="simulated turns per phase")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    print("| phase | needs | chance in one turn | expected score | simulated (re-asking) |")
+    print("| phase | needs | chance in one turn | expected score | simulated turns |")
     print("|---|---|---|---|---|")
     for phase in PHASES:
         started = time.perf_counter()
@@ -54,10 +54,8 @@ def main() -> None:
         built = time.perf_counter() - started
         rate, mean = simulate(phase.number, args.turns, args.seed + phase.number)
         error = math.sqrt(rate * (1 - rate) / args.turns)
-        if phase.is_colour_phase():
-            exact, score = f"{100 * chance:.1f} % (target colour)", "—"
-        else:
-            exact, score = f"{100 * chance:.1f} %", f"{odds_table(phase).turn_score:.1f}"
+        exact = f"{100 * chance:.1f} %"
+        score = "—" if phase.is_colour_phase() else f"{odds_table(phase).turn_score:.1f}"
         print(
             f"| {phase.number} | {phase.label} | {exact} | {score} | "
             f"{100 * rate:.1f} ± {100 * error:.1f} %, mean {mean:.1f} |"
