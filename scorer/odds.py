@@ -50,7 +50,9 @@ class Advice:
     reroll: tuple[Die, ...]
     expected_score: float
     made_now: MadeNow
-    exact: bool  # False: the chance is the target-colour policy's (a roll no matching explains)
+    #: The probability is the exact optimum; False only for a colour-phase roll that
+    #: no matching of the inventory explains (then it is the target-colour policy's).
+    exact: bool
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view, dice in notation."""
