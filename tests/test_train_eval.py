@@ -65,6 +65,7 @@ def test_training_seeds_stay_below_the_evaluation_seeds():
     assert not set(chunk_seeds(1, 5000)) & set(chunk_seeds(2, 5000))
 
 
+@pytest.mark.slow
 def test_tiny_training_run_exports_a_loadable_reproducible_model(tmp_path):
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
