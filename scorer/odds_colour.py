@@ -21,7 +21,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Final
 
 from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE, Die, Roll, inventory_matching
@@ -164,7 +164,7 @@ def target_chance(
 ) -> float:
     """The chance alone of the target-colour policy: cheap (no values tracked)."""
     return sum(
-        _at_least(COLOUR_GROUP - len(start), [ends for ends, _ in endings])
+        at_least(COLOUR_GROUP - len(start), [ends for ends, _ in endings])
         for start, endings in _policy_walks(kept, rerolled, colour, rolls_left)
     )
 
@@ -229,7 +229,7 @@ def best_target(roll: Roll, rolls_left: int, tolerance: float) -> ColourChoice:
     return best
 
 
-def _at_least(needed: int, chances: Sequence[float]) -> float:
+def at_least(needed: int, chances: Sequence[float]) -> float:
     """Chance that at least `needed` of independent events with these chances happen."""
     dist = [1.0]
     for p in chances:
@@ -238,45 +238,3 @@ def _at_least(needed: int, chances: Sequence[float]) -> float:
             for i in range(len(dist) + 1)
         ]
     return sum(dist[max(needed, 0) :])
-
-
-@cache
-def _target_chance(shown: int, others: tuple[int, ...], rolls_left: int) -> float:
-    """Chance of the target policy: `shown` dice in colour, `others[n]` dice with n faces of it."""
-    ends = [1 - (1 - n / 6) ** rolls_left for n, count in enumerate(others) for _ in range(count)]
-    return _at_least(COLOUR_GROUP - shown, ends)
-
-
-@lru_cache(maxsize=1)
-def target_policy_turn_chance() -> float:
-    """Chance of making the colour phase in one turn under the target-colour policy.
-
-    Exact for that policy over the inventory layout: a walk over the ten dice's
-    first roll keeping, per colour, the dice showing it and how many faces of it
-    each other die carries (all the policy's chance depends on).
-    """
-    colours = COLOUR_LETTERS
-    empty = tuple((0, (0,) * 7) for _ in colours)
-    states: dict[tuple[tuple[int, tuple[int, ...]], ...], float] = {empty: 1.0}
-    for die in PHYSICAL_DICE:
-        faces_of = [sum(face.colour == c for face in die.faces) for c in colours]
-        nxt: dict[tuple[tuple[int, tuple[int, ...]], ...], float] = defaultdict(float)
-        for state, weight in states.items():
-            for shown_colour, faces in enumerate(faces_of):
-                if not faces:
-                    continue
-                new = []
-                for c, (shown, others) in enumerate(state):
-                    if c == shown_colour:
-                        new.append((shown + 1, others))
-                    else:
-                        bumped = list(others)
-                        bumped[faces_of[c]] += 1
-                        new.append((shown, tuple(bumped)))
-                nxt[tuple(new)] += weight * faces / len(die.faces)
-        states = nxt
-    logger.debug("colour turn walk: %d first-roll summaries", len(states))
-    return sum(
-        weight * max(_target_chance(shown, others, 2) for shown, others in state)
-        for state, weight in states.items()
-    )

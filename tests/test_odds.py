@@ -6,6 +6,7 @@ other phases get light checks, plus one test that builds every table.
 
 from __future__ import annotations
 
+import collections
 import itertools
 import math
 import random
@@ -16,13 +17,7 @@ import pytest
 from scorer import Roll, advise, turn_odds
 from scorer.dice import HIGH_VALUES, PHYSICAL_DICE, WILD, Die
 from scorer.odds import Advice, InvalidRollsLeftError, MadeNow
-from scorer.odds_colour import (
-    best_target,
-    die_models,
-    made_score,
-    target_policy_turn_chance,
-    target_value,
-)
+from scorer.odds_colour import at_least, best_target, die_models, made_score, target_value
 from scorer.odds_multiset import best_score
 from scorer.odds_tables import TOLERANCE, counts_of, odds_table, sides
 from scorer.phases import PHASES, GroupKind, get_phase
@@ -261,6 +256,38 @@ def simulate(phase: int, turns: int, seed: int, re_ask: bool = True) -> tuple[fl
         made += verdict.made
         scores.append(verdict.score)
     return made / turns, scores
+
+
+def target_policy_turn_chance() -> float:
+    """Chance of one turn under the target-colour policy (no re-asking), exactly.
+
+    A walk over the ten dice's first roll keeping, per colour, the dice showing it
+    and how many faces of it each other die carries (all the policy's chance
+    depends on, ignoring the rare success of another colour).
+    """
+    colours = "ROGB"
+    states = {tuple((0, (0,) * 7) for _ in colours): 1.0}
+    for die in PHYSICAL_DICE:
+        faces_of = [sum(face.colour == c for face in die.faces) for c in colours]
+        nxt: dict = collections.defaultdict(float)
+        for state, weight in states.items():
+            for shown_colour, faces in enumerate(faces_of):
+                new = []
+                for c, (shown, others) in enumerate(state):
+                    if c == shown_colour:
+                        new.append((shown + 1, others))
+                    else:
+                        bumped = list(others)
+                        bumped[faces_of[c]] += 1
+                        new.append((shown, tuple(bumped)))
+                nxt[tuple(new)] += weight * faces / 6
+        states = nxt
+
+    def chance(shown: int, others: tuple[int, ...]) -> float:
+        ends = [1 - (1 - n / 6) ** 2 for n, count in enumerate(others) for _ in range(count)]
+        return at_least(7 - shown, ends)
+
+    return sum(w * max(chance(n, o) for n, o in state) for state, w in states.items())
 
 
 TURNS = 3000
