@@ -181,7 +181,11 @@ class ColourChoice:
 
 
 def type_state(roll: Roll) -> list[tuple[int, ...]] | None:
-    """Per dice type, how many of its dice show each colour; None if no matching exists."""
+    """Per dice type, how many of its dice show each colour; None if no matching exists.
+
+    Uses one matching of the roll to the inventory; where several exist and they
+    put a face on dice of different types, the chance is that of this matching.
+    """
     matching = inventory_matching(roll)
     if matching is None:
         return None
