@@ -1,0 +1,128 @@
+"""The table as the web app sees it: a frame source, the reader and the settle watcher.
+
+The web app runs `events()` in a background thread and asks, from its request
+threads, for the latest reading and the latest annotated picture. Nothing here
+knows about the web: it only hands out readings, roll events and JPEG bytes.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from types import TracebackType
+
+import numpy as np
+
+from vision.overlay import draw_overlay, encode_jpeg
+from vision.reading import Reading
+from vision.settle import Reader, RollEvent, SettleWatcher
+from vision.sources import FrameSource, open_source
+
+logger = logging.getLogger(__name__)
+
+
+class TableWatcher:
+    """A context manager over a camera that yields one RollEvent per settled roll."""
+
+    def __init__(
+        self,
+        source_spec: str,
+        *,
+        tray: Sequence[Sequence[float]] | np.ndarray | None = None,
+        threads: int = 1,
+        reader: Reader | None = None,
+        source: FrameSource | None = None,
+    ) -> None:
+        """`reader` and `source` replace the DiceReader and `open_source(source_spec)`."""
+        self.source_spec = source_spec
+        self.tray = tray
+        self.threads = threads
+        self._source = source if source is not None else open_source(source_spec)
+        self._reader = reader
+        self._watcher: SettleWatcher | None = None
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._running = False
+        self._frame: np.ndarray | None = None
+        self._frame_reading: Reading | None = None
+        self._frame_status = ""
+        self._frame_number = 0
+        self._jpeg: tuple[int, bytes] | None = None
+
+    def __enter__(self) -> TableWatcher:
+        self.open()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def open(self) -> None:
+        """Load the classifier and open the camera (may take a second or two)."""
+        if self._reader is None:
+            from vision.pipeline import DiceReader
+
+            self._reader = DiceReader(tray=self.tray, threads=self.threads)
+        self._watcher = SettleWatcher(self._reader)
+        self._source.open()
+        logger.info("watching the table through %s", self.source_spec)
+
+    def events(self) -> Iterator[RollEvent]:
+        """Roll events as they settle; blocks on the camera, ends when closed."""
+        if self._watcher is None:
+            raise RuntimeError("TableWatcher.events() needs the watcher opened (use `with`)")
+        watcher = self._watcher
+        self._running = True
+        try:
+            for frame in self._source:
+                if self._closed.is_set():
+                    break
+                event = watcher.feed(frame)
+                with self._lock:
+                    self._frame = frame
+                    self._frame_number += 1
+                    self._frame_reading = None if watcher.moving else watcher.latest_reading
+                    self._frame_status = "dice moving" if watcher.moving else ""
+                if event is not None:
+                    yield event
+                if self._closed.is_set():
+                    break
+        finally:
+            self._running = False
+            if self._closed.is_set():
+                self._source.close()
+
+    def latest_reading(self) -> Reading | None:
+        """The reading of the last frame at rest (None before the first one)."""
+        return self._watcher.latest_reading if self._watcher is not None else None
+
+    def latest_overlay_jpeg(self) -> bytes | None:
+        """The latest frame, annotated, as JPEG; encoded on demand and cached per frame."""
+        with self._lock:
+            frame, number = self._frame, self._frame_number
+            reading, status = self._frame_reading, self._frame_status
+            cached = self._jpeg
+        if frame is None:
+            return None
+        if cached is not None and cached[0] == number:
+            return cached[1]
+        data = encode_jpeg(draw_overlay(frame, reading, status=status))
+        with self._lock:
+            self._jpeg = (number, data)
+        return data
+
+    def new_turn(self) -> None:
+        """The next roll is roll 1 of a new turn."""
+        if self._watcher is not None:
+            self._watcher.new_turn()
+
+    def close(self) -> None:
+        """Stop `events()` and release the camera; safe from any thread, safe twice."""
+        self._closed.set()
+        if not self._running:
+            self._source.close()

@@ -1,0 +1,418 @@
+"""Find the top face of each die: a rotated box (four corners) per die, in frame pixels.
+
+Classical OpenCV, in three steps:
+
+1. On a half-size grey copy, the mat's brightness is modelled as a smooth
+   surface (a quadratic fitted to the pixels that look like mat), and pixels far
+   from it are die candidates. Whether the dice are lighter or darker than the
+   mat is decided per frame from which side has more such pixels.
+2. Each candidate blob is re-examined at full size: a die's top face is its
+   brightest face (light comes from above; side faces are shaded darker and the
+   faces' bevelled edges darker still), so a threshold relative to the blob's own
+   top brightness cuts the top faces apart from side faces, shadows and from
+   each other, even where dice touch.
+3. Pieces the size and shape of a top face become boxes; larger pieces (tops
+   whose seams did not show) are split by the expected die size; pieces far too
+   small or long (tray lip, fingers) are dropped. A large skin-coloured blob is
+   reported as a hand and nothing is taken from under it.
+
+The classifier's face probability rejects whatever stray blob survives.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+import cv2
+import numpy as np
+
+logger = logging.getLogger(__name__)
+
+WORK_WIDTH: Final[int] = 640
+"""Width of the grey copy used to find candidate blobs (pixels)."""
+
+#: A top face's side as a fraction of the frame's shorter side: anything outside is not a die.
+MIN_SIDE_FRACTION: Final[float] = 0.03
+MAX_SIDE_FRACTION: Final[float] = 0.2
+
+_CANDIDATE_MIN: Final[float] = 28.0  # grey levels from the mat, at the least
+_CANDIDATE_SHARE: Final[float] = 0.4  # of the dice's typical contrast
+_TOP_SHARE: Final[float] = 0.86  # of the blob's top brightness: above it is top face
+_DARK_TOP_BAND: Final[float] = 1.3  # dark dice: a top face is no brighter than this
+_MAX_ASPECT: Final[float] = 1.6
+_MAX_TILTED_ASPECT: Final[float] = 2.4
+_WALL_REACH: Final[float] = 0.03  # of the shorter side: how far a tilted top overhangs the mat
+_GROW: Final[float] = 1.04  # the bevelled rim left out by the threshold
+_HAND_DICE: Final[float] = 8.0  # a hand covers at least this many die areas
+_HAND_WIDTH: Final[float] = 2.6  # and is at least this many dice wide
+
+
+@dataclass(frozen=True)
+class Located:
+    """Top-face corners (4, 2) float32 per die in frame pixels, and what else was seen."""
+
+    boxes: tuple[np.ndarray, ...] = ()
+    hand: bool = False
+    die_side: float = 0.0
+    light_dice: bool = True
+    hand_mask: np.ndarray | None = field(default=None, repr=False, compare=False)  # work scale
+
+
+def tray_mask(shape: tuple[int, int], tray: np.ndarray | None, scale: float) -> np.ndarray:
+    """255 inside the tray polygon (given in frame pixels) at the working scale."""
+    height, width = shape
+    if tray is None:
+        return np.full((height, width), 255, np.uint8)
+    mask = np.zeros((height, width), np.uint8)
+    polygon = np.round(np.asarray(tray, np.float32).reshape(-1, 2) * scale * 16).astype(np.int32)
+    if len(polygon) >= 3:
+        cv2.fillPoly(mask, [polygon], 255, cv2.LINE_8, shift=4)
+    return mask
+
+
+def _mat_surface(grey: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, bool] | None:
+    """The mat's brightness at every pixel (quadratic fit) and whether dice are lighter."""
+    coarse_size = (32, 24)
+    coarse = cv2.resize(grey, coarse_size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    usable = cv2.resize(inside, coarse_size, interpolation=cv2.INTER_AREA) > 250
+    if usable.sum() < 12:
+        return None
+    level = float(np.median(coarse[usable]))
+    ys, xs = np.mgrid[0 : coarse_size[1], 0 : coarse_size[0]].astype(np.float32)
+    xs = xs / coarse_size[0] - 0.5
+    ys = ys / coarse_size[1] - 0.5
+    basis = np.stack([np.ones_like(xs), xs, ys, xs * xs, xs * ys, ys * ys], axis=-1)
+    near = usable & (np.abs(coarse - level) < 25)
+    coefficients = np.zeros(6, np.float32)
+    coefficients[0] = level
+    for _ in range(2):
+        if near.sum() < 12:
+            break
+        coefficients, *_ = np.linalg.lstsq(basis[near], coarse[near], rcond=None)
+        fitted = basis @ coefficients
+        near = usable & (np.abs(coarse - fitted) < 18)
+    surface = cv2.resize(
+        (basis @ coefficients).astype(np.float32), grey.shape[::-1], interpolation=cv2.INTER_LINEAR
+    )
+    diff = grey.astype(np.float32) - surface
+    inner = inside > 0
+    brighter = np.count_nonzero((diff > 45) & inner)
+    darker = np.count_nonzero((diff < -45) & inner)
+    return surface, brighter >= darker
+
+
+def _mat_hull(mat_like: np.ndarray) -> np.ndarray:
+    """The tray's inside: the convex hull of the large mat-coloured regions (255 inside).
+
+    Dice lying against the tray wall are inside the hull, the wall and the
+    table around the tray are not.
+    """
+    height, width = mat_like.shape
+    coarse = cv2.resize(mat_like.astype(np.uint8) * 255, (width // 4, height // 4),
+                        interpolation=cv2.INTER_AREA) > 127
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(coarse.astype(np.uint8), 4)
+    hull_mask = np.zeros((height, width), np.uint8)
+    if count < 2:
+        return hull_mask + 255
+    areas = stats[:, cv2.CC_STAT_AREA].copy()
+    areas[0] = 0
+    keep = areas >= 0.1 * areas.max()  # a hand or a row of dice may cut the mat in parts
+    contours, _ = cv2.findContours(
+        keep[labels].astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+    )
+    hull = cv2.convexHull(np.concatenate(contours).astype(np.float32) * 4 + 2)
+    cv2.fillConvexPoly(hull_mask, np.round(hull).astype(np.int32), 255)
+    return hull_mask
+
+
+def locate_dice(
+    frame: np.ndarray,
+    tray: Sequence[Sequence[float]] | np.ndarray | None = None,
+    *,
+    work_width: int = WORK_WIDTH,
+) -> Located:
+    """Top-face boxes of the dice in a BGR frame; nothing outside `tray` (a polygon)."""
+    height, width = frame.shape[:2]
+    scale = min(1.0, work_width / width)
+    small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    inside = tray_mask(grey.shape, None if tray is None else np.asarray(tray), scale)
+    if not inside.any():
+        return Located()
+    fitted = _mat_surface(grey, inside)
+    if fitted is None:
+        return Located()
+    surface, light = fitted
+    diff = grey.astype(np.float32) - surface
+    contrast = diff if light else -diff
+    strong = contrast[(contrast > _CANDIDATE_MIN) & (inside > 0)]
+    if strong.size == 0:
+        return Located(light_dice=light)
+    typical = float(np.percentile(strong, 90))
+    threshold = max(_CANDIDATE_MIN, _CANDIDATE_SHARE * typical)
+    reach = max(3, int(_WALL_REACH * min(grey.shape)))  # tilted dice overhang the wall
+    mat_hull = _mat_hull(np.abs(diff) < 0.5 * threshold)
+    on_mat = cv2.bitwise_and(inside, mat_hull)
+    inside = cv2.bitwise_and(inside, cv2.dilate(mat_hull, np.ones((reach, reach), np.uint8)))
+    candidates = ((contrast > threshold) & (inside > 0)).astype(np.uint8) * 255
+    candidates = cv2.morphologyEx(candidates, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    short = min(width, height)
+    min_side, max_side = MIN_SIDE_FRACTION * short, MAX_SIDE_FRACTION * short
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(candidates, connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    single = areas[(areas >= (0.6 * min_side * scale) ** 2) & (areas <= (max_side * scale) ** 2)]
+    rough_side = float(np.sqrt(np.median(single))) if single.size else min_side * scale
+    unlike_mat = (np.abs(diff) > 0.6 * threshold) | (_chroma_distance(small, diff, threshold) > 18)
+    hand_mask = _hand(unlike_mat & (on_mat > 0), rough_side)
+    grey_full = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    pieces: list[_Piece] = []
+    for label in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[label])
+        if area < (0.5 * min_side * scale) ** 2:
+            continue
+        blob = labels[y : y + h, x : x + w] == label
+        if hand_mask is not None and np.count_nonzero(blob & hand_mask[y : y + h, x : x + w]) > (
+            0.5 * area
+        ):
+            continue  # the hand itself
+        blob = blob.astype(np.uint8) * 255
+        pieces += _top_pieces(grey_full, blob, (x, y), scale, light, 0.6 * max_side**2)
+    side = _typical_side(pieces, min_side, max_side)
+    boxes = _boxes(pieces, side, min_side, max_side)
+    if hand_mask is not None:
+        boxes = [box for box in boxes if not _under(hand_mask, box, scale)]
+    boxes.sort(key=lambda box: (float(box[:, 1].mean()), float(box[:, 0].mean())))
+    return Located(tuple(boxes), hand_mask is not None, side, light, hand_mask)
+
+
+@dataclass
+class _Piece:
+    """A connected bright region thought to be (part of) top faces, with what cut it."""
+
+    outline: np.ndarray  # (n, 2) float32 frame pixels around the piece
+    area: float
+    lit: np.ndarray  # the smoothed grey region of interest it was cut from
+    mask: np.ndarray  # uint8 mask of this piece in that region
+    origin: tuple[int, int]
+    level: float
+    light: bool
+    max_hole: float
+    depth: int
+
+    def shape(self) -> tuple[float, float]:
+        return _rect_side(self.outline)
+
+    def points(self) -> np.ndarray:
+        """Every pixel of the piece (n, 2) float32, frame pixels."""
+        ys, xs = np.nonzero(self.mask)
+        return np.stack([xs, ys], axis=1).astype(np.float32) + np.asarray(self.origin, np.float32)
+
+    def recut(self) -> list[_Piece]:
+        """This piece cut at the level of its brighter part: a tilted die's top face is
+        brighter than the big side face it turns to the camera. [] when no brighter part."""
+        if not self.light or self.depth >= 2:
+            return []
+        values = self.lit[self.mask > 0]
+        brighter = values[values > self.level * 1.06]
+        if brighter.size < 0.1 * self.area:
+            return []
+        higher = _top_level(brighter, True)
+        if higher <= self.level * 1.08:
+            return []
+        return _cut(self.lit, self.mask, higher, True, self.max_hole, self.origin, self.depth + 1)
+
+
+def _top_pieces(
+    grey_full: np.ndarray,
+    blob: np.ndarray,
+    origin: tuple[int, int],
+    scale: float,
+    light: bool,
+    max_hole: float,
+) -> list[_Piece]:
+    """Cut one candidate blob into top-face pieces, working at full resolution."""
+    x, y = origin
+    fh, fw = grey_full.shape
+    x0, y0 = max(int(x / scale) - 3, 0), max(int(y / scale) - 3, 0)
+    x1 = min(int((x + blob.shape[1]) / scale) + 3, fw)
+    y1 = min(int((y + blob.shape[0]) / scale) + 3, fh)
+    roi = grey_full[y0:y1, x0:x1]
+    mask = cv2.resize(blob, None, fx=1 / scale, fy=1 / scale, interpolation=cv2.INTER_NEAREST)
+    mx, my = int(round(x / scale)) - x0, int(round(y / scale)) - y0
+    full_mask = np.zeros(roi.shape, np.uint8)
+    sub = full_mask[max(my, 0) :, max(mx, 0) :]
+    sub[: mask.shape[0], : mask.shape[1]] = mask[: sub.shape[0], : sub.shape[1]]
+    full_mask = _fill_holes(full_mask, max_hole)
+    smooth = cv2.GaussianBlur(roi, (0, 0), 1.2 if light else 2.0)
+    values = smooth[full_mask > 0]
+    if values.size == 0:
+        return []
+    lit = smooth.astype(np.float32)
+    return _cut(lit, full_mask, _top_level(values, light), light, max_hole, (x0, y0), 0)
+
+
+def _cut(
+    lit: np.ndarray,
+    mask: np.ndarray,
+    level: float,
+    light: bool,
+    max_hole: float,
+    origin: tuple[int, int],
+    depth: int,
+) -> list[_Piece]:
+    """Threshold `mask` at a share of the top level; each connected part is a piece."""
+    top = (lit > _TOP_SHARE * level) & (mask > 0)
+    if not light:  # the blurred rim between a dark die and a light mat is not top face
+        top &= lit < _DARK_TOP_BAND * level
+    top = top.astype(np.uint8) * 255
+    top = cv2.morphologyEx(top, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    top = _fill_holes(top, max_hole)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(top, connectivity=8)
+    pieces = []
+    shift = np.asarray(origin, np.float32)
+    for label in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[label])
+        if area < 30:
+            continue
+        piece_mask = (labels == label).astype(np.uint8) * 255
+        contours, _ = cv2.findContours(
+            piece_mask[y : y + h, x : x + w], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+        )
+        outline = np.concatenate([c.reshape(-1, 2) for c in contours]).astype(np.float32)
+        outline += shift + np.asarray((x, y), np.float32)
+        pieces.append(
+            _Piece(outline, float(area), lit, piece_mask, origin, level, light, max_hole, depth)
+        )
+    return pieces
+
+
+def _top_level(values: np.ndarray, light: bool) -> float:
+    """The brightness of the top faces in a blob: the most common grey level among the
+    brighter half (light dice) or the darker half (dark dice, whose numerals, rims and
+    nearby shadows are brighter than their top)."""
+    middle = float(np.median(values))
+    part = values[values >= middle] if light else values[values <= middle + 4]
+    histogram = np.bincount(part.astype(np.int64), minlength=256).astype(np.float32)
+    histogram = cv2.GaussianBlur(histogram.reshape(1, -1), (0, 0), 2.5).ravel()
+    return float(max(np.argmax(histogram), 4))
+
+
+def _fill_holes(mask: np.ndarray, max_hole: float) -> np.ndarray:
+    """The mask with its enclosed holes smaller than `max_hole` pixels (numerals) filled."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return mask
+    filled = mask.copy()
+    for index, (_, _, _, parent) in enumerate(hierarchy[0]):
+        if parent >= 0 and cv2.contourArea(contours[index]) < max_hole:
+            cv2.drawContours(filled, contours, index, 255, -1)
+    return filled
+
+
+def _rect_side(points: np.ndarray) -> tuple[float, float]:
+    (_, _), (w, h), _ = cv2.minAreaRect(points)
+    return float(max(w, h)), float(min(w, h))
+
+
+def _typical_side(pieces: list[_Piece], min_side: float, max_side: float) -> float:
+    """The median side of square pieces: the size a single top face has in this frame."""
+    sides = []
+    for piece in pieces:
+        area = piece.area
+        long, short = piece.shape()
+        if short > 0 and long / short < 1.25 and min_side <= long <= max_side:
+            if area > 0.75 * long * short:
+                sides.append(np.sqrt(area))
+    return float(np.median(sides)) if sides else 0.0
+
+
+def _is_top(
+    long: float, short: float, area: float, side: float, bounds, tilted: bool = False
+) -> bool:
+    """Whether a piece is the size and shape of one top face (foreshortened when tilted)."""
+    min_side, max_side = bounds
+    if short <= 0 or long < 0.6 * min_side or long > 1.3 * max_side:
+        return False
+    if long / short > (_MAX_TILTED_ASPECT if tilted else _MAX_ASPECT):
+        return False
+    if area < 0.6 * long * short:
+        return False
+    smallest = 0.25 if tilted else 0.4
+    return side <= 0 or smallest * side * side <= area <= 1.3 * side * side
+
+
+def _boxes(pieces: list[_Piece], side: float, min_side: float, max_side: float) -> list[np.ndarray]:
+    """One box per top face: good pieces as they are, others re-cut brighter or split."""
+    bounds = (min_side, max_side)
+    boxes = []
+    for piece in pieces:
+        long, short = piece.shape()
+        if _is_top(long, short, piece.area, side, bounds, tilted=piece.depth > 0):
+            boxes.append(_corners(piece.outline))
+            continue
+        finer = piece.recut()
+        if finer:
+            boxes += _boxes(finer, side, min_side, max_side)
+            continue
+        if side > 0 and piece.area > 1.6 * side * side:
+            parts = max(2, int(round(piece.area / (side * side))))
+            for part in _split(piece.points(), parts):
+                long, short = _rect_side(part)
+                if _is_top(long, short, float(len(part)), side, bounds):
+                    boxes.append(_corners(part))
+    return boxes
+
+
+def _split(points: np.ndarray, parts: int) -> list[np.ndarray]:
+    """Split merged top faces into `parts` groups of pixels (k-means on their positions)."""
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+    _, labels, _ = cv2.kmeans(points, parts, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+    return [points[labels.ravel() == k] for k in range(parts) if np.any(labels.ravel() == k)]
+
+
+def _corners(points: np.ndarray) -> np.ndarray:
+    """The rotated box of a top face's pixels, grown back over its bevelled rim."""
+    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+    box = cv2.boxPoints(((cx, cy), (w * _GROW + 1, h * _GROW + 1), angle))
+    return box.astype(np.float32)
+
+
+def _chroma_distance(small: np.ndarray, diff: np.ndarray, threshold: float) -> np.ndarray:
+    """How far each pixel's colour (Lab a, b) is from the mat's typical colour."""
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 1:].astype(np.float32)
+    mat = np.abs(diff) < 0.5 * threshold
+    if not mat.any():
+        return np.zeros(diff.shape, np.float32)
+    reference = np.median(lab[mat], axis=0)
+    return np.linalg.norm(lab - reference, axis=2)
+
+
+def _hand(unlike_mat: np.ndarray, side: float) -> np.ndarray | None:
+    """The mask (working scale, bool) of a hand over the tray, or None.
+
+    A hand is what is unlike the mat and wider than a few dice: an opening with a
+    square about three dice wide keeps a palm or forearm and removes dice, clusters
+    of dice, walls and table edges.
+    """
+    height, width = unlike_mat.shape
+    coarse = cv2.resize(
+        unlike_mat.astype(np.uint8) * 255, (width // 4, height // 4), interpolation=cv2.INTER_AREA
+    )
+    coarse = (coarse > 127).astype(np.uint8)
+    size = max(3, int(round(_HAND_WIDTH * side / 4)))
+    kernel = np.ones((size, size), np.uint8)
+    palm = cv2.morphologyEx(coarse, cv2.MORPH_OPEN, kernel)
+    if np.count_nonzero(palm) * 16 < _HAND_DICE * side * side:
+        return None
+    reach = cv2.dilate(palm, kernel) & coarse  # fingers and wrist next to the palm
+    mask = cv2.resize(reach * 255, (width, height), interpolation=cv2.INTER_LINEAR)
+    return cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0
+
+
+def _under(hand_mask: np.ndarray, box: np.ndarray, scale: float) -> bool:
+    cx, cy = (box.mean(axis=0) * scale).astype(int)
+    h, w = hand_mask.shape
+    return bool(hand_mask[min(max(cy, 0), h - 1), min(max(cx, 0), w - 1)])

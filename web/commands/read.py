@@ -1,0 +1,73 @@
+"""`phase10 read IMAGE...`: read the dice in photos of the tray, one line per image.
+
+With `--json`, each line is one JSON object: the image path and its dice (value,
+colour letter, notation, centre in pixels, confidence, unsure), or the error
+that stopped that image. A bad image does not stop the others; the exit status
+is non-zero at the end when any image could not be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "read",
+        help="read the dice in one or more photos of the tray",
+        description="Locate and read the dice in each image (value and colour of each top face).",
+    )
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo(s) of the dice tray")
+    parser.add_argument("--json", action="store_true", help="one JSON object per image per line")
+    parser.add_argument(
+        "--overlay", metavar="DIR", type=Path, help="also write each image annotated into DIR"
+    )
+    parser.add_argument(
+        "--model", metavar="PATH", type=Path, help="face classifier (.onnx; default: shipped)"
+    )
+    parser.add_argument("--threads", type=int, default=1, help="classifier threads (default 1)")
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+    from vision.classifier import FaceClassifier, ModelFileError
+
+    from vision.overlay import draw_overlay
+    from vision.pipeline import DiceReader
+
+    try:
+        classifier = FaceClassifier.load(args.model, threads=args.threads)
+    except (ModelFileError, OSError) as error:
+        print(f"phase10 read: error: cannot load the face classifier: {error}", file=sys.stderr)
+        return 2
+    reader = DiceReader(classifier)
+    if args.overlay is not None:
+        args.overlay.mkdir(parents=True, exist_ok=True)
+    failures = 0
+    for name in args.images:
+        frame = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
+        if frame is None:
+            failures += 1
+            why = "not a readable image" if Path(name).is_file() else "no such file"
+            _report_error(name, why, as_json=args.json)
+            continue
+        reading = reader.read(frame)
+        if args.json:
+            print(json.dumps({"image": name, **reading.to_dict()}), flush=True)
+        else:
+            flags = f"  [{', '.join(reading.flags)}]" if reading.flags else ""
+            print(f"{name}: {reading.notation() or '(no dice)'}{flags}", flush=True)
+        if args.overlay is not None:
+            target = args.overlay / f"{Path(name).stem}.overlay.jpg"
+            cv2.imwrite(str(target), draw_overlay(frame, reading))
+    return 1 if failures else 0
+
+
+def _report_error(name: str, why: str, *, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({"image": name, "error": why}), flush=True)
+    print(f"phase10 read: error: {name}: {why}", file=sys.stderr)
