@@ -41,11 +41,14 @@ MAX_SIDE_FRACTION: Final[float] = 0.2
 _CANDIDATE_MIN: Final[float] = 28.0  # grey levels from the mat, at the least
 _CANDIDATE_SHARE: Final[float] = 0.4  # of the dice's typical contrast
 _TOP_SHARE: Final[float] = 0.86  # of the blob's top brightness: above it is top face
-_DARK_TOP_BAND: Final[float] = 1.3  # dark dice: a top face is no brighter than this
 _MAX_ASPECT: Final[float] = 1.6
+_MAX_DICE: Final[int] = 10
+_AMBIGUOUS: Final[float] = 0.02  # both polarities are tried when the lesser has this share
+_DARK_TOP_BAND: Final[float] = 1.3  # dark dice: top face pixels are no brighter than this
 _MAX_TILTED_ASPECT: Final[float] = 2.4
 _WALL_REACH: Final[float] = 0.03  # of the shorter side: how far a tilted top overhangs the mat
-_GROW: Final[float] = 1.04  # the bevelled rim left out by the threshold
+_GROW: Final[float] = 0.04  # the bevelled rim left out by the threshold, of the face side
+_MAX_LONG: Final[float] = 1.35  # of the typical side: longer pieces are not one face
 _HAND_DICE: Final[float] = 8.0  # a hand covers at least this many die areas
 _HAND_WIDTH: Final[float] = 2.6  # and is at least this many dice wide
 
@@ -73,8 +76,9 @@ def tray_mask(shape: tuple[int, int], tray: np.ndarray | None, scale: float) -> 
     return mask
 
 
-def _mat_surface(grey: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, bool] | None:
-    """The mat's brightness at every pixel (quadratic fit) and whether dice are lighter."""
+def _mat_surface(grey: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, int, int] | None:
+    """The mat's brightness at every pixel (quadratic fit), and how many pixels are much
+    brighter and much darker than it (which side the dice are on)."""
     coarse_size = (32, 24)
     coarse = cv2.resize(grey, coarse_size, interpolation=cv2.INTER_AREA).astype(np.float32)
     usable = cv2.resize(inside, coarse_size, interpolation=cv2.INTER_AREA) > 250
@@ -98,10 +102,13 @@ def _mat_surface(grey: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, bool
         (basis @ coefficients).astype(np.float32), grey.shape[::-1], interpolation=cv2.INTER_LINEAR
     )
     diff = grey.astype(np.float32) - surface
-    inner = inside > 0
+    inner = inside > 0  # counted away from the frame's edges, where walls and table are
+    height, width = grey.shape
+    inner[: height // 8] = inner[height - height // 8 :] = False
+    inner[:, : width // 8] = inner[:, width - width // 8 :] = False
     brighter = np.count_nonzero((diff > 45) & inner)
     darker = np.count_nonzero((diff < -45) & inner)
-    return surface, brighter >= darker
+    return surface, brighter, darker
 
 
 def _mat_hull(mat_like: np.ndarray) -> np.ndarray:
@@ -145,15 +152,42 @@ def locate_dice(
     fitted = _mat_surface(grey, inside)
     if fitted is None:
         return Located()
-    surface, light = fitted
+    surface, brighter, darker = fitted
     diff = grey.astype(np.float32) - surface
+    light = brighter >= darker
+    found = _locate(frame, small, diff, inside, scale, light)
+    if min(brighter, darker) > _AMBIGUOUS * max(brighter, darker):
+        # Light dice on a fairly light mat cast shadows as large as their tops: try the
+        # other polarity too and keep whichever finds more dice.
+        other = _locate(frame, small, diff, inside, scale, not light)
+        if _plausibility(other) > _plausibility(found):
+            found = other
+    return found
+
+
+def _plausibility(found: Located) -> int:
+    """More dice is better, up to the ten a game has; beyond that, worse (shadow pieces)."""
+    count = len(found.boxes)
+    return min(count, _MAX_DICE) - 2 * max(0, count - _MAX_DICE)
+
+
+def _locate(
+    frame: np.ndarray,
+    small: np.ndarray,
+    diff: np.ndarray,
+    inside: np.ndarray,
+    scale: float,
+    light: bool,
+) -> Located:
+    """locate_dice for one polarity: dice lighter (or darker) than the mat."""
+    height, width = frame.shape[:2]
     contrast = diff if light else -diff
     strong = contrast[(contrast > _CANDIDATE_MIN) & (inside > 0)]
     if strong.size == 0:
         return Located(light_dice=light)
     typical = float(np.percentile(strong, 90))
     threshold = max(_CANDIDATE_MIN, _CANDIDATE_SHARE * typical)
-    reach = max(3, int(_WALL_REACH * min(grey.shape)))  # tilted dice overhang the wall
+    reach = max(3, int(_WALL_REACH * min(diff.shape)))  # tilted dice overhang the wall
     mat_hull = _mat_hull(np.abs(diff) < 0.5 * threshold)
     on_mat = cv2.bitwise_and(inside, mat_hull)
     inside = cv2.bitwise_and(inside, cv2.dilate(mat_hull, np.ones((reach, reach), np.uint8)))
@@ -181,7 +215,7 @@ def locate_dice(
         blob = blob.astype(np.uint8) * 255
         pieces += _top_pieces(grey_full, blob, (x, y), scale, light, 0.6 * max_side**2)
     side = _typical_side(pieces, min_side, max_side)
-    boxes = _boxes(pieces, side, min_side, max_side)
+    boxes = _boxes(pieces, side, min_side, max_side, (width, height))
     if hand_mask is not None:
         boxes = [box for box in boxes if not _under(hand_mask, box, scale)]
     boxes.sort(key=lambda box: (float(box[:, 1].mean()), float(box[:, 0].mean())))
@@ -201,6 +235,7 @@ class _Piece:
     light: bool
     max_hole: float
     depth: int
+    edges: tuple[bool, bool, bool, bool]  # region of interest ends at the frame's l, t, r, b
 
     def shape(self) -> tuple[float, float]:
         return _rect_side(self.outline)
@@ -222,7 +257,10 @@ class _Piece:
         higher = _top_level(brighter, True)
         if higher <= self.level * 1.08:
             return []
-        return _cut(self.lit, self.mask, higher, True, self.max_hole, self.origin, self.depth + 1)
+        return _cut(
+            self.lit, self.mask, higher, True, self.max_hole, self.origin, self.depth + 1,
+            self.edges,
+        )
 
 
 def _top_pieces(
@@ -245,13 +283,15 @@ def _top_pieces(
     full_mask = np.zeros(roi.shape, np.uint8)
     sub = full_mask[max(my, 0) :, max(mx, 0) :]
     sub[: mask.shape[0], : mask.shape[1]] = mask[: sub.shape[0], : sub.shape[1]]
-    full_mask = _fill_holes(full_mask, max_hole)
+    edges = (x0 == 0, y0 == 0, x1 == fw, y1 == fh)
+    full_mask = _fill_holes(full_mask, max_hole, edges)
     smooth = cv2.GaussianBlur(roi, (0, 0), 1.2 if light else 2.0)
     values = smooth[full_mask > 0]
     if values.size == 0:
         return []
     lit = smooth.astype(np.float32)
-    return _cut(lit, full_mask, _top_level(values, light), light, max_hole, (x0, y0), 0)
+    level = _top_level(values, light)
+    return _cut(lit, full_mask, level, light, max_hole, (x0, y0), 0, edges)
 
 
 def _cut(
@@ -262,14 +302,16 @@ def _cut(
     max_hole: float,
     origin: tuple[int, int],
     depth: int,
+    edges: tuple[bool, bool, bool, bool],
 ) -> list[_Piece]:
     """Threshold `mask` at a share of the top level; each connected part is a piece."""
     top = (lit > _TOP_SHARE * level) & (mask > 0)
-    if not light:  # the blurred rim between a dark die and a light mat is not top face
-        top &= lit < _DARK_TOP_BAND * level
+    if not light:  # a dark die's blurred rim and shadow on a light mat are not top face
+        top &= cv2.erode(mask, np.ones((5, 5), np.uint8)) > 0
+        top &= lit < _DARK_TOP_BAND * level + 12
     top = top.astype(np.uint8) * 255
     top = cv2.morphologyEx(top, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    top = _fill_holes(top, max_hole)
+    top = _fill_holes(top, max_hole, edges)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(top, connectivity=8)
     pieces = []
     shift = np.asarray(origin, np.float32)
@@ -284,7 +326,9 @@ def _cut(
         outline = np.concatenate([c.reshape(-1, 2) for c in contours]).astype(np.float32)
         outline += shift + np.asarray((x, y), np.float32)
         pieces.append(
-            _Piece(outline, float(area), lit, piece_mask, origin, level, light, max_hole, depth)
+            _Piece(
+                outline, float(area), lit, piece_mask, origin, level, light, max_hole, depth, edges
+            )
         )
     return pieces
 
@@ -300,16 +344,24 @@ def _top_level(values: np.ndarray, light: bool) -> float:
     return float(max(np.argmax(histogram), 4))
 
 
-def _fill_holes(mask: np.ndarray, max_hole: float) -> np.ndarray:
-    """The mask with its enclosed holes smaller than `max_hole` pixels (numerals) filled."""
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+def _fill_holes(
+    mask: np.ndarray, max_hole: float, edges: tuple[bool, bool, bool, bool] = (False,) * 4
+) -> np.ndarray:
+    """The mask with its enclosed holes smaller than `max_hole` pixels (numerals) filled.
+
+    Where the mask ends at the frame's edge (`edges`: left, top, right, bottom), the
+    edge closes holes too: a die half out of the picture still has its numeral filled.
+    """
+    left, top, right, bottom = (int(edge) for edge in edges)
+    padded = cv2.copyMakeBorder(mask, top, bottom, left, right, cv2.BORDER_CONSTANT, value=255)
+    contours, hierarchy = cv2.findContours(padded, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return mask
-    filled = mask.copy()
     for index, (_, _, _, parent) in enumerate(hierarchy[0]):
         if parent >= 0 and cv2.contourArea(contours[index]) < max_hole:
-            cv2.drawContours(filled, contours, index, 255, -1)
-    return filled
+            cv2.drawContours(padded, contours, index, 255, -1)
+    height, width = padded.shape
+    return np.ascontiguousarray(padded[top : height - bottom, left : width - right])
 
 
 def _rect_side(points: np.ndarray) -> tuple[float, float]:
@@ -326,11 +378,21 @@ def _typical_side(pieces: list[_Piece], min_side: float, max_side: float) -> flo
         if short > 0 and long / short < 1.25 and min_side <= long <= max_side:
             if area > 0.75 * long * short:
                 sides.append(np.sqrt(area))
-    return float(np.median(sides)) if sides else 0.0
+    if not sides:
+        return 0.0
+    sides_array = np.asarray(sides)
+    big = sides_array[sides_array >= 0.6 * np.percentile(sides_array, 90)]  # not fragments
+    return float(np.median(big))
 
 
 def _is_top(
-    long: float, short: float, area: float, side: float, bounds, tilted: bool = False
+    long: float,
+    short: float,
+    area: float,
+    side: float,
+    bounds: tuple[float, float],
+    tilted: bool = False,
+    fill: float = 0.6,
 ) -> bool:
     """Whether a piece is the size and shape of one top face (foreshortened when tilted)."""
     min_side, max_side = bounds
@@ -338,24 +400,51 @@ def _is_top(
         return False
     if long / short > (_MAX_TILTED_ASPECT if tilted else _MAX_ASPECT):
         return False
-    if area < 0.6 * long * short:
+    if area < fill * long * short:
         return False
     smallest = 0.25 if tilted else 0.4
+    if side > 0 and long > _MAX_LONG * side:
+        return False
     return side <= 0 or smallest * side * side <= area <= 1.3 * side * side
 
 
-def _boxes(pieces: list[_Piece], side: float, min_side: float, max_side: float) -> list[np.ndarray]:
-    """One box per top face: good pieces as they are, others re-cut brighter or split."""
+def _is_tilted_top(long: float, short: float, area: float, side: float) -> bool:
+    """A solid, narrow piece one die long: a tilted die's foreshortened top face."""
+    return (
+        side > 0
+        and 0.75 * side <= long <= _MAX_LONG * side
+        and short >= 0.3 * side
+        and area >= 0.75 * long * short
+    )
+
+
+def _boxes(
+    pieces: list[_Piece],
+    side: float,
+    min_side: float,
+    max_side: float,
+    frame_size: tuple[int, int],
+) -> list[np.ndarray]:
+    """One box per top face: good pieces as they are, others re-cut brighter, split, or
+    joined with a neighbouring fragment (a big numeral can cut a top face in two)."""
     bounds = (min_side, max_side)
     boxes = []
+    fragments: list[tuple[np.ndarray, float, bool]] = []
     for piece in pieces:
         long, short = piece.shape()
-        if _is_top(long, short, piece.area, side, bounds, tilted=piece.depth > 0):
+        partial = piece.depth > 0 or _at_edge(piece.outline, frame_size)
+        if _is_top(long, short, piece.area, side, bounds, tilted=partial):
+            boxes.append(_corners(piece.outline))
+            continue
+        if piece.depth > 0 and _is_tilted_top(long, short, piece.area, side):
             boxes.append(_corners(piece.outline))
             continue
         finer = piece.recut()
         if finer:
-            boxes += _boxes(finer, side, min_side, max_side)
+            boxes += _boxes(finer, side, min_side, max_side, frame_size)
+            continue
+        if _is_tilted_top(long, short, piece.area, side):
+            boxes.append(_corners(piece.outline))
             continue
         if side > 0 and piece.area > 1.6 * side * side:
             parts = max(2, int(round(piece.area / (side * side))))
@@ -363,7 +452,43 @@ def _boxes(pieces: list[_Piece], side: float, min_side: float, max_side: float) 
                 long, short = _rect_side(part)
                 if _is_top(long, short, float(len(part)), side, bounds):
                     boxes.append(_corners(part))
+        elif side > 0 and piece.area > 0.05 * side * side:
+            fragments.append((piece.outline, piece.area, partial))
+    return boxes + _joined(fragments, side, bounds)
+
+
+def _joined(
+    fragments: list[tuple[np.ndarray, float, bool]], side: float, bounds: tuple[float, float]
+) -> list[np.ndarray]:
+    """Boxes of pairs of nearby fragments that together make one top face."""
+    boxes = []
+    used: set[int] = set()
+    centres = [outline.mean(axis=0) for outline, _, _ in fragments]
+    for i, (first, area_i, partial_i) in enumerate(fragments):
+        for j in range(i + 1, len(fragments)):
+            if i in used or j in used:
+                continue
+            if np.linalg.norm(centres[i] - centres[j]) > 0.9 * side:
+                continue
+            union = np.concatenate([first, fragments[j][0]])
+            long, short = _rect_side(union)
+            tilted = partial_i or fragments[j][2]
+            area = area_i + fragments[j][1]
+            if _is_top(long, short, area, side, bounds, tilted=tilted, fill=0.45):
+                boxes.append(_corners(union))
+                used.update((i, j))
     return boxes
+
+
+def _at_edge(outline: np.ndarray, frame_size: tuple[int, int]) -> bool:
+    """Whether a piece runs into the frame's edge (a die half out of the picture)."""
+    width, height = frame_size
+    return bool(
+        outline[:, 0].min() <= 1
+        or outline[:, 1].min() <= 1
+        or outline[:, 0].max() >= width - 2
+        or outline[:, 1].max() >= height - 2
+    )
 
 
 def _split(points: np.ndarray, parts: int) -> list[np.ndarray]:
@@ -376,7 +501,8 @@ def _split(points: np.ndarray, parts: int) -> list[np.ndarray]:
 def _corners(points: np.ndarray) -> np.ndarray:
     """The rotated box of a top face's pixels, grown back over its bevelled rim."""
     (cx, cy), (w, h), angle = cv2.minAreaRect(points)
-    box = cv2.boxPoints(((cx, cy), (w * _GROW + 1, h * _GROW + 1), angle))
+    rim = _GROW * max(w, h) + 1  # the same rim on every side, however narrow the face looks
+    box = cv2.boxPoints(((cx, cy), (w + rim, h + rim), angle))
     return box.astype(np.float32)
 
 
