@@ -48,6 +48,8 @@ _DARK_TOP_BAND: Final[float] = 1.3  # dark dice: top face pixels are no brighter
 _MAX_TILTED_ASPECT: Final[float] = 2.4
 _WALL_REACH: Final[float] = 0.03  # of the shorter side: how far a tilted top overhangs the mat
 _GROW: Final[float] = 0.04  # the bevelled rim left out by the threshold, of the face side
+_SIDE_NEAR: Final[float] = 1.2  # of the side: a side face lies this close to its top
+_SIDE_SHADE: Final[float] = 0.88  # and is at most this bright relative to it
 _MAX_LONG: Final[float] = 1.35  # of the typical side: longer pieces are not one face
 _HAND_DICE: Final[float] = 8.0  # a hand covers at least this many die areas
 _HAND_WIDTH: Final[float] = 2.6  # and is at least this many dice wide
@@ -216,6 +218,7 @@ def _locate(
         pieces += _top_pieces(grey_full, blob, (x, y), scale, light, 0.6 * max_side**2)
     side = _typical_side(pieces, min_side, max_side)
     boxes = _boxes(pieces, side, min_side, max_side, (width, height))
+    boxes = _drop_side_faces(boxes, grey_full, side)
     if hand_mask is not None:
         boxes = [box for box in boxes if not _under(hand_mask, box, scale)]
     boxes.sort(key=lambda box: (float(box[:, 1].mean()), float(box[:, 0].mean())))
@@ -478,6 +481,38 @@ def _joined(
                 boxes.append(_corners(union))
                 used.update((i, j))
     return boxes
+
+
+def _brightness(grey: np.ndarray, box: np.ndarray) -> float:
+    """Median grey level inside the middle of a box (robust to the numeral and glare)."""
+    centre = box.mean(axis=0)
+    inner = (box - centre) * 0.6 + centre
+    x0, y0 = np.floor(inner.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(inner.max(axis=0)).astype(int)
+    height, width = grey.shape
+    patch = grey[max(y0, 0) : min(y1, height), max(x0, 0) : min(x1, width)]
+    return float(np.median(patch)) if patch.size else 0.0
+
+
+def _drop_side_faces(boxes: list[np.ndarray], grey: np.ndarray, side: float) -> list[np.ndarray]:
+    """Remove side faces taken for tops: of two adjacent boxes, one clearly darker and
+    nearer the picture's centre is the side of the other (the camera looks down on dice
+    away from the centre at a slant, so it sees their centre-facing sides, shaded)."""
+    if side <= 0 or len(boxes) < 2:
+        return boxes
+    height, width = grey.shape
+    middle = np.array([width / 2, height / 2])
+    centres = [box.mean(axis=0) for box in boxes]
+    levels = [_brightness(grey, box) for box in boxes]
+    dropped: set[int] = set()
+    for i in range(len(boxes)):
+        for j in range(len(boxes)):
+            if i == j or np.linalg.norm(centres[i] - centres[j]) > _SIDE_NEAR * side:
+                continue
+            nearer = np.linalg.norm(centres[i] - middle) < np.linalg.norm(centres[j] - middle)
+            if nearer and levels[i] < _SIDE_SHADE * levels[j]:
+                dropped.add(i)
+    return [box for index, box in enumerate(boxes) if index not in dropped]
 
 
 def _at_edge(outline: np.ndarray, frame_size: tuple[int, int]) -> bool:
