@@ -484,14 +484,18 @@ def _joined(
 
 
 def _brightness(grey: np.ndarray, box: np.ndarray) -> float:
-    """Median grey level inside the middle of a box (robust to the numeral and glare)."""
+    """The commonest grey level inside the middle of a box: the face's body."""
     centre = box.mean(axis=0)
     inner = (box - centre) * 0.6 + centre
     x0, y0 = np.floor(inner.min(axis=0)).astype(int)
     x1, y1 = np.ceil(inner.max(axis=0)).astype(int)
     height, width = grey.shape
     patch = grey[max(y0, 0) : min(y1, height), max(x0, 0) : min(x1, width)]
-    return float(np.median(patch)) if patch.size else 0.0
+    if patch.size == 0:
+        return 0.0
+    histogram = np.bincount(patch.ravel(), minlength=256).astype(np.float32)
+    histogram = cv2.GaussianBlur(histogram.reshape(1, -1), (0, 0), 2.0).ravel()
+    return float(np.argmax(histogram))  # the body's level, whatever the numeral or glare
 
 
 def _drop_side_faces(boxes: list[np.ndarray], grey: np.ndarray, side: float) -> list[np.ndarray]:
@@ -509,8 +513,10 @@ def _drop_side_faces(boxes: list[np.ndarray], grey: np.ndarray, side: float) -> 
         for j in range(len(boxes)):
             if i == j or np.linalg.norm(centres[i] - centres[j]) > _SIDE_NEAR * side:
                 continue
-            nearer = np.linalg.norm(centres[i] - middle) < np.linalg.norm(centres[j] - middle)
-            if nearer and levels[i] < _SIDE_SHADE * levels[j]:
+            outward = centres[j] - middle
+            step = centres[j] - centres[i]
+            radial = float(step @ outward) > 0.6 * np.linalg.norm(step) * np.linalg.norm(outward)
+            if radial and levels[i] < _SIDE_SHADE * levels[j]:
                 dropped.add(i)
     return [box for index, box in enumerate(boxes) if index not in dropped]
 

@@ -1,0 +1,126 @@
+"""Score the whole pipeline (locate, classify, decode) on rendered scenes with known truth.
+
+Used by `benchmarks/eval_pipeline.py` (the full figures) and by a small CI test.
+Seeds start at HELD_OUT_SEED_BASE, far above any seed the classifier trained or
+was evaluated on, so the scenes are new to every part of the pipeline.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.reading import Reading
+
+logger = logging.getLogger(__name__)
+
+HELD_OUT_SEED_BASE = 2_000_000_000
+"""First seed of the pipeline's evaluation scenes (training uses < 1e9, its eval 1e9..)."""
+
+_MATCH_RADIUS = 0.35  # of a face side: a read die this close to a true one is that die
+
+
+@dataclass(frozen=True)
+class SceneScore:
+    """How one scene was read: dice missed, extra dice, dice read right (and sure)."""
+
+    seed: int
+    dice: int
+    missed: int
+    extra: int
+    right: int
+    unsure: int
+    seconds: float
+    flags: tuple[str, ...] = ()
+
+    def all_found(self) -> bool:
+        return self.missed == 0 and self.extra == 0
+
+    def all_right(self) -> bool:
+        return self.all_found() and self.right == self.dice
+
+
+@dataclass(frozen=True)
+class PipelineScore:
+    """The three figures over many scenes, and the scenes that fell short."""
+
+    scenes: tuple[SceneScore, ...] = field(default=())
+
+    @property
+    def found_rate(self) -> float:
+        """Share of scenes where every die was found and nothing else."""
+        return _share(sum(s.all_found() for s in self.scenes), len(self.scenes))
+
+    @property
+    def all_right_rate(self) -> float:
+        """Share of scenes where all dice were read right and none was unsure."""
+        return _share(sum(s.all_right() for s in self.scenes), len(self.scenes))
+
+    @property
+    def die_accuracy(self) -> float:
+        """Share of all true dice read right and sure."""
+        return _share(sum(s.right for s in self.scenes), sum(s.dice for s in self.scenes))
+
+    @property
+    def median_ms(self) -> float:
+        return float(np.median([s.seconds for s in self.scenes]) * 1000) if self.scenes else 0.0
+
+    def failures(self) -> list[SceneScore]:
+        return [s for s in self.scenes if not s.all_right()]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "scenes": len(self.scenes),
+            "all_found": round(self.found_rate, 4),
+            "all_read_right": round(self.all_right_rate, 4),
+            "per_die_accuracy": round(self.die_accuracy, 5),
+            "unsure_dice": sum(s.unsure for s in self.scenes),
+            "median_read_ms": round(self.median_ms, 1),
+            "failed_seeds": [s.seed for s in self.failures()],
+        }
+
+
+def _share(part: int, whole: int) -> float:
+    return part / whole if whole else 0.0
+
+
+def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) -> SceneScore:
+    """Match read dice to the true ones (nearest centre within a radius) and count."""
+    truth = list(truth)
+    sides = [float(np.linalg.norm(die.corners[0] - die.corners[1])) for die in truth]
+    radius = _MATCH_RADIUS * (float(np.median(sides)) if sides else 0.0)
+    free = list(range(len(reading.dice)))
+    missed = right = unsure = 0
+    for die in truth:
+        centre = np.asarray(die.centre, np.float64)
+        distances = [np.hypot(*(np.asarray(reading.dice[j].centre) - centre)) for j in free]
+        if not distances or min(distances) > radius:
+            missed += 1
+            continue
+        read = reading.dice[free.pop(int(np.argmin(distances)))]
+        unsure += read.unsure
+        right += read.die == die.die and not read.unsure
+    return SceneScore(
+        seed, len(truth), missed, len(free), right, unsure, seconds, tuple(reading.flags)
+    )
+
+
+def evaluate_pipeline(reader, seeds: Iterable[int]) -> PipelineScore:
+    """Render each seed's full scene, read it with `reader` (a DiceReader) and score it."""
+    from vision.synth import render_scene  # the renderer: evaluation only
+
+    scores = []
+    for seed in seeds:
+        scene = render_scene(seed)
+        start = time.perf_counter()
+        reading = reader.read(scene.image)
+        seconds = time.perf_counter() - start
+        score = score_reading(seed, scene.dice, reading, seconds)
+        if not score.all_right():
+            logger.info("seed %d: %s", seed, score)
+        scores.append(score)
+    return PipelineScore(tuple(scores))
