@@ -13,7 +13,9 @@ import sys
 from collections.abc import Sequence
 
 #: Subcommand modules under web.commands, in the order `--help` lists them.
-COMMANDS: tuple[str, ...] = ("score", "doctor", "qr", "serve", "odds", "train", "eval_model")
+COMMANDS: tuple[str, ...] = (
+    "score", "read", "doctor", "qr", "serve", "odds", "train", "eval_model",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
