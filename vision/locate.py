@@ -43,7 +43,7 @@ _CANDIDATE_SHARE: Final[float] = 0.4  # of the dice's typical contrast
 _TOP_SHARE: Final[float] = 0.86  # of the blob's top brightness: above it is top face
 _MAX_ASPECT: Final[float] = 1.6
 _MAX_DICE: Final[int] = 10
-_AMBIGUOUS: Final[float] = 0.02  # both polarities are tried when the lesser has this share
+_AMBIGUOUS: Final[float] = 0.005  # both polarities are tried when the lesser has this share
 _DARK_TOP_BAND: Final[float] = 1.3  # dark dice: top face pixels are no brighter than this
 _MAX_TILTED_ASPECT: Final[float] = 2.4
 _WALL_REACH: Final[float] = 0.03  # of the shorter side: how far a tilted top overhangs the mat
@@ -191,7 +191,7 @@ def _locate(
     threshold = max(_CANDIDATE_MIN, _CANDIDATE_SHARE * typical)
     reach = max(3, int(_WALL_REACH * min(diff.shape)))  # tilted dice overhang the wall
     mat_hull = _mat_hull(np.abs(diff) < 0.5 * threshold)
-    on_mat = cv2.bitwise_and(inside, mat_hull)
+    outer = inside  # a hand may cover the mat's edge: it is looked for in the whole tray
     inside = cv2.bitwise_and(inside, cv2.dilate(mat_hull, np.ones((reach, reach), np.uint8)))
     candidates = ((contrast > threshold) & (inside > 0)).astype(np.uint8) * 255
     candidates = cv2.morphologyEx(candidates, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -200,9 +200,11 @@ def _locate(
     count, labels, stats, _ = cv2.connectedComponentsWithStats(candidates, connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
     single = areas[(areas >= (0.6 * min_side * scale) ** 2) & (areas <= (max_side * scale) ** 2)]
+    if single.size:  # the bigger blobs: dice, not specks of mat texture
+        single = single[single >= 0.3 * np.percentile(single, 90)]
     rough_side = float(np.sqrt(np.median(single))) if single.size else min_side * scale
-    unlike_mat = (np.abs(diff) > 0.6 * threshold) | (_chroma_distance(small, diff, threshold) > 18)
-    hand_mask = _hand(unlike_mat & (on_mat > 0), rough_side)
+    unlike_mat = (np.abs(diff) > threshold) | (_chroma_distance(small, diff, threshold) > 10)
+    hand_mask = _hand(unlike_mat & (outer > 0), rough_side)
     grey_full = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     pieces: list[_Piece] = []
     for label in range(1, count):
