@@ -251,19 +251,20 @@ class _Piece:
         return np.stack([xs, ys], axis=1).astype(np.float32) + np.asarray(self.origin, np.float32)
 
     def recut(self) -> list[_Piece]:
-        """This piece cut at the level of its brighter part: a tilted die's top face is
-        brighter than the big side face it turns to the camera. [] when no brighter part."""
-        if not self.light or self.depth >= 2:
+        """This piece cut at the level of its brighter part: a top face is brighter than
+        the side faces it was merged with (a tilted die's big side, a dark die's shaded
+        sides). [] when there is no brighter part."""
+        if self.depth >= 2:
             return []
         values = self.lit[self.mask > 0]
-        brighter = values[values > self.level * 1.06]
+        brighter = values[values > self.level * 1.06 + (0 if self.light else 2)]
         if brighter.size < 0.1 * self.area:
             return []
-        higher = _top_level(brighter, True)
-        if higher <= self.level * 1.08:
+        higher = _top_level(brighter, self.light)
+        if higher <= self.level * 1.08 + (0 if self.light else 2):
             return []
         return _cut(
-            self.lit, self.mask, higher, True, self.max_hole, self.origin, self.depth + 1,
+            self.lit, self.mask, higher, self.light, self.max_hole, self.origin, self.depth + 1,
             self.edges,
         )
 
@@ -437,16 +438,17 @@ def _boxes(
     fragments: list[tuple[np.ndarray, float, bool]] = []
     for piece in pieces:
         long, short = piece.shape()
-        partial = piece.depth > 0 or _at_edge(piece.outline, frame_size)
+        recut_light = piece.depth > 0 and piece.light  # the bright top of a tilted die
+        partial = recut_light or _at_edge(piece.outline, frame_size)
         if _is_top(long, short, piece.area, side, bounds, tilted=partial):
             boxes.append(_corners(piece.outline))
             continue
-        if piece.depth > 0 and _is_tilted_top(long, short, piece.area, side):
+        if recut_light and _is_tilted_top(long, short, piece.area, side):
             boxes.append(_corners(piece.outline))
             continue
-        finer = piece.recut()
+        finer = _boxes(piece.recut(), side, min_side, max_side, frame_size)
         if finer:
-            boxes += _boxes(finer, side, min_side, max_side, frame_size)
+            boxes += finer
             continue
         if _is_tilted_top(long, short, piece.area, side):
             boxes.append(_corners(piece.outline))

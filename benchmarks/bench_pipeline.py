@@ -1,0 +1,71 @@
+"""How fast a frame is read: locate the dice, crop and classify them, decode the roll.
+
+Target: a 1280x960 frame with ten dice in at most 40 ms median, OpenCV and the
+classifier each on one thread. The frames cycle through 20 held-out scenes
+(light and dark dice, clusters, tilted dice), so the median is over typical
+tables, not one lucky picture.
+
+    .venv/bin/python -m pytest benchmarks/bench_pipeline.py -o python_files='bench_*.py' \
+        --benchmark-only
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.decode import decode
+from vision.evaluation import HELD_OUT_SEED_BASE
+from vision.locate import locate_dice
+from vision.pipeline import DiceReader
+from vision.settle import SettleWatcher
+from vision.synth import render_scene
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_opencv_thread():
+    previous = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    yield
+    cv2.setNumThreads(previous)
+
+
+@pytest.fixture(scope="module")
+def frames() -> list[np.ndarray]:
+    return [render_scene(HELD_OUT_SEED_BASE + 9000 + i).image for i in range(20)]
+
+
+@pytest.fixture(scope="module")
+def reader() -> DiceReader:
+    return DiceReader(threads=1)
+
+
+def test_read_frame_1280x960_one_thread(benchmark, frames, reader):
+    cycle = itertools.cycle(frames)
+    reading = benchmark.pedantic(lambda: reader.read(next(cycle)), rounds=60, iterations=1)
+    assert len(reading.dice) <= 11
+
+
+def test_locate_only_1280x960(benchmark, frames):
+    cycle = itertools.cycle(frames)
+    located = benchmark.pedantic(lambda: locate_dice(next(cycle)), rounds=60, iterations=1)
+    assert located.boxes
+
+
+def test_joint_decode_ten_dice(benchmark):
+    rng = np.random.default_rng(0)
+    values = rng.dirichlet(np.full(11, 0.3), size=10)
+    colours = rng.dirichlet(np.full(4, 0.3), size=10)
+    decoding = benchmark(decode, values, colours)
+    assert len(decoding.faces) == 10
+
+
+def test_settle_watcher_on_moving_frames(benchmark, frames, reader):
+    """A frame while dice move costs only the motion check (no reading)."""
+    watcher = SettleWatcher(reader)
+    cycle = itertools.cycle(frames)
+    benchmark(lambda: watcher.feed(next(cycle)))
+    assert watcher.moving

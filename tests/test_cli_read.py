@@ -1,0 +1,55 @@
+"""`phase10 read IMAGE... [--json] [--overlay DIR]` on the golden photos."""
+
+import json
+from pathlib import Path
+
+import cv2
+
+from web.cli import main
+
+GOLDEN = Path(__file__).parent / "data" / "golden"
+
+
+def test_json_lines_one_per_image_with_the_dice(capsys):
+    images = [str(GOLDEN / "full_light.jpg"), str(GOLDEN / "few_dice.jpg")]
+    assert main(["read", *images, "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["image"] for line in lines] == images
+    truth = json.loads((GOLDEN / "few_dice.json").read_text())
+    assert sorted(d["notation"] for d in lines[1]["dice"]) == sorted(
+        d["notation"] for d in truth["dice"]
+    )
+    die = lines[0]["dice"][0]
+    assert set(die) >= {"value", "colour", "notation", "centre", "confidence", "unsure"}
+    assert len(lines[0]["dice"]) == 10 and lines[0]["complete"] is True
+
+
+def test_a_bad_image_is_reported_the_others_still_read_and_the_exit_is_nonzero(
+    capsys, tmp_path
+):
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"\xff\xd8 not really a jpeg")
+    images = [str(tmp_path / "missing.png"), str(broken), str(GOLDEN / "cluster.jpg")]
+    assert main(["read", *images, "--json"]) == 1
+    captured = capsys.readouterr()
+    lines = [json.loads(line) for line in captured.out.splitlines()]
+    assert lines[0] == {"image": images[0], "error": "no such file"}
+    assert lines[1] == {"image": images[1], "error": "not a readable image"}
+    assert len(lines[2]["dice"]) == 10
+    assert "missing.png: no such file" in captured.err
+
+
+def test_plain_output_and_overlays(capsys, tmp_path):
+    image = GOLDEN / "tilted.jpg"
+    assert main(["read", str(image), "--overlay", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    truth = json.loads((GOLDEN / "tilted.json").read_text())
+    assert out.startswith(f"{image}: ")
+    assert sorted(out.split(": ", 1)[1].split()) == sorted(d["notation"] for d in truth["dice"])
+    overlay = cv2.imread(str(tmp_path / "out" / "tilted.overlay.jpg"))
+    assert overlay is not None and overlay.shape == cv2.imread(str(image)).shape
+
+
+def test_a_missing_model_is_a_clear_error(capsys, tmp_path):
+    assert main(["read", str(GOLDEN / "cluster.jpg"), "--model", str(tmp_path / "x.onnx")]) == 2
+    assert "cannot load the face classifier" in capsys.readouterr().err

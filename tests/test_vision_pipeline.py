@@ -1,0 +1,128 @@
+"""The camera pipeline on rendered and golden scenes: locate, classify, decode, read."""
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.dice import Die
+from vision.evaluation import HELD_OUT_SEED_BASE, score_reading
+from vision.locate import locate_dice
+from vision.pipeline import DiceReader
+from vision.reading import FLAG_BAD_FRAME, FLAG_HAND
+from vision.synth import render_scene
+
+GOLDEN = Path(__file__).parent / "data" / "golden"
+GOLDEN_SCENES = sorted(path.stem for path in GOLDEN.glob("*.json"))
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return DiceReader(threads=1)
+
+
+@pytest.mark.parametrize("name", GOLDEN_SCENES)
+def test_golden_scene_reads_as_recorded(reader, name):
+    truth = json.loads((GOLDEN / f"{name}.json").read_text())
+    reading = reader.read(cv2.imread(str(GOLDEN / f"{name}.jpg")))
+    assert reading.frame_size == tuple(truth["frame_size"])
+    assert len(reading.dice) == len(truth["dice"])
+    remaining = list(reading.dice)
+    for die in truth["dice"]:
+        nearest = min(remaining, key=lambda r: np.hypot(*np.subtract(r.centre, die["centre"])))
+        assert np.hypot(*np.subtract(nearest.centre, die["centre"])) < 0.35 * die["side"]
+        assert nearest.die == Die.from_text(die["notation"]), (name, die)
+        assert not nearest.unsure
+        remaining.remove(nearest)
+
+
+def test_golden_scenes_are_small_and_cover_the_kinds():
+    assert {"full_light", "full_dark", "cluster", "tilted", "few_dice", "empty_tray"} <= set(
+        GOLDEN_SCENES
+    )
+    assert sum(path.stat().st_size for path in GOLDEN.iterdir()) < 1_000_000
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        None,
+        np.zeros((0, 0, 3), np.uint8),
+        np.zeros((480, 640), np.uint8),
+        np.zeros((480, 640, 3), np.float32),
+        np.zeros((480, 640, 4), np.uint8),
+        "not a frame",
+        cv2.imdecode(np.frombuffer(b"\xff\xd8\xff\xe0 truncated", np.uint8), cv2.IMREAD_COLOR),
+    ],
+)
+def test_corrupt_frame_gives_an_empty_reading(reader, frame):
+    reading = reader.read(frame)
+    assert reading.dice == () and FLAG_BAD_FRAME in reading.flags
+    assert reading.roll() is not None and not reading.is_complete()
+
+
+def test_empty_tray_and_blank_frames_give_empty_readings(reader):
+    empty = cv2.imread(str(GOLDEN / "empty_tray.jpg"))
+    assert reader.read(empty).dice == ()
+    for shade in (0, 128, 255):
+        assert reader.read(np.full((480, 640, 3), shade, np.uint8)).dice == ()
+
+
+def test_nothing_is_found_outside_the_tray_region():
+    scene = render_scene(HELD_OUT_SEED_BASE + 7)
+    height, width = scene.image.shape[:2]
+    left_half = [(0, 0), (width / 2, 0), (width / 2, height), (0, height)]
+    boxes = locate_dice(scene.image, tray=left_half).boxes
+    assert all(box.mean(axis=0)[0] < width / 2 + 10 for box in boxes)
+    inside = [d for d in scene.dice if d.corners[:, 0].max() < width / 2 - 5]
+    assert len(boxes) >= len(inside)
+    assert locate_dice(scene.image, tray=[(0, 0), (1, 0), (1, 1)]).boxes == ()
+
+
+def test_a_reader_with_a_tray_reads_only_inside_it():
+    scene = render_scene(HELD_OUT_SEED_BASE + 7)
+    height, width = scene.image.shape[:2]
+    tray = np.array([(width / 2, 0), (width, 0), (width, height), (width / 2, height)])
+    reading = DiceReader(tray=tray).read(scene.image)
+    assert reading.dice and all(read.centre[0] > width / 2 - 10 for read in reading.dice)
+
+
+def test_boxes_are_four_corners_around_each_top_face():
+    scene = render_scene(HELD_OUT_SEED_BASE + 3)
+    boxes = locate_dice(scene.image).boxes
+    assert len(boxes) == len(scene.dice) == 10
+    for box in boxes:
+        assert box.shape == (4, 2) and box.dtype == np.float32
+    for die in scene.dice:
+        nearest = min(boxes, key=lambda b: np.hypot(*(b.mean(axis=0) - die.corners.mean(axis=0))))
+        side = np.linalg.norm(die.corners[0] - die.corners[1])
+        found = np.linalg.norm(nearest[0] - nearest[1])
+        assert np.hypot(*(nearest.mean(axis=0) - die.corners.mean(axis=0))) < 0.1 * side
+        assert 0.85 < found / side < 1.15
+
+
+def test_a_hand_over_the_tray_is_flagged_and_dice_are_not_taken_from_it(reader):
+    flagged = 0
+    for seed in range(HELD_OUT_SEED_BASE + 100, HELD_OUT_SEED_BASE + 106):
+        scene = render_scene(seed, hand=True)
+        reading = reader.read(scene.image)
+        flagged += FLAG_HAND in reading.flags
+        assert len(reading.dice) <= len(scene.dice)
+        assert score_reading(seed, scene.dice, reading, 0.0).extra <= 1
+    assert flagged >= 5  # measured 23/25 on a larger set
+
+
+def test_dice_set_aside_out_of_the_picture_read_as_a_partial_roll(reader):
+    scene = render_scene(HELD_OUT_SEED_BASE + 11)
+    # Cover everything right of the middle with plain mat colour: those dice are gone.
+    frame = scene.image.copy()
+    width = frame.shape[1]
+    kept = [d for d in scene.dice if d.corners[:, 0].max() < width / 2 - 20]
+    gone = [d for d in scene.dice if d.corners[:, 0].min() >= width / 2 - 20]
+    frame[:, width // 2 - 20 :] = np.median(frame[:, : width // 8].reshape(-1, 3), axis=0)
+    reading = reader.read(frame)
+    if len(kept) + len(gone) == len(scene.dice):
+        assert sorted(str(r.die) for r in reading.dice) == sorted(str(d.die) for d in kept)
+        assert reading.roll() is not None and not reading.is_complete()
