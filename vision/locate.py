@@ -1,20 +1,26 @@
 """Find the top face of each die: a rotated box (four corners) per die, in frame pixels.
 
-Classical OpenCV, in three steps:
+Classical OpenCV, in four steps:
 
 1. On a half-size grey copy, the mat's brightness is modelled as a smooth
    surface (a quadratic fitted to the pixels that look like mat), and pixels far
    from it are die candidates. Whether the dice are lighter or darker than the
-   mat is decided per frame from which side has more such pixels.
+   mat is decided per frame from which side has more such pixels (both are
+   tried when that is not clear-cut). The tray is the hull of the mat-coloured
+   area; walls and table outside it are ignored.
 2. Each candidate blob is re-examined at full size: a die's top face is its
    brightest face (light comes from above; side faces are shaded darker and the
    faces' bevelled edges darker still), so a threshold relative to the blob's own
    top brightness cuts the top faces apart from side faces, shadows and from
-   each other, even where dice touch.
-3. Pieces the size and shape of a top face become boxes; larger pieces (tops
-   whose seams did not show) are split by the expected die size; pieces far too
-   small or long (tray lip, fingers) are dropped. A large skin-coloured blob is
-   reported as a hand and nothing is taken from under it.
+   each other, even where dice touch. A piece that is still not one face is cut
+   again at its brighter part (a tilted die's top), split by the expected die
+   size (touching tops whose seam did not show), or joined with a neighbouring
+   fragment (a top cut in two by a big numeral).
+3. Pieces the size and shape of a top face become boxes; of two adjacent boxes,
+   a clearly darker one on the picture-centre side is the other's side face
+   and is dropped.
+4. A region unlike the mat in brightness or hue and wider than a few dice is a
+   hand: it is reported, and no die is taken from under it.
 
 The classifier's face probability rejects whatever stray blob survives.
 """
@@ -53,6 +59,7 @@ _SIDE_SHADE: Final[float] = 0.88  # and is at most this bright relative to it
 _MAX_LONG: Final[float] = 1.35  # of the typical side: longer pieces are not one face
 _HAND_DICE: Final[float] = 8.0  # a hand covers at least this many die areas
 _HAND_WIDTH: Final[float] = 2.6  # and is at least this many dice wide
+_HAND_CHROMA: Final[float] = 10.0  # Lab a-b distance from the mat's colour that is not mat
 
 
 @dataclass(frozen=True)
@@ -157,11 +164,12 @@ def locate_dice(
     surface, brighter, darker = fitted
     diff = grey.astype(np.float32) - surface
     light = brighter >= darker
-    found = _locate(frame, small, diff, inside, scale, light)
+    grey_full = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    found = _locate(frame, grey_full, small, diff, inside, scale, light)
     if min(brighter, darker) > _AMBIGUOUS * max(brighter, darker):
         # Light dice on a fairly light mat cast shadows as large as their tops: try the
         # other polarity too and keep whichever finds more dice.
-        other = _locate(frame, small, diff, inside, scale, not light)
+        other = _locate(frame, grey_full, small, diff, inside, scale, not light)
         if _plausibility(other) > _plausibility(found):
             found = other
     return found
@@ -175,6 +183,7 @@ def _plausibility(found: Located) -> int:
 
 def _locate(
     frame: np.ndarray,
+    grey_full: np.ndarray,
     small: np.ndarray,
     diff: np.ndarray,
     inside: np.ndarray,
@@ -203,9 +212,7 @@ def _locate(
     if single.size:  # the bigger blobs: dice, not specks of mat texture
         single = single[single >= 0.3 * np.percentile(single, 90)]
     rough_side = float(np.sqrt(np.median(single))) if single.size else min_side * scale
-    unlike_mat = (np.abs(diff) > threshold) | (_chroma_distance(small, diff, threshold) > 10)
-    hand_mask = _hand(unlike_mat & (outer > 0), rough_side)
-    grey_full = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    hand_mask = _hand(_unlike_mat(small, diff, threshold, outer), rough_side, diff.shape)
     pieces: list[_Piece] = []
     for label in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[label])
@@ -538,8 +545,10 @@ def _at_edge(outline: np.ndarray, frame_size: tuple[int, int]) -> bool:
 
 def _split(points: np.ndarray, parts: int) -> list[np.ndarray]:
     """Split merged top faces into `parts` groups of pixels (k-means on their positions)."""
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
-    _, labels, _ = cv2.kmeans(points, parts, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+    step = max(1, len(points) // 1500)  # a sample is plenty to find a few squares
+    points = np.ascontiguousarray(points[::step])
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, _ = cv2.kmeans(points, parts, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
     return [points[labels.ravel() == k] for k in range(parts) if np.any(labels.ravel() == k)]
 
 
@@ -551,34 +560,42 @@ def _corners(points: np.ndarray) -> np.ndarray:
     return box.astype(np.float32)
 
 
-def _chroma_distance(small: np.ndarray, diff: np.ndarray, threshold: float) -> np.ndarray:
-    """How far each pixel's colour (Lab a, b) is from the mat's typical colour."""
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 1:].astype(np.float32)
-    mat = np.abs(diff) < 0.5 * threshold
-    if not mat.any():
-        return np.zeros(diff.shape, np.float32)
-    reference = np.median(lab[mat], axis=0)
-    return np.linalg.norm(lab - reference, axis=2)
+def _unlike_mat(
+    small: np.ndarray, diff: np.ndarray, threshold: float, inside: np.ndarray
+) -> np.ndarray:
+    """Quarter-size bool mask of what differs from the mat in brightness or in colour
+    (Lab a, b): a hand as light or dark as the mat still differs in hue."""
+    height, width = diff.shape
+    size = (max(width // 4, 1), max(height // 4, 1))
+    colour = cv2.resize(small, size, interpolation=cv2.INTER_AREA)
+    contrast = np.abs(cv2.resize(diff, size, interpolation=cv2.INTER_AREA))
+    within = cv2.resize(inside, size, interpolation=cv2.INTER_NEAREST) > 0
+    lab = cv2.cvtColor(colour, cv2.COLOR_BGR2LAB)[..., 1:].astype(np.float32)
+    mat = (contrast < 0.5 * threshold) & within
+    unlike = contrast > threshold
+    if mat.any():
+        reference = np.median(lab[mat], axis=0)
+        unlike |= np.linalg.norm(lab - reference, axis=2) > _HAND_CHROMA
+    return unlike & within
 
 
-def _hand(unlike_mat: np.ndarray, side: float) -> np.ndarray | None:
-    """The mask (working scale, bool) of a hand over the tray, or None.
+def _hand(
+    coarse_unlike: np.ndarray, side: float, shape: tuple[int, int]
+) -> np.ndarray | None:
+    """The mask (working scale `shape`, bool) of a hand over the tray, or None.
 
     A hand is what is unlike the mat and wider than a few dice: an opening with a
     square about three dice wide keeps a palm or forearm and removes dice, clusters
     of dice, walls and table edges.
     """
-    height, width = unlike_mat.shape
-    coarse = cv2.resize(
-        unlike_mat.astype(np.uint8) * 255, (width // 4, height // 4), interpolation=cv2.INTER_AREA
-    )
-    coarse = (coarse > 127).astype(np.uint8)
+    coarse = coarse_unlike.astype(np.uint8)
     size = max(3, int(round(_HAND_WIDTH * side / 4)))
     kernel = np.ones((size, size), np.uint8)
     palm = cv2.morphologyEx(coarse, cv2.MORPH_OPEN, kernel)
     if np.count_nonzero(palm) * 16 < _HAND_DICE * side * side:
         return None
     reach = cv2.dilate(palm, kernel) & coarse  # fingers and wrist next to the palm
+    height, width = shape
     mask = cv2.resize(reach * 255, (width, height), interpolation=cv2.INTER_LINEAR)
     return cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0
 
