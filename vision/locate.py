@@ -462,9 +462,9 @@ def _boxes(
             continue
         if side > 0 and piece.area > 1.6 * side * side:
             parts = max(2, int(round(piece.area / (side * side))))
-            for part in _split(piece.points(), parts):
+            for part, area in _split(piece.points(), parts):
                 long, short = _rect_side(part)
-                if _is_top(long, short, float(len(part)), side, bounds):
+                if _is_top(long, short, area, side, bounds):
                     boxes.append(_corners(part))
         elif side > 0 and piece.area > 0.05 * side * side:
             fragments.append((piece.outline, piece.area, partial))
@@ -543,13 +543,15 @@ def _at_edge(outline: np.ndarray, frame_size: tuple[int, int]) -> bool:
     )
 
 
-def _split(points: np.ndarray, parts: int) -> list[np.ndarray]:
-    """Split merged top faces into `parts` groups of pixels (k-means on their positions)."""
+def _split(points: np.ndarray, parts: int) -> list[tuple[np.ndarray, float]]:
+    """Split merged top faces into `parts` groups of pixels (k-means on their positions):
+    each group's pixels (a sample) and its area in pixels."""
     step = max(1, len(points) // 1500)  # a sample is plenty to find a few squares
-    points = np.ascontiguousarray(points[::step])
+    sample = np.ascontiguousarray(points[::step])
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    _, labels, _ = cv2.kmeans(points, parts, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    return [points[labels.ravel() == k] for k in range(parts) if np.any(labels.ravel() == k)]
+    _, labels, _ = cv2.kmeans(sample, parts, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    groups = [sample[labels.ravel() == k] for k in range(parts)]
+    return [(group, float(len(group) * step)) for group in groups if len(group)]
 
 
 def _corners(points: np.ndarray) -> np.ndarray:
