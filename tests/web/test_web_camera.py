@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import time
+from pathlib import Path
 
 import pytest
 from scorepad_helpers import JPEG, MAKES, FakeWatcher, RollEvent, make_config, reading_of
@@ -102,3 +105,30 @@ def test_camera_none_runs_without_a_feed(app, client):
     assert client.get("/camera/overlay.jpg").status_code == 404
     assert client.get("/camera/live.mjpeg").status_code == 404
     assert client.get("/api/config").json["camera"] is None
+
+
+def test_the_real_table_watcher_puts_a_golden_scene_on_the_game(tmp_path):
+    """vision's own TableWatcher over a folder of frames: an empty tray, then a settled roll."""
+    golden = Path(__file__).resolve().parents[1] / "data" / "golden"
+    if not (golden / "full_light.jpg").is_file():
+        pytest.skip("the golden scenes are not in this checkout")
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for index in range(4):
+        shutil.copy(golden / "empty_tray.jpg", frames / f"a{index}.jpg")
+    for index in range(8):
+        shutil.copy(golden / "full_light.jpg", frames / f"b{index}.jpg")
+    plain = create_app(make_config(tmp_path))  # the game exists before the camera starts
+    game_id = plain.test_client().post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+    close_app(plain)
+
+    app = create_app(make_config(tmp_path, camera=f"images:{frames}"))
+    try:
+        client = app.test_client()
+        current = wait_for(lambda: client.get(f"/api/games/{game_id}").json["current"], 60)
+    finally:
+        close_app(app)
+    truth = json.loads((golden / "full_light.json").read_text())
+    expected = sorted(die["notation"] for die in truth["dice"])
+    assert current["source"] == "camera" and current["roll_number"] == 1
+    assert sorted(die["notation"] for die in current["dice"]) == expected
