@@ -10,9 +10,8 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorer.dice import COLOUR_NAMES, Die, Roll
-from scorer.phases import get_phase
-from scorer.solver import PhaseResult, evaluate
+from scorer import Die, PhaseResult, Roll, evaluate, get_phase
+from scorer.dice import COLOUR_NAMES
 
 log = logging.getLogger(__name__)
 

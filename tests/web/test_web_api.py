@@ -187,6 +187,10 @@ def test_advice_for_the_roll_on_the_table(client):
     reply = client.get(f"/api/games/{game_id}/advice")
     assert reply.status_code == 200
     assert "Phase 1" in reply.json["text"] and "probability" in json.dumps(reply.json["advice"])
+    post(client, game_id, "roll", {"roll": "8R 8B 8G"})
+    assert_refused(client.get(f"/api/games/{game_id}/advice"), 400, "all 10 dice")
+    client.delete(f"/api/games/{game_id}/roll")
+    assert_refused(client.get(f"/api/games/{game_id}/advice"), 400, "no roll")
 
 
 def test_pages_render(client):

@@ -7,8 +7,7 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from scorer.dice import Die, Roll
-from scorer.phases import get_phase
+from scorer import Die, Roll, advise, get_phase
 from web.service import ACTIONS, BadActionError, body_field
 from web.verdict import ROLLS_PER_TURN, die_dict, verdict_dict
 from web.views.common import json_body, require_pin, table
@@ -31,7 +30,7 @@ def config() -> ResponseReturnValue:
         pin_required=tab.config.pin is not None,
         camera=None if tab.camera is None else tab.camera.source,
         rolls_per_turn=ROLLS_PER_TURN,
-        advice=_advisor() is not None,
+        advice=True,
     )
 
 
@@ -111,10 +110,7 @@ def score() -> ResponseReturnValue:
 
 @bp.get("/games/<int:game_id>/advice")
 def advice(game_id: int) -> ResponseReturnValue:
-    """The odds advisor's hint for the roll on the table (404 when no advisor is installed)."""
-    advise = _advisor()
-    if advise is None:
-        return jsonify(error="no odds advisor in this installation"), 404
+    """The odds advisor's hint for the roll on the table: what to keep, and the chance."""
     state = table().service.state(game_id)
     current, phase = state["current"], state["active_phase"]
     if current is None or phase is None:
@@ -122,15 +118,6 @@ def advice(game_id: int) -> ResponseReturnValue:
     rolls_left = max(0, current["rolls_per_turn"] - current["roll_number"])
     result = advise(Roll.from_text(current["notation"]), phase["number"], rolls_left)
     return jsonify(advice=result.to_dict(), text=str(result))
-
-
-def _advisor() -> Any:
-    """scorer.odds.advise when that module is installed, else None."""
-    try:
-        from scorer.odds import advise
-    except ImportError:
-        return None
-    return advise
 
 
 @bp.get("/camera")

@@ -8,8 +8,8 @@ import segno
 from flask import Blueprint, Response, abort, render_template, request
 from flask.typing import ResponseReturnValue
 
-from scorer.dice import COLOUR_LETTERS, COLOUR_NAMES, HIGH_VALUES, LOW_VALUES, WILD
-from scorer.phases import PHASES
+from scorer import PHASES, WILD
+from scorer.dice import COLOUR_LETTERS, COLOUR_NAMES, HIGH_VALUES, LOW_VALUES
 from web.network import shareable_url
 from web.views.common import table
 
