@@ -34,8 +34,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     import cv2
-    from vision.classifier import FaceClassifier, ModelFileError
 
+    from vision.classifier import FaceClassifier, ModelFileError
     from vision.overlay import draw_overlay
     from vision.pipeline import DiceReader
 
