@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 import cv2
@@ -453,6 +453,13 @@ def _boxes(
         if recut_light and _is_tilted_top(long, short, piece.area, side):
             boxes.append(_corners(piece.outline))
             continue
+        several = side > 0 and piece.area > 1.6 * side * side
+        if several:  # touching faces parted at a narrow neck, before anything else
+            parts = max(2, int(round(piece.area / (side * side))))
+            cores = _boxes(_cores(piece, parts, side), side, min_side, max_side, frame_size)
+            if cores:
+                boxes += cores
+                continue
         finer = _boxes(piece.recut(), side, min_side, max_side, frame_size)
         if finer:
             boxes += finer
@@ -460,8 +467,7 @@ def _boxes(
         if _is_tilted_top(long, short, piece.area, side):
             boxes.append(_corners(piece.outline))
             continue
-        if side > 0 and piece.area > 1.6 * side * side:
-            parts = max(2, int(round(piece.area / (side * side))))
+        if several:
             for part, area in _split(piece.points(), parts):
                 long, short = _rect_side(part)
                 if _is_top(long, short, area, side, bounds):
@@ -541,6 +547,49 @@ def _at_edge(outline: np.ndarray, frame_size: tuple[int, int]) -> bool:
         or outline[:, 0].max() >= width - 2
         or outline[:, 1].max() >= height - 2
     )
+
+
+def _cores(piece: _Piece, parts: int, side: float) -> list[_Piece]:
+    """Touching faces joined by a narrow neck, parted: erode the piece until it falls
+    into at least `parts` pieces of a good size, then grow each back inside the piece.
+    [] when erosion never parts it (faces touching along a whole edge)."""
+    mask = piece.mask
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    eroded = mask
+    for _ in range(max(1, int(0.3 * side / 2))):
+        eroded = cv2.erode(eroded, kernel)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(eroded, connectivity=8)
+        big = [k for k in range(1, count) if stats[k, cv2.CC_STAT_AREA] > 0.1 * side * side]
+        if len(big) >= parts:
+            markers = np.zeros(mask.shape, np.int32)
+            for number, label in enumerate(big, start=1):
+                markers[labels == label] = number
+            grown = _grow(markers, mask)
+            return [
+                replace(piece, mask=part, area=float(np.count_nonzero(part)),
+                        outline=_outline(part, piece.origin), depth=piece.depth + 1)
+                for part in grown
+                if np.count_nonzero(part) >= 30
+            ]
+        if not big:
+            return []
+    return []
+
+
+def _grow(markers: np.ndarray, mask: np.ndarray) -> list[np.ndarray]:
+    """Each marker grown back over the mask (nearest marker wins), as uint8 masks."""
+    distances = []
+    for number in range(1, int(markers.max()) + 1):
+        seed = np.where(markers == number, 0, 255).astype(np.uint8)
+        distances.append(cv2.distanceTransform(seed, cv2.DIST_L2, 3))
+    owner = np.argmin(np.stack(distances), axis=0)
+    return [((owner == k) & (mask > 0)).astype(np.uint8) * 255 for k in range(len(distances))]
+
+
+def _outline(mask: np.ndarray, origin: tuple[int, int]) -> np.ndarray:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    points = np.concatenate([c.reshape(-1, 2) for c in contours]).astype(np.float32)
+    return points + np.asarray(origin, np.float32)
 
 
 def _split(points: np.ndarray, parts: int) -> list[tuple[np.ndarray, float]]:
