@@ -14,7 +14,7 @@ from types import TracebackType
 
 import numpy as np
 
-from vision.overlay import draw_overlay, encode_jpeg
+from vision.overlay import draw_overlay, draw_tray, encode_jpeg
 from vision.reading import Reading
 from vision.settle import Reader, RollEvent, SettleWatcher
 from vision.sources import FrameSource, open_source
@@ -49,6 +49,9 @@ class TableWatcher:
         self._frame_status = ""
         self._frame_number = 0
         self._jpeg: tuple[int, bytes] | None = None
+        self._tray_fractions: np.ndarray | None = None
+        self._tray_set = False  # until set_tray_fractions, the constructor's pixel tray holds
+        self._tray_fitted: tuple[int, int, int] | None = None
 
     def __enter__(self) -> TableWatcher:
         self.open()
@@ -82,6 +85,7 @@ class TableWatcher:
             for frame in self._source:
                 if self._closed.is_set():
                     break
+                self._fit_tray(frame)
                 event = watcher.feed(frame)
                 with self._lock:
                     self._frame = frame
@@ -115,6 +119,57 @@ class TableWatcher:
         with self._lock:
             self._jpeg = (number, data)
         return data
+
+    @property
+    def source(self) -> FrameSource:
+        """The frame source, for its camera controls (`lock_exposure`, `unlock_exposure`)."""
+        return self._source
+
+    def set_tray_fractions(self, points: Sequence[Sequence[float]] | np.ndarray | None) -> None:
+        """The tray as (x / width, y / height) points, or None for the whole frame.
+
+        Fractions survive a change of camera resolution; the reader gets them in
+        pixels of each frame's size from the next frame on, while watching runs.
+        """
+        fractions = None if points is None else np.asarray(points, np.float64).reshape(-1, 2)
+        with self._lock:
+            self._tray_fractions = fractions
+            self._tray_set = True
+            self._tray_fitted = None
+            frame = self._frame
+        if frame is not None:
+            self._fit_tray(frame)
+
+    def _fit_tray(self, frame: np.ndarray) -> None:
+        """Hand the reader the tray in this frame's pixels when the tray or the size changed."""
+        if not self._tray_set or self._reader is None:
+            return
+        height, width = frame.shape[:2]
+        fractions = self._tray_fractions
+        key = (id(fractions), width, height)
+        if key == self._tray_fitted:
+            return
+        pixels = None if fractions is None else (fractions * (width, height)).astype(np.float32)
+        self._reader.tray = pixels  # type: ignore[attr-defined]
+        self._tray_fitted = key
+
+    def read_now(self) -> tuple[Reading, bytes] | None:
+        """Read the latest frame now, dice moving or not (the set-up page's test reading).
+
+        Returns the reading and its annotated JPEG with the tray outlined, or None
+        before the first frame.
+        """
+        with self._lock:
+            frame = self._frame
+        if frame is None or self._reader is None:
+            return None
+        self._fit_tray(frame)
+        reading = self._reader.read(frame)
+        image = draw_overlay(frame, reading, status="test reading")
+        tray = getattr(self._reader, "tray", None)
+        if tray is not None:
+            draw_tray(image, tray)
+        return reading, encode_jpeg(image)
 
     def new_turn(self) -> None:
         """The next roll is roll 1 of a new turn."""

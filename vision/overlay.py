@@ -17,6 +17,7 @@ from vision.reading import Reading
 SURE_BGR: Final[tuple[int, int, int]] = (60, 200, 60)
 UNSURE_BGR: Final[tuple[int, int, int]] = (255, 0, 255)
 FLAG_BGR: Final[tuple[int, int, int]] = (0, 200, 255)
+TRAY_BGR: Final[tuple[int, int, int]] = (255, 200, 0)
 _FONT: Final[int] = cv2.FONT_HERSHEY_SIMPLEX
 
 
@@ -60,3 +61,11 @@ def encode_jpeg(image: np.ndarray, *, quality: int = 80) -> bytes:
     if not ok:
         raise ValueError(f"could not encode an image of shape {image.shape} as JPEG")
     return data.tobytes()
+
+
+def draw_tray(image: np.ndarray, polygon: np.ndarray) -> np.ndarray:
+    """The tray region's outline (pixel points) drawn onto `image` in place; returns it."""
+    points = np.round(np.asarray(polygon, dtype=np.float32).reshape(-1, 1, 2)).astype(np.int32)
+    thickness = max(2, round(image.shape[1] / 400))
+    cv2.polylines(image, [points], True, TRAY_BGR, thickness, cv2.LINE_AA)
+    return image

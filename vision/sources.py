@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
@@ -37,6 +37,14 @@ IMAGE_SUFFIXES: Final[frozenset[str]] = frozenset(
 
 class SourceError(ValueError):
     """A frame source that cannot be named or opened; the message says which and why."""
+
+
+class ExposureLockError(SourceError):
+    """Exposure and white balance cannot be locked or unlocked on this source (or not now)."""
+
+
+#: The picamera2 controls that a lock freezes, besides turning auto exposure and AWB off.
+LOCK_CONTROLS: Final[tuple[str, ...]] = ("ExposureTime", "AnalogueGain", "ColourGains")
 
 
 class FrameSource(ABC):
@@ -68,6 +76,33 @@ class FrameSource(ABC):
 
     def __iter__(self) -> Iterator[np.ndarray]:
         return self.frames()
+
+    def lock_exposure(self, controls: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Freeze exposure and white balance at `controls` (None: where auto control is now).
+
+        Returns the controls set. Sources without camera controls (files, the demo,
+        OpenCV devices) refuse with ExposureLockError rather than pretend.
+        """
+        raise ExposureLockError(
+            f"{self.spec or type(self).__name__}: this source has no exposure controls, "
+            "locking exposure and white balance is not supported"
+        )
+
+    def unlock_exposure(self) -> None:
+        """Hand exposure and white balance back to the camera's automatic control."""
+        raise ExposureLockError(
+            f"{self.spec or type(self).__name__}: this source has no exposure controls, "
+            "unlocking is not supported"
+        )
+
+    def exposure_controls(self) -> dict[str, Any] | None:
+        """The locked controls in force, or None while exposure is automatic (or unsupported)."""
+        return None
+
+    @property
+    def can_lock_exposure(self) -> bool:
+        """Whether `lock_exposure` can work on this kind of source."""
+        return type(self).lock_exposure is not FrameSource.lock_exposure
 
 
 def as_bgr(frame: np.ndarray) -> np.ndarray:
@@ -182,6 +217,40 @@ class PiCameraSource(FrameSource):
             camera, self._camera = self._camera, None
             camera.stop()
             camera.close()
+
+    def lock_exposure(self, controls: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """AeEnable/AwbEnable off, with ExposureTime, AnalogueGain and ColourGains from
+        `controls` or, when None, from the running camera's current metadata."""
+        camera = self._open_camera()
+        values = camera.capture_metadata() if controls is None else controls
+        missing = [name for name in LOCK_CONTROLS if name not in values]
+        if missing:
+            raise ExposureLockError(f"picamera: cannot lock without {', '.join(missing)}")
+        locked = {
+            "AeEnable": False,
+            "AwbEnable": False,
+            "ExposureTime": int(values["ExposureTime"]),
+            "AnalogueGain": float(values["AnalogueGain"]),
+            "ColourGains": tuple(float(gain) for gain in values["ColourGains"]),
+        }
+        camera.set_controls(locked)
+        self.locked_controls = locked
+        logger.info("picamera: exposure and white balance locked at %s", locked)
+        return dict(locked)
+
+    def unlock_exposure(self) -> None:
+        camera = self._open_camera()
+        camera.set_controls({"AeEnable": True, "AwbEnable": True})
+        self.locked_controls = {}
+        logger.info("picamera: exposure and white balance back on automatic")
+
+    def exposure_controls(self) -> dict[str, Any] | None:
+        return dict(self.locked_controls) or None
+
+    def _open_camera(self) -> Any:
+        if self._camera is None:
+            raise ExposureLockError("picamera: the camera is not open")
+        return self._camera
 
     def frames(self) -> Iterator[np.ndarray]:
         while self._camera is not None:
