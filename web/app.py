@@ -12,14 +12,18 @@ from dataclasses import dataclass
 from flask import Flask
 
 from web.camera import CameraFeed, WatcherFactory, resolve_source, vision_factory
+from web.camera_settings import SettingsFile
 from web.config import Config
 from web.errors import register_error_handlers
 from web.live import Hub
 from web.service import GameService
 from web.store import GameStore
-from web.views import api, camera, pages, stream
+from web.views import api, camera, pages, setup, stream
 
 log = logging.getLogger(__name__)
+
+#: The camera set-up page's settings, beside the database in the data directory.
+CAMERA_SETTINGS_FILE = "camera.json"
 
 
 @dataclass
@@ -31,6 +35,7 @@ class Table:
     hub: Hub
     service: GameService
     camera: CameraFeed | None
+    setup: SettingsFile
 
     def close(self) -> None:
         if self.camera is not None:
@@ -47,15 +52,17 @@ def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None)
     store = GameStore(config.database_path)
     hub = Hub()
     service = GameService(store, hub)
+    settings = SettingsFile(config.data_dir / CAMERA_SETTINGS_FILE)
     feed = None
     if config.camera != "none":
         source = resolve_source(config.camera)
         factory = watcher_factory or vision_factory(source, config.camera_threads)
         feed = CameraFeed(source, factory, service)
+        feed.apply_settings(settings.current)
         feed.start()
-    app.extensions["phase10"] = Table(config, store, hub, service, feed)
+    app.extensions["phase10"] = Table(config, store, hub, service, feed, settings)
     register_error_handlers(app)
-    for blueprint in (pages.bp, api.bp, stream.bp, camera.bp):
+    for blueprint in (pages.bp, api.bp, stream.bp, camera.bp, setup.bp):
         app.register_blueprint(blueprint)
     log.info("scorepad ready: data in %s, camera %s", config.data_dir, config.camera)
     return app

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
+from web.camera_settings import CameraSettings
 from web.service import GameService
 from web.verdict import ROLLS_PER_TURN
 
@@ -33,6 +34,10 @@ class Watcher(Protocol):
 
 
 WatcherFactory = Callable[[], AbstractContextManager[Watcher]]
+
+
+class CameraControlError(RuntimeError):
+    """A set-up action the camera cannot do now (not running, no exposure controls)."""
 
 
 def picamera_present() -> bool:
@@ -80,6 +85,7 @@ class CameraFeed:
         self.error: str | None = None
         self.readings = 0
         self.last_event: dict[str, Any] | None = None
+        self.settings = CameraSettings()
         service.on_turn_end(self._turn_ended)
 
     def start(self) -> None:
@@ -123,6 +129,7 @@ class CameraFeed:
         try:
             with self._factory() as watcher:
                 self._watcher = watcher
+                self._apply_saved(watcher)
                 self._ready.set()
                 log.info("camera %s open", self.source)
                 for event in watcher.events():
@@ -160,3 +167,97 @@ class CameraFeed:
         watcher = self._watcher
         if watcher is not None:
             watcher.new_turn()
+
+    # The set-up page's controls. A watcher without these hooks (a test double, an
+    # older vision) simply has no tray or exposure controls.
+
+    def apply_settings(self, settings: CameraSettings) -> None:
+        """Use these settings from now on: the tray at once, the exposure lock when given."""
+        self.settings = settings
+        watcher = self._watcher
+        if watcher is not None:
+            self._set_tray(watcher, settings)
+
+    def _apply_saved(self, watcher: Watcher) -> None:
+        """The saved tray and exposure lock, applied as the camera opens."""
+        self._set_tray(watcher, self.settings)
+        source = getattr(watcher, "source", None)
+        mode, lock = self.settings.exposure_mode, self.settings.exposure
+        if source is None or mode == "default" or not getattr(source, "can_lock_exposure", False):
+            return
+        try:
+            if mode == "locked" and lock is not None:
+                source.lock_exposure(lock.to_controls())
+            elif mode == "auto":
+                source.unlock_exposure()
+        except Exception:  # noqa: BLE001 - a stale lock must not keep the camera from reading
+            log.exception("could not apply the saved exposure setting (%s)", mode)
+
+    @staticmethod
+    def _set_tray(watcher: Watcher, settings: CameraSettings) -> None:
+        set_tray = getattr(watcher, "set_tray_fractions", None)
+        if set_tray is not None:
+            set_tray(None if settings.tray is None else [list(p) for p in settings.tray])
+
+    def _controls(self) -> Any:
+        """The open source's camera controls, or a CameraControlError saying why there are none."""
+        watcher = self._watcher
+        if watcher is None:
+            raise CameraControlError(f"the camera ({self.source}) is not running"
+                                     + (f": {self.error}" if self.error else ""))
+        source = getattr(watcher, "source", None)
+        if source is None or not getattr(source, "can_lock_exposure", False):
+            raise CameraControlError(
+                f"the {self.source} camera has no exposure controls: locking exposure and "
+                "white balance is not supported (only the Pi camera has them)"
+            )
+        return source
+
+    def can_lock_exposure(self) -> bool:
+        try:
+            self._controls()
+        except CameraControlError:
+            return False
+        return True
+
+    def lock_exposure(self, controls: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Freeze exposure and white balance (at `controls`, or the current auto values)."""
+        source = self._controls()
+        try:
+            return dict(source.lock_exposure(controls))
+        except ValueError as error:  # vision's ExposureLockError
+            raise CameraControlError(str(error)) from error
+
+    def unlock_exposure(self) -> None:
+        source = self._controls()
+        try:
+            source.unlock_exposure()
+        except ValueError as error:
+            raise CameraControlError(str(error)) from error
+
+    def exposure_status(self) -> dict[str, Any]:
+        """Whether locking works here, and the controls in force (None while automatic)."""
+        supported = self.can_lock_exposure()
+        controls = self._controls().exposure_controls() if supported else None
+        return {"supported": supported, "locked": controls is not None,
+                "controls": _json_controls(controls)}
+
+    def test_reading(self) -> tuple[Any, bytes]:
+        """Read the latest frame now: (Reading, annotated JPEG)."""
+        watcher = self._watcher
+        read_now = getattr(watcher, "read_now", None)
+        if watcher is None or read_now is None:
+            raise CameraControlError(f"the camera ({self.source}) is not running"
+                                     + (f": {self.error}" if self.error else ""))
+        result = read_now()
+        if result is None:
+            raise CameraControlError("no camera frame yet: try again in a moment")
+        return result
+
+
+def _json_controls(controls: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Controls as JSON values (picamera2 hands back tuples)."""
+    if controls is None:
+        return None
+    return {key: list(value) if isinstance(value, tuple) else value
+            for key, value in controls.items()}

@@ -21,6 +21,8 @@ from scorer import (
     InvalidRollError,
     UnknownPlayerError,
 )
+from web.camera import CameraControlError
+from web.camera_settings import InvalidSetupError, SettingsSaveError
 from web.service import BadActionError, StaleVersionError
 from web.store import UnknownGameError
 
@@ -48,6 +50,9 @@ STATUS: dict[type[BaseException], int] = {
     UnknownPlayerError: 400,
     StaleVersionError: 409,
     GameError: 409,
+    InvalidSetupError: 400,
+    CameraControlError: 409,
+    SettingsSaveError: 503,
 }
 
 
