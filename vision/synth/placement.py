@@ -96,6 +96,14 @@ def _inside(points: np.ndarray, bounds: tuple[float, float, float, float]) -> bo
     )
 
 
+def _span(low: float, high: float) -> tuple[float, float]:
+    """(low, high), or the midpoint twice when the range is empty."""
+    if high >= low:
+        return low, high
+    middle = (low + high) / 2
+    return middle, middle
+
+
 def _wall_placement(
     rng: np.random.Generator, die: Die, conditions: Conditions, size: tuple[int, int]
 ) -> Placement:
@@ -150,8 +158,9 @@ def random_placements(
                 candidate = Placement(die, (float(cx), float(cy)), angle, 0.0)
             else:
                 margin = edge * 0.75
-                cx = rng.uniform(left + margin, right - margin)
-                cy = rng.uniform(top + margin, bottom - margin)
+                # A mat narrower than a die (a tiny frame) leaves only its middle line.
+                cx = rng.uniform(*_span(left + margin, right - margin))
+                cy = rng.uniform(*_span(top + margin, bottom - margin))
                 candidate = Placement(die, (float(cx), float(cy)), float(rng.uniform(0, 360)))
             shape = footprint(candidate, edge)
             if _inside(shape, bounds) and not _overlaps(shape, shapes, edge):
