@@ -1,0 +1,81 @@
+"""The camera set-up page in a real headless Chromium, phone-sized: live picture, tray drawn
+by dragging and saved, exposure lock reported as unsupported on the demo, a test reading."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+from scorepad_helpers import make_config, reading_of
+from test_web_setup import SetupWatcher, jpeg
+
+from web.app import close_app, create_app
+
+pytestmark = pytest.mark.browser
+
+
+class LiveSetupWatcher(SetupWatcher):
+    """Shows a real picture on the live view from the start."""
+
+    def latest_overlay_jpeg(self) -> bytes | None:
+        return jpeg(640, 480)
+
+
+@pytest.fixture
+def watcher() -> LiveSetupWatcher:
+    return LiveSetupWatcher(reading_of("8R 8B 6G 10O 10G 7R WR 2B 1G 3R", unsure=(2,)))
+
+
+@pytest.fixture
+def app(tmp_path, watcher) -> Iterator[Flask]:
+    application = create_app(make_config(tmp_path, camera="demo"), watcher_factory=lambda: watcher)
+    assert application.extensions["phase10"].camera.wait_ready(5)
+    yield application
+    close_app(application)
+
+
+def drag(tab, start, end, box) -> None:
+    """Press at `start`, move in steps to `end` (fractions of the picture), release."""
+    tab.mouse.move(box["x"] + start[0] * box["width"], box["y"] + start[1] * box["height"])
+    tab.mouse.down()
+    tab.mouse.move(box["x"] + end[0] * box["width"], box["y"] + end[1] * box["height"], steps=8)
+    tab.mouse.up()
+
+
+def test_set_up_page_marks_and_saves_the_tray_by_dragging(app, watcher, page, tmp_path):
+    page.goto(page.base_url + "/setup")
+    page.wait_for_selector("#stage[data-ready=yes]")
+    live = page.locator("[data-testid=live-image]")
+    assert live.is_visible() and live.get_attribute("src") == "/camera/live.mjpeg"
+    page.wait_for_function("document.getElementById('live').naturalWidth === 640")
+    assert page.inner_text("[data-testid=tray-state]").startswith("No tray saved")
+
+    box = page.locator("#stage").bounding_box()
+    drag(page, (0.2, 0.25), (0.8, 0.75), box)  # a rectangle across the picture
+    drag(page, (0.8, 0.25), (0.9, 0.1), box)  # then its top-right corner further out
+    page.click("[data-testid=save-tray]")
+    page.wait_for_function(
+        "document.getElementById('tray-state').textContent.startsWith('Saved')")
+    expected = [(0.2, 0.25), (0.9, 0.1), (0.8, 0.75), (0.2, 0.75)]
+    saved = watcher.trays[-1]
+    assert saved is not None and len(saved) == 4
+    for (x, y), (ex, ey) in zip(saved, expected, strict=True):
+        assert abs(x - ex) < 0.02 and abs(y - ey) < 0.02
+    assert app.test_client().get("/api/camera/settings").json["tray"] == saved
+
+    state = page.inner_text("[data-testid=exposure-state]")
+    assert "Not supported" in state and "demo" in state
+    assert page.is_disabled("[data-testid=lock-exposure]")
+
+    page.click("[data-testid=test-read]")
+    page.wait_for_selector("[data-testid=test-overlay]:not([hidden])")
+    assert page.inner_text("[data-testid=test-message]") == "10 dice found inside the tray region"
+    assert page.locator("#test-dice .die").count() == 10
+    assert page.locator("#test-dice li").nth(2).inner_text().endswith("60 %")
+    page.screenshot(path=str(tmp_path / "setup-phone.png"), full_page=True)
+
+    page.reload()  # the saved tray comes back from the server
+    page.wait_for_selector("#stage[data-ready=yes]")
+    page.wait_for_function(
+        "document.getElementById('tray-state').textContent.startsWith('Saved')")
