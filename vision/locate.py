@@ -52,6 +52,7 @@ _MAX_DICE: Final[int] = 10
 _AMBIGUOUS: Final[float] = 0.005  # both polarities are tried when the lesser has this share
 _DARK_TOP_BAND: Final[float] = 1.3  # dark dice: top face pixels are no brighter than this
 _MAX_TILTED_ASPECT: Final[float] = 2.4
+_THIN_LINE: Final[float] = 0.014  # of the shorter side: lines this thin are not dice
 _WALL_REACH: Final[float] = 0.03  # of the shorter side: how far a tilted top overhangs the mat
 _GROW: Final[float] = 0.04  # the bevelled rim left out by the threshold, of the face side
 _SIDE_NEAR: Final[float] = 1.2  # of the side: a side face lies this close to its top
@@ -118,6 +119,22 @@ def _mat_surface(grey: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, int,
     brighter = np.count_nonzero((diff > 45) & inner)
     darker = np.count_nonzero((diff < -45) & inner)
     return surface, brighter, darker
+
+
+def _without_rings(candidates: np.ndarray) -> np.ndarray:
+    """Blobs spanning much of the picture (the tray wall's lit lip, with any die that
+    touches it) lose their thin lines, so the dice come apart from the wall."""
+    height, width = candidates.shape
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(candidates, connectivity=8)
+    wide = stats[:, cv2.CC_STAT_WIDTH] > 0.4 * width
+    spans = wide | (stats[:, cv2.CC_STAT_HEIGHT] > 0.4 * height)
+    spans[0] = False
+    if not spans.any():
+        return candidates
+    rings = spans[labels]
+    thin = max(3, int(_THIN_LINE * min(height, width)) | 1)
+    opened = cv2.morphologyEx(candidates, cv2.MORPH_OPEN, np.ones((thin, thin), np.uint8))
+    return np.where(rings, opened, candidates).astype(np.uint8)
 
 
 def _mat_hull(mat_like: np.ndarray) -> np.ndarray:
@@ -204,6 +221,7 @@ def _locate(
     inside = cv2.bitwise_and(inside, cv2.dilate(mat_hull, np.ones((reach, reach), np.uint8)))
     candidates = ((contrast > threshold) & (inside > 0)).astype(np.uint8) * 255
     candidates = cv2.morphologyEx(candidates, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    candidates = _without_rings(candidates)
     short = min(width, height)
     min_side, max_side = MIN_SIDE_FRACTION * short, MAX_SIDE_FRACTION * short
     count, labels, stats, _ = cv2.connectedComponentsWithStats(candidates, connectivity=8)
