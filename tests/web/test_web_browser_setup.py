@@ -79,3 +79,31 @@ def test_set_up_page_marks_and_saves_the_tray_by_dragging(app, watcher, page, tm
     page.wait_for_selector("#stage[data-ready=yes]")
     page.wait_for_function(
         "document.getElementById('tray-state').textContent.startsWith('Saved')")
+
+
+def touch_drag(tab, start, end, box) -> None:
+    """A finger pressed at `start`, slid to `end` (fractions of the picture), lifted."""
+    cdp = tab.context.new_cdp_session(tab)
+    cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+
+    def at(point):
+        return [{"x": box["x"] + point[0] * box["width"], "y": box["y"] + point[1] * box["height"]}]
+
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": at(start)})
+    for step in range(1, 9):
+        point = [start[i] + (end[i] - start[i]) * step / 8 for i in (0, 1)]
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": at(point)})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_a_corner_can_be_dragged_by_touch(app, watcher, page):
+    page.goto(page.base_url + "/setup")
+    page.wait_for_selector("#stage[data-ready=yes]")
+    box = page.locator("#stage").bounding_box()
+    touch_drag(page, (0.05, 0.05), (0.3, 0.2), box)  # the top-left corner of the default
+    page.click("[data-testid=save-tray]")
+    page.wait_for_function(
+        "document.getElementById('tray-state').textContent.startsWith('Saved')")
+    (x, y), *rest = watcher.trays[-1]
+    assert abs(x - 0.3) < 0.02 and abs(y - 0.2) < 0.02
+    assert rest == [[0.95, 0.05], [0.95, 0.95], [0.05, 0.95]]
