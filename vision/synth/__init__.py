@@ -8,6 +8,7 @@ varies, with each die's ground truth (face, centre, top-face corners).
 from vision.synth.conditions import Conditions, random_conditions
 from vision.synth.placement import Placement, random_placements, random_roll
 from vision.synth.scene import RenderedDie, Scene, render_scene
+from vision.synth.training import render_face_crops
 
 __all__ = [
     "Conditions",
@@ -17,5 +18,6 @@ __all__ = [
     "random_conditions",
     "random_placements",
     "random_roll",
+    "render_face_crops",
     "render_scene",
 ]

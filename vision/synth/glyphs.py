@@ -77,11 +77,6 @@ def _glyph_mask(
     return mask
 
 
-def glyph_mask(value: int, font: int, weight: float, height_level: int, mark: str) -> np.ndarray:
-    """Ink coverage (TEXTURE, TEXTURE) float32 of a face's numeral (read-only, cached)."""
-    return _glyph_mask(value, font, _quantise_weight(weight), height_level, mark)
-
-
 @lru_cache(maxsize=4)
 def face_alpha(radius: float = 0.14) -> np.ndarray:
     """Coverage of a face with rounded corners, anti-aliased (TEXTURE, TEXTURE) float32."""
