@@ -4,7 +4,9 @@ The scorepad runs without it (camera "none": hand entry only). Vision is
 imported only when a camera is configured, so the app never loads OpenCV or
 the model otherwise. The watcher is anything with the `vision.live.TableWatcher`
 methods (`events()`, `latest_overlay_jpeg()`, `latest_reading()`, `new_turn()`,
-`close()`), which lets tests drive this with a fake.
+`close()`), which lets tests drive this with a fake. The set-up page's hooks
+(`set_tray_fractions()`, `read_now()`, `source.lock_exposure()`) are optional:
+a watcher without them has no tray, test reading or exposure controls.
 """
 
 from __future__ import annotations
