@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 from scorepad_helpers import make_config, reading_of
-from test_web_setup import SetupWatcher, jpeg
+from test_web_setup import SetupWatcher, install_fake_picamera2, jpeg, pi_app
 
 from web.app import close_app, create_app
 
@@ -107,3 +107,29 @@ def test_a_corner_can_be_dragged_by_touch(app, watcher, page):
     (x, y), *rest = watcher.trays[-1]
     assert abs(x - 0.3) < 0.02 and abs(y - 0.2) < 0.02
     assert rest == [[0.95, 0.05], [0.95, 0.95], [0.05, 0.95]]
+
+
+class TestOnThePiCamera:
+    """vision's real TableWatcher and PiCameraSource over a fake picamera2."""
+
+    @pytest.fixture
+    def app(self, tmp_path, monkeypatch) -> Iterator[Flask]:
+        install_fake_picamera2(monkeypatch)
+        application, self.camera = pi_app(tmp_path)
+        yield application
+        close_app(application)
+
+    def test_lock_now_and_unlock_from_the_page(self, app, page):
+        page.goto(page.base_url + "/setup")
+        page.wait_for_selector("#stage[data-ready=yes]")
+        assert page.inner_text("[data-testid=exposure-state]").startswith("Locked: exposure 9.0 ms")
+        self.camera.metadata = {"ExposureTime": 12500, "AnalogueGain": 3.25,
+                                "ColourGains": (1.4, 2.0)}
+        page.click("[data-testid=unlock-exposure]")
+        page.wait_for_selector("#exposure-state[data-locked=no]")
+        assert page.inner_text("[data-testid=exposure-state]").startswith("Automatic")
+        page.click("[data-testid=lock-exposure]")
+        page.wait_for_selector("#exposure-state[data-locked=yes]")
+        assert page.inner_text("[data-testid=exposure-state]") == (
+            "Locked: exposure 12.5 ms, gain 3.25, colour gains 1.40 / 2.00.")
+        assert self.camera.controls[-1]["ExposureTime"] == 12500

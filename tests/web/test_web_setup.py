@@ -267,11 +267,15 @@ def pi_app(tmp_path, **config):
     return app, FakePicamera2.made[-1]
 
 
-@pytest.fixture
-def picamera2(monkeypatch):
+def install_fake_picamera2(monkeypatch) -> None:
     FakePicamera2.made = []
     monkeypatch.setitem(sys.modules, "picamera2",
                         types.SimpleNamespace(Picamera2=FakePicamera2))
+
+
+@pytest.fixture
+def picamera2(monkeypatch):
+    install_fake_picamera2(monkeypatch)
 
 
 LOCKED = {"AeEnable": False, "AwbEnable": False, "ExposureTime": 12500, "AnalogueGain": 3.25,
