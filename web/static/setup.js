@@ -11,9 +11,11 @@ const cornerEls = Array.from(stage.querySelectorAll(".corner"));
 let corners = WHOLE.map((p) => p.slice());
 let saved = null;
 
+const sentence = (text) => text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
+
 function show(id, text, cls) {
   const node = document.getElementById(id);
-  node.textContent = text || "";
+  node.textContent = sentence(text);
   if (cls !== undefined) node.className = cls;
 }
 
@@ -131,7 +133,7 @@ document.getElementById("test-read").addEventListener("click", async () => {
     return;
   }
   const data = result.data;
-  show("test-message", data.message.charAt(0).toUpperCase() + data.message.slice(1) +
+  show("test-message", data.message +
     (data.flags.length ? ` (${data.flags.join(", ")})` : ""),
     data.dice.length ? "test-message" : "test-message none");
   data.dice.forEach((die) => list.append(el("li", {},
