@@ -266,6 +266,7 @@ class _Piece:
     max_hole: float
     depth: int
     edges: tuple[bool, bool, bool, bool]  # region of interest ends at the frame's l, t, r, b
+    around: np.ndarray | None = None  # the blob it was cut from, near the piece
 
     def shape(self) -> tuple[float, float]:
         return _rect_side(self.outline)
@@ -281,15 +282,20 @@ class _Piece:
         sides). [] when there is no brighter part."""
         if self.depth >= 2:
             return []
-        values = self.lit[self.mask > 0]
+        # Dark dice: the top may have been left out of the piece (above the band), so
+        # look in the blob around the piece.
+        region = self.mask if self.light else self.around
+        values = self.lit[region > 0]
         brighter = values[values > self.level * 1.06 + (0 if self.light else 2)]
         if brighter.size < 0.1 * self.area:
             return []
-        higher = _top_level(brighter, self.light)
+        # Light dice: the top is the brightest body. Dark dice: the commonest level above
+        # the shaded sides (numerals, rim and shadow are brighter but smaller).
+        higher = _top_level(brighter, True) if self.light else _mode(brighter)
         if higher <= self.level * 1.08 + (0 if self.light else 2):
             return []
         return _cut(
-            self.lit, self.mask, higher, self.light, self.max_hole, self.origin, self.depth + 1,
+            self.lit, region, higher, self.light, self.max_hole, self.origin, self.depth + 1,
             self.edges,
         )
 
@@ -356,12 +362,24 @@ def _cut(
         )
         outline = np.concatenate([c.reshape(-1, 2) for c in contours]).astype(np.float32)
         outline += shift + np.asarray((x, y), np.float32)
+        around = None
+        if not light:
+            reach = max(3, max(w, h) // 2 | 1)
+            around = cv2.dilate(piece_mask, np.ones((reach, reach), np.uint8)) & mask
         pieces.append(
             _Piece(
-                outline, float(area), lit, piece_mask, origin, level, light, max_hole, depth, edges
+                outline, float(area), lit, piece_mask, origin, level, light, max_hole, depth, edges,
+                around,
             )
         )
     return pieces
+
+
+def _mode(values: np.ndarray) -> float:
+    """The commonest grey level of some pixels (histogram smoothed over a few levels)."""
+    histogram = np.bincount(values.astype(np.int64), minlength=256).astype(np.float32)
+    histogram = cv2.GaussianBlur(histogram.reshape(1, -1), (0, 0), 2.5).ravel()
+    return float(max(np.argmax(histogram), 4))
 
 
 def _top_level(values: np.ndarray, light: bool) -> float:
@@ -439,6 +457,17 @@ def _is_top(
     return side <= 0 or smallest * side * side <= area <= 1.3 * side * side
 
 
+def _is_hollow_top(long: float, short: float, area: float, side: float) -> bool:
+    """A re-cut piece exactly one face in size and square, though its big numeral left
+    it hollow (a dark die's bright numeral is not top-face body)."""
+    return (
+        side > 0
+        and 0.85 * side <= short <= long <= 1.2 * side
+        and long <= 1.2 * short
+        and area >= 0.45 * long * short
+    )
+
+
 def _is_tilted_top(long: float, short: float, area: float, side: float) -> bool:
     """A solid, narrow piece one die long: a tilted die's foreshortened top face."""
     return (
@@ -469,6 +498,10 @@ def _boxes(
             boxes.append(_corners(piece.outline))
             continue
         if recut_light and _is_tilted_top(long, short, piece.area, side):
+            boxes.append(_corners(piece.outline))
+            continue
+        hollow_allowed = piece.depth > 0 or not piece.light
+        if hollow_allowed and _is_hollow_top(long, short, piece.area, side):
             boxes.append(_corners(piece.outline))
             continue
         several = side > 0 and piece.area > 1.6 * side * side
