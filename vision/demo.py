@@ -210,7 +210,8 @@ class DemoSource(FrameSource):
                 if self.table is None:
                     return
                 if self.realtime:
-                    due += period
-                    time.sleep(max(0.0, due - time.monotonic()))
+                    now = time.monotonic()
+                    due = max(due + period, now)  # a slow reader is not made up for later
+                    time.sleep(due - now)
                 self.latest = frame
                 yield frame.image
