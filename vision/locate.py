@@ -458,8 +458,8 @@ def _is_top(
 
 
 def _is_hollow_top(long: float, short: float, area: float, side: float) -> bool:
-    """A re-cut piece exactly one face in size and square, though its big numeral left
-    it hollow (a dark die's bright numeral is not top-face body)."""
+    """A piece exactly one face in size and square, though its big numeral left it
+    hollow (a numeral that touches the bevelled rim is not filled in)."""
     return (
         side > 0
         and 0.85 * side <= short <= long <= 1.2 * side
@@ -500,8 +500,7 @@ def _boxes(
         if recut_light and _is_tilted_top(long, short, piece.area, side):
             boxes.append(_corners(piece.outline))
             continue
-        hollow_allowed = piece.depth > 0 or not piece.light
-        if hollow_allowed and _is_hollow_top(long, short, piece.area, side):
+        if _is_hollow_top(long, short, piece.area, side):
             boxes.append(_corners(piece.outline))
             continue
         several = side > 0 and piece.area > 1.6 * side * side
@@ -524,7 +523,9 @@ def _boxes(
                 if _is_top(long, short, area, side, bounds):
                     boxes.append(_corners(part))
         elif side > 0 and piece.area > 0.05 * side * side:
-            fragments.append((piece.outline, piece.area, partial))
+            # Near the picture's edge a die may lean on the wall: its top looks narrow.
+            leaning = partial or _near_edge(piece.outline, frame_size, 1.5 * side)
+            fragments.append((piece.outline, piece.area, leaning))
     return boxes + _joined(fragments, side, bounds)
 
 
@@ -587,6 +588,13 @@ def _drop_side_faces(boxes: list[np.ndarray], grey: np.ndarray, side: float) -> 
             if radial and levels[i] < _SIDE_SHADE * levels[j]:
                 dropped.add(i)
     return [box for index, box in enumerate(boxes) if index not in dropped]
+
+
+def _near_edge(outline: np.ndarray, frame_size: tuple[int, int], reach: float) -> bool:
+    """Whether a piece's centre lies within `reach` pixels of the frame's edge."""
+    width, height = frame_size
+    x, y = outline.mean(axis=0)
+    return bool(min(x, y, width - x, height - y) <= reach)
 
 
 def _at_edge(outline: np.ndarray, frame_size: tuple[int, int]) -> bool:
