@@ -517,6 +517,10 @@ def _boxes(
         if _is_tilted_top(long, short, piece.area, side):
             boxes.append(_corners(piece.outline))
             continue
+        square = _outer_square(piece, long, short, side, frame_size)
+        if square is not None:
+            boxes.append(square)
+            continue
         if several:
             for part, area in _split(piece.points(), parts):
                 long, short = _rect_side(part)
@@ -588,6 +592,32 @@ def _drop_side_faces(boxes: list[np.ndarray], grey: np.ndarray, side: float) -> 
             if radial and levels[i] < _SIDE_SHADE * levels[j]:
                 dropped.add(i)
     return [box for index, box in enumerate(boxes) if index not in dropped]
+
+
+def _outer_square(
+    piece: _Piece, long: float, short: float, side: float, frame_size: tuple[int, int]
+) -> np.ndarray | None:
+    """A top face still joined to its side faces (a dark die seen at a slant, whose sides
+    are nearly as dark as its top): the camera sees the sides on the picture-centre
+    side, so the top is the face-sized square at the piece's far corner. None when
+    the piece is not one die with its sides."""
+    if side <= 0 or not (0.9 * side <= short and long <= 1.9 * side):
+        return None
+    if not 1.1 * side * side <= piece.area <= 1.9 * side * side:
+        return None
+    (cx, cy), (w, h), angle = cv2.minAreaRect(piece.outline)
+    corners = cv2.boxPoints(((cx, cy), (w, h), angle))
+    middle = np.array(frame_size, np.float32) / 2
+    far = int(np.argmax(np.linalg.norm(corners - middle, axis=1)))
+    origin = corners[far]
+    edges = [corners[(far + 1) % 4] - origin, corners[(far + 3) % 4] - origin]
+    face = side * (1 + _GROW) + 1
+    u, v = (edge / max(float(np.linalg.norm(edge)), 1e-6) * face for edge in edges)
+    square = np.array([origin, origin + u, origin + u + v, origin + v], np.float32)
+    outward = square.mean(axis=0) - np.array([cx, cy], np.float32)
+    if float(outward @ (np.array([cx, cy], np.float32) - middle)) <= 0:
+        return None  # the extra part is not on the centre side: not sides, something else
+    return square
 
 
 def _near_edge(outline: np.ndarray, frame_size: tuple[int, int], reach: float) -> bool:
