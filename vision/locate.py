@@ -230,7 +230,8 @@ def _locate(
     if single.size:  # the bigger blobs: dice, not specks of mat texture
         single = single[single >= 0.3 * np.percentile(single, 90)]
     rough_side = float(np.sqrt(np.median(single))) if single.size else min_side * scale
-    hand_mask = _hand(_unlike_mat(small, diff, threshold, outer), rough_side, diff.shape)
+    unlike_mat = _unlike_mat(small, diff, threshold, outer)
+    hand_mask = _hand(unlike_mat, rough_side, diff.shape)
     pieces: list[_Piece] = []
     for label in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[label])
@@ -246,6 +247,8 @@ def _locate(
     side = _typical_side(pieces, min_side, max_side)
     boxes = _boxes(pieces, side, min_side, max_side, (width, height))
     boxes = _drop_side_faces(boxes, grey_full, side)
+    if hand_mask is None and side > 0:  # the rough size may have been a finger's: again
+        hand_mask = _hand(unlike_mat, side * scale, diff.shape)
     if hand_mask is not None:
         boxes = [box for box in boxes if not _under(hand_mask, box, scale)]
     boxes.sort(key=lambda box: (float(box[:, 1].mean()), float(box[:, 0].mean())))
