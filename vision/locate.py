@@ -247,7 +247,8 @@ def _locate(
     side = _typical_side(pieces, min_side, max_side)
     boxes = _boxes(pieces, side, min_side, max_side, (width, height))
     boxes = _drop_side_faces(boxes, grey_full, side)
-    if hand_mask is None and side > 0:  # the rough size may have been a finger's: again
+    if hand_mask is None and 0 < 1.5 * side * scale < rough_side:
+        # The rough size was far too big (a finger's, not a die's): look again.
         hand_mask = _hand(unlike_mat, side * scale, diff.shape)
     if hand_mask is not None:
         boxes = [box for box in boxes if not _under(hand_mask, box, scale)]
