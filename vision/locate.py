@@ -55,6 +55,7 @@ _MAX_TILTED_ASPECT: Final[float] = 2.4
 _THIN_LINE: Final[float] = 0.014  # of the shorter side: lines this thin are not dice
 _WALL_REACH: Final[float] = 0.03  # of the shorter side: how far a tilted top overhangs the mat
 _GROW: Final[float] = 0.04  # the bevelled rim left out by the threshold, of the face side
+_SQUARE_COVERED: Final[float] = 0.7  # of a far-corner square that must be piece
 _SIDE_NEAR: Final[float] = 1.2  # of the side: a side face lies this close to its top
 _SIDE_SHADE: Final[float] = 0.88  # and is at most this bright relative to it
 _MAX_LONG: Final[float] = 1.35  # of the typical side: longer pieces are not one face
@@ -621,7 +622,11 @@ def _outer_square(
     outward = square.mean(axis=0) - np.array([cx, cy], np.float32)
     if float(outward @ (np.array([cx, cy], np.float32) - middle)) <= 0:
         return None  # the extra part is not on the centre side: not sides, something else
-    return square
+    inside = np.zeros(piece.mask.shape, np.uint8)
+    local = np.round(square - np.asarray(piece.origin, np.float32)).astype(np.int32)
+    cv2.fillConvexPoly(inside, local, 255)
+    covered = np.count_nonzero(inside & piece.mask) / max(np.count_nonzero(inside), 1)
+    return square if covered >= _SQUARE_COVERED else None
 
 
 def _near_edge(outline: np.ndarray, frame_size: tuple[int, int], reach: float) -> bool:
