@@ -18,7 +18,7 @@ class TrainConfig:
     """Everything that decides the trained weights (and the time it takes)."""
 
     seed: int = 0
-    train_crops: int = 120_000
+    train_crops: int = 200_000
     val_crops: int = 2_000
     epochs: int = 10
     batch_size: int = 128
