@@ -128,6 +128,37 @@ def test_body_and_mat_always_contrast():
             assert luminance(conditions.mat_bgr) > luminance(conditions.body_bgr)
 
 
+@pytest.mark.parametrize("ambient, strength", [(0.25, 0.45), (0.4, 0.6)])
+def test_mat_is_lit_like_a_flat_die_top(ambient, strength):
+    # Ivory body on a light grey mat: only 74 luma apart, so an unlit mat under dim
+    # light once came out brighter than the dice on it.
+    size = (640, 480)
+    conditions = _quiet(
+        random_conditions(np.random.default_rng(0), size),
+        body_bgr=(236.0, 249.0, 253.0),
+        mat_bgr=(190.0, 175.0, 167.0),
+        mat_texture="plain",
+        mat_texture_strength=0.0,
+        shadow_strength=0.0,
+        ambient=ambient,
+        light_strength=strength,
+        light_elevation=64.0,
+        exposure=1.0,
+        white_balance=(1.0, 1.0, 1.0),
+        scale=60.0,
+    )
+    placement = Placement(Die(8, "G"), (320.0, 240.0), angle=0.0)
+    scene = render_scene(0, placements=[placement], conditions=conditions, size=size)
+    grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    shade = ambient + strength * np.sin(np.radians(64.0))
+    top = np.median(_die_pixels(conditions, placement, size)[0])
+    mat = np.median(grey[200:280, 40:120])
+    assert mat == pytest.approx(luminance(conditions.mat_bgr) * shade, abs=3)
+    assert top - mat == pytest.approx(
+        (luminance(conditions.body_bgr) - luminance(conditions.mat_bgr)) * shade, abs=6
+    )
+
+
 def test_dark_bodies_appear_sometimes():
     dark = sum(random_conditions(np.random.default_rng(s)).body_dark for s in range(200))
     assert 10 < dark < 100

@@ -5,6 +5,12 @@ cast shadows, then the dice from the outside in (dice nearer the image centre
 stand taller in the picture and hide the side faces of their outer neighbours),
 an optional hand, and last what the camera adds: uneven light, white balance,
 exposure, defocus and motion blur, sensor noise and JPEG compression.
+
+One light model for everything: a surface's shade is ambient plus the directional
+share times the cosine between its normal and the light (`_shade`), so the mat
+and a flat die top under the same light keep the ratio of their colours, and the
+body/mat contrast chosen in `conditions` survives dim light. Falloff across the
+frame, vignette, white balance and exposure then act on the whole frame alike.
 """
 
 from __future__ import annotations
@@ -69,6 +75,11 @@ class Scene:
     dice: tuple[RenderedDie, ...]
     conditions: Conditions
     hand_mask: np.ndarray | None = None
+
+
+def _shade(conditions: Conditions, normals: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """Brightness of surfaces with unit `normals` (..., 3) under the scene's light."""
+    return conditions.ambient + conditions.light_strength * np.maximum(normals @ light, 0.0)
 
 
 def _ink_bgr(die: Die, conditions: Conditions, rng: np.random.Generator) -> np.ndarray:
@@ -141,11 +152,8 @@ def _draw_die(
     to_camera = camera.position - corners3d.mean(axis=1)
     visible = np.einsum("ij,ij->i", normals, to_camera) > 0
     projected = camera.project(corners3d)  # (6, 4, 2)
-    top_shade = conditions.ambient + conditions.light_strength * max(0.0, float(normals[0] @ light))
-    shades = np.minimum(
-        conditions.ambient + conditions.light_strength * np.maximum(normals @ light, 0.0),
-        SIDE_SHADE_LIMIT * top_shade,
-    )
+    top_shade = float(_shade(conditions, normals[0], light))
+    shades = np.minimum(_shade(conditions, normals, light), SIDE_SHADE_LIMIT * top_shade)
     shades[0] = top_shade
 
     height, width = image.shape[:2]
@@ -222,7 +230,10 @@ def _background(
     light: np.ndarray,
     rng: np.random.Generator,
 ) -> np.ndarray:
-    """Table, tray wall, mat and cast shadows, composed at half resolution and upsampled."""
+    """Table, tray wall, mat and cast shadows, composed at half resolution and upsampled.
+
+    All three are flat, facing up: lit like a die lying flat (`_shade` of the up normal).
+    """
     width, height = size
     f = 0.5
     small_w, small_h = max(int(width * f), 1), max(int(height * f), 1)
@@ -240,6 +251,7 @@ def _background(
     )
     if right > left and bottom > top:
         image[top:bottom, left:right] = mat_texture(conditions, (right - left, bottom - top), rng)
+    image *= float(_shade(conditions, np.array([0.0, 0.0, 1.0]), light))
     if placements:
         mask = np.zeros((small_h, small_w), np.uint8)
         for placement in placements:
