@@ -21,6 +21,7 @@ from vision.synth import (
     render_scene,
 )
 from vision.synth.conditions import MIN_BODY_MAT_CONTRAST, luminance
+from vision.synth.placement import top_in_frame
 
 DATA = Path(__file__).resolve().parent / "data"
 sys.path.insert(0, str(DATA))
@@ -102,6 +103,28 @@ def test_top_faces_never_overlap_and_clusters_and_tilts_occur():
             touching += gap < 1.15 * edge
         tilted += sum(d.tilted for d in scene.dice)
     assert touching > 0 and tilted > 0
+
+
+def test_every_top_face_lies_inside_the_picture():
+    # A tray at the frame's edge, seen from low down: a die leaning on the wall there
+    # shows its top pushed outside the picture, so such spots are never chosen.
+    size = (640, 480)
+    conditions = dataclasses.replace(
+        random_conditions(np.random.default_rng(5), size),
+        tray_inset=0.0, wall_width=0.25, camera_height=9.0, scale=50.0,
+    )
+    leaning = Placement(Die(8, "G"), (40.0, 240.0), angle=0.0, tilt=30.0)
+    assert not top_in_frame(leaning, conditions, size)
+    assert top_in_frame(dataclasses.replace(leaning, centre=(320.0, 240.0)), conditions, size)
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        dice = list(random_roll(rng))
+        placements = random_placements(rng, dice, conditions, size)
+        assert len(placements) == 10
+        scene = render_scene(seed, placements=placements, conditions=conditions, size=size)
+        for die in scene.dice:
+            assert die.corners.min() >= 0
+            assert die.corners[:, 0].max() < size[0] and die.corners[:, 1].max() < size[1]
 
 
 def test_fixed_table_and_placements_give_fixed_ground_truth_across_seeds():

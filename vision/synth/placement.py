@@ -1,7 +1,10 @@
 """Where the dice lie: random rolls, the tray's inner area, and non-overlapping placements.
 
 Placements come in three kinds, mixed per scene: scattered dice, clusters of
-dice touching side by side, and a few dice tilted against the tray wall.
+dice touching side by side, and a few dice tilted against the tray wall. Every
+die's top face is kept wholly inside the picture: in the product the tray lies
+inside the camera's view (the set-up page marks it), and a top face the camera
+cannot see cannot be read by any pipeline.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import numpy as np
 
 from scorer.dice import PHYSICAL_DICE, Die, Roll
 from vision.synth.conditions import Conditions
+from vision.synth.geometry import Camera, die_rotation, face_corners, rest_centre
 
 logger = logging.getLogger(__name__)
 
@@ -96,6 +100,21 @@ def _inside(points: np.ndarray, bounds: tuple[float, float, float, float]) -> bo
     )
 
 
+def top_in_frame(placement: Placement, conditions: Conditions, size: tuple[int, int]) -> bool:
+    """Whether the die's top face, as the camera sees it, lies wholly inside the picture.
+
+    The camera looks down from above the frame's centre, so a die near the tray's
+    edge (above all one leaning on the wall) shows its top pushed outwards.
+    """
+    width, height = size
+    edge = conditions.scale
+    lean = lean_direction(placement.centre, conditions, size) if placement.tilt else 0.0
+    rotation = die_rotation(placement.angle, placement.tilt, lean)
+    corners = face_corners(rotation, rest_centre(rotation, placement.centre, edge), edge)[0]
+    camera = Camera((width / 2, height / 2), conditions.camera_height * edge)
+    return _inside(camera.project(corners), (0.0, 0.0, width - 1.0, height - 1.0))
+
+
 def _span(low: float, high: float) -> tuple[float, float]:
     """(low, high), or the midpoint twice when the range is empty."""
     if high >= low:
@@ -163,7 +182,11 @@ def random_placements(
                 cy = rng.uniform(*_span(top + margin, bottom - margin))
                 candidate = Placement(die, (float(cx), float(cy)), float(rng.uniform(0, 360)))
             shape = footprint(candidate, edge)
-            if _inside(shape, bounds) and not _overlaps(shape, shapes, edge):
+            if (
+                _inside(shape, bounds)
+                and not _overlaps(shape, shapes, edge)
+                and top_in_frame(candidate, conditions, size)
+            ):
                 placements.append(candidate)
                 shapes.append(shape)
                 break
