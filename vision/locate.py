@@ -56,6 +56,8 @@ _THIN_LINE: Final[float] = 0.014  # of the shorter side: lines this thin are not
 _WALL_REACH: Final[float] = 0.03  # of the shorter side: how far a tilted top overhangs the mat
 _GROW: Final[float] = 0.04  # the bevelled rim left out by the threshold, of the face side
 _SQUARE_COVERED: Final[float] = 0.7  # of a far-corner square that must be piece
+_TAIL: Final[float] = 0.3  # of the side: strips this thin hanging off a top face are not top
+_SQUARE_AREA: Final[float] = 0.95  # of a face: the least a top joined to its sides covers
 _SIDE_NEAR: Final[float] = 1.2  # of the side: a side face lies this close to its top
 _SIDE_SHADE: Final[float] = 0.88  # and is at most this bright relative to it
 _MAX_LONG: Final[float] = 1.35  # of the typical side: longer pieces are not one face
@@ -522,15 +524,23 @@ def _boxes(
         if _is_tilted_top(long, short, piece.area, side):
             boxes.append(_corners(piece.outline))
             continue
+        trimmed = _without_tails(piece, side)
+        if trimmed is not None:
+            boxes.append(_corners(trimmed.outline))
+            continue
         square = _outer_square(piece, long, short, side, frame_size)
         if square is not None:
             boxes.append(square)
             continue
         if several:
-            for part, area in _split(piece.points(), parts):
-                long, short = _rect_side(part)
-                if _is_top(long, short, area, side, bounds):
-                    boxes.append(_corners(part))
+            for part in _split(piece, parts):
+                long, short = part.shape()
+                if _is_top(long, short, part.area, side, bounds):
+                    boxes.append(_corners(part.outline))
+                    continue
+                square = _outer_square(part, long, short, side, frame_size)
+                if square is not None:  # a dark die's top with its sides, cut from its neighbour
+                    boxes.append(square)
         elif side > 0 and piece.area > 0.05 * side * side:
             # Near the picture's edge a die may lean on the wall: its top looks narrow.
             leaning = partial or _near_edge(piece.outline, frame_size, 1.5 * side)
@@ -608,7 +618,7 @@ def _outer_square(
     the piece is not one die with its sides."""
     if side <= 0 or not (0.9 * side <= short and long <= 1.9 * side):
         return None
-    if not 1.1 * side * side <= piece.area <= 1.9 * side * side:
+    if not _SQUARE_AREA * side * side <= piece.area <= 1.9 * side * side:
         return None
     (cx, cy), (w, h), angle = cv2.minAreaRect(piece.outline)
     corners = cv2.boxPoints(((cx, cy), (w, h), angle))
@@ -627,6 +637,30 @@ def _outer_square(
     cv2.fillConvexPoly(inside, local, 255)
     covered = np.count_nonzero(inside & piece.mask) / max(np.count_nonzero(inside), 1)
     return square if covered >= _SQUARE_COVERED else None
+
+
+def _without_tails(piece: _Piece, side: float) -> _Piece | None:
+    """A top face with thin strips of side face or rim still attached (a dark die at a
+    slant): opened with a disc much smaller than a face, its biggest part is the top.
+    None when what is left is not one top face."""
+    if side <= 0 or not 0.8 * side * side <= piece.area <= 1.6 * side * side:
+        return None
+    size = max(3, int(_TAIL * side) | 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    opened = cv2.morphologyEx(piece.mask, cv2.MORPH_OPEN, disc)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    if count < 2:
+        return None
+    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    mask = (labels == biggest).astype(np.uint8) * 255
+    area = float(stats[biggest, cv2.CC_STAT_AREA])
+    outline = _outline(mask, piece.origin)
+    long, short = _rect_side(outline)
+    if not (long <= 1.2 * side and long <= 1.25 * short and 0.75 * side * side <= area):
+        return None
+    if area < 0.7 * long * short:
+        return None
+    return replace(piece, mask=mask, area=area, outline=outline, depth=piece.depth + 1)
 
 
 def _near_edge(outline: np.ndarray, frame_size: tuple[int, int], reach: float) -> bool:
@@ -690,15 +724,28 @@ def _outline(mask: np.ndarray, origin: tuple[int, int]) -> np.ndarray:
     return points + np.asarray(origin, np.float32)
 
 
-def _split(points: np.ndarray, parts: int) -> list[tuple[np.ndarray, float]]:
-    """Split merged top faces into `parts` groups of pixels (k-means on their positions):
-    each group's pixels (a sample) and its area in pixels."""
+def _split(piece: _Piece, parts: int) -> list[_Piece]:
+    """Split merged top faces into `parts` pieces (k-means on a sample of pixel
+    positions, then every pixel to its nearest centre)."""
+    ys, xs = np.nonzero(piece.mask)
+    points = np.stack([xs, ys], axis=1).astype(np.float32)
     step = max(1, len(points) // 1500)  # a sample is plenty to find a few squares
     sample = np.ascontiguousarray(points[::step])
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    _, labels, _ = cv2.kmeans(sample, parts, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    groups = [sample[labels.ravel() == k] for k in range(parts)]
-    return [(group, float(len(group) * step)) for group in groups if len(group)]
+    _, _, centres = cv2.kmeans(sample, parts, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    nearest = np.argmin(
+        ((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2), axis=1
+    )
+    split = []
+    for k in range(parts):
+        chosen = nearest == k
+        if np.count_nonzero(chosen) < 30:
+            continue
+        mask = np.zeros(piece.mask.shape, np.uint8)
+        mask[ys[chosen], xs[chosen]] = 255
+        split.append(replace(piece, mask=mask, area=float(np.count_nonzero(chosen)),
+                             outline=_outline(mask, piece.origin), depth=piece.depth + 1))
+    return split
 
 
 def _corners(points: np.ndarray) -> np.ndarray:
