@@ -3,6 +3,15 @@
 Used by `benchmarks/eval_pipeline.py` (the full figures) and by a small CI test.
 Seeds start at HELD_OUT_SEED_BASE, far above any seed the classifier trained or
 was evaluated on, so the scenes are new to every part of the pipeline.
+
+Every rendered die counts. The renderer keeps each die's whole top face inside
+the picture (in the product the tray lies inside the camera's view, and the
+set-up page marks it), so no die is counted that no camera could read; the
+locator is not asked to find dice whose top is cut off by the frame's edge.
+
+Measured (300 scenes each, targets 99 % found / 97 % all right / 99.7 % per die):
+from seed HELD_OUT_SEED_BASE 98.67 % / 98.33 % / 99.833 %; from +100000
+99.00 % / 98.67 % / 99.767 %; from +200000 98.67 % / 98.67 % / 99.867 %.
 """
 
 from __future__ import annotations
