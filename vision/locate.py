@@ -57,6 +57,7 @@ _WALL_REACH: Final[float] = 0.03  # of the shorter side: how far a tilted top ov
 _GROW: Final[float] = 0.04  # the bevelled rim left out by the threshold, of the face side
 _SQUARE_COVERED: Final[float] = 0.7  # of a far-corner square that must be piece
 _TAIL: Final[float] = 0.3  # of the side: strips this thin hanging off a top face are not top
+_LEAN_ASPECT: Final[float] = 1.12  # a piece this elongated may be a top and its side
 _SQUARE_AREA: Final[float] = 0.95  # of a face: the least a top joined to its sides covers
 _SIDE_NEAR: Final[float] = 1.2  # of the side: a side face lies this close to its top
 _SIDE_SHADE: Final[float] = 0.88  # and is at most this bright relative to it
@@ -501,6 +502,10 @@ def _boxes(
         long, short = piece.shape()
         recut_light = piece.depth > 0 and piece.light  # the bright top of a tilted die
         partial = recut_light or _at_edge(piece.outline, frame_size)
+        outer = _brighter_end(piece, long, short, side, frame_size)
+        if outer is not None:  # a dark die's top with the darker side it leans over
+            boxes.append(outer)
+            continue
         if _is_top(long, short, piece.area, side, bounds, tilted=partial):
             boxes.append(_corners(piece.outline))
             continue
@@ -637,6 +642,51 @@ def _outer_square(
     cv2.fillConvexPoly(inside, local, 255)
     covered = np.count_nonzero(inside & piece.mask) / max(np.count_nonzero(inside), 1)
     return square if covered >= _SQUARE_COVERED else None
+
+
+def _brighter_end(
+    piece: _Piece, long: float, short: float, side: float, frame_size: tuple[int, int]
+) -> np.ndarray | None:
+    """The top face of a dark die seen at a slant near the picture's edge, when the
+    piece also holds the side the camera sees (a leaning die's side faces the camera
+    almost as squarely as its top). The side lies on the picture-centre end and is
+    darker (light comes from above), so the top is the piece's far, brighter end.
+    None when the piece does not look like that."""
+    if piece.light or side <= 0 or long < _LEAN_ASPECT * short or long > 1.6 * side:
+        return None
+    if not _near_edge(piece.outline, frame_size, 2.0 * side):
+        return None
+    (cx, cy), (w, h), angle = cv2.minAreaRect(piece.outline)
+    turn = np.radians(angle if w >= h else angle + 90.0)
+    axis = np.array([np.cos(turn), np.sin(turn)], np.float32)
+    outward = np.array([cx, cy], np.float32) - np.array(frame_size, np.float32) / 2
+    along = float(axis @ outward) / max(float(np.linalg.norm(outward)), 1e-6)
+    if abs(along) < 0.5:
+        return None  # the long axis does not point away from the centre
+    axis *= np.sign(along)
+    ys, xs = np.nonzero(piece.mask)
+    values = piece.lit[ys, xs]
+    points = np.stack([xs, ys], axis=1).astype(np.float32) + np.asarray(piece.origin, np.float32)
+    t = (points - np.array([cx, cy], np.float32)) @ axis
+    far = float(np.median(values[t > 0.2 * long]))
+    near = float(np.median(values[t < -0.2 * long])) if np.any(t < -0.2 * long) else far
+    if near > _SIDE_SHADE * far - 1.0:
+        return None  # one even face: not a top with its side
+    middle = (far + near) / 2
+    bins = np.clip(((t / long + 0.5) * 20).astype(int), 0, 19)
+    medians = [
+        float(np.median(values[bins == k])) if np.any(bins == k) else middle for k in range(20)
+    ]
+    cut = 19
+    while cut > 0 and medians[cut - 1] >= middle:
+        cut -= 1
+    top = points[bins >= cut]
+    if len(top) < 30:
+        return None
+    top_long, top_short = _rect_side(top)  # its numeral may leave it hollow: shape only
+    if not 0.75 * side <= top_long <= _MAX_LONG * side or top_short < 0.3 * side:
+        return None
+    return _corners(top)
 
 
 def _without_tails(piece: _Piece, side: float) -> _Piece | None:
