@@ -525,6 +525,10 @@ def _boxes(
         finer = _boxes(piece.recut(), side, min_side, max_side, frame_size)
         if finer:
             boxes += finer
+            if several and len(finer) < parts and piece.depth == 0:
+                # The brighter cut found only some of the faces: look in the rest.
+                rest = _remainder(piece, finer, side)
+                boxes += _boxes(rest, side, min_side, max_side, frame_size)
             continue
         if _is_tilted_top(long, short, piece.area, side):
             boxes.append(_corners(piece.outline))
@@ -687,6 +691,26 @@ def _brighter_end(
     if not 0.75 * side <= top_long <= _MAX_LONG * side or top_short < 0.3 * side:
         return None
     return _corners(top)
+
+
+def _remainder(piece: _Piece, found: list[np.ndarray], side: float) -> list[_Piece]:
+    """What is left of a piece once the faces `found` in it (boxes) are taken out, as
+    pieces of at least a third of a face."""
+    mask = piece.mask.copy()
+    shift = np.asarray(piece.origin, np.float32)
+    for box in found:
+        grown = (box - box.mean(axis=0)) * 1.1 + box.mean(axis=0) - shift
+        cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), 0)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    rest = []
+    for label in range(1, count):
+        area = float(stats[label, cv2.CC_STAT_AREA])
+        if area < side * side / 3:
+            continue
+        part = (labels == label).astype(np.uint8) * 255
+        rest.append(replace(piece, mask=part, area=area, outline=_outline(part, piece.origin),
+                            depth=piece.depth + 1))
+    return rest
 
 
 def _without_tails(piece: _Piece, side: float) -> _Piece | None:
