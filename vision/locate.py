@@ -515,7 +515,10 @@ def _boxes(
         if _is_hollow_top(long, short, piece.area, side):
             boxes.append(_corners(piece.outline))
             continue
-        several = side > 0 and piece.area > 1.6 * side * side
+        several = side > 0 and (
+            piece.area > 1.6 * side * side  # or two faces side by side, left hollow
+            or (long > 1.8 * side and piece.area > 1.2 * side * side)
+        )
         if several:  # touching faces parted at a narrow neck, before anything else
             parts = max(2, int(round(piece.area / (side * side))))
             cores = _boxes(_cores(piece, parts, side), side, min_side, max_side, frame_size)
@@ -544,7 +547,9 @@ def _boxes(
         if several:
             for part in _split(piece, parts):
                 long, short = part.shape()
-                if _is_top(long, short, part.area, side, bounds):
+                if _is_top(long, short, part.area, side, bounds) or _is_hollow_top(
+                    long, short, part.area, side
+                ):
                     boxes.append(_corners(part.outline))
                     continue
                 square = _outer_square(part, long, short, side, frame_size)
