@@ -103,6 +103,14 @@ def test_boxes_are_four_corners_around_each_top_face():
         assert 0.85 < found / side < 1.15
 
 
+def assert_every_top_found(scene, boxes, *, within: float) -> None:
+    """Each rendered die has a located box centred within `within` of its edge length."""
+    for die in scene.dice:
+        side = np.linalg.norm(die.corners[0] - die.corners[1])
+        nearest = min(boxes, key=lambda b: np.hypot(*(b.mean(axis=0) - die.corners.mean(axis=0))))
+        assert np.hypot(*(nearest.mean(axis=0) - die.corners.mean(axis=0))) < within * side
+
+
 @pytest.mark.parametrize("offset", [100273, 100214, 100143, 200246])
 def test_a_dark_die_seen_at_a_slant_is_found_without_its_side_faces(offset):
     # Near the frame's edge the top of a dark die comes out joined to thin strips of
@@ -112,10 +120,7 @@ def test_a_dark_die_seen_at_a_slant_is_found_without_its_side_faces(offset):
     assert scene.conditions.body_dark
     boxes = locate_dice(scene.image).boxes
     assert len(boxes) == len(scene.dice) == 10
-    for die in scene.dice:
-        side = np.linalg.norm(die.corners[0] - die.corners[1])
-        nearest = min(boxes, key=lambda b: np.hypot(*(b.mean(axis=0) - die.corners.mean(axis=0))))
-        assert np.hypot(*(nearest.mean(axis=0) - die.corners.mean(axis=0))) < 0.2 * side
+    assert_every_top_found(scene, boxes, within=0.2)
 
 
 @pytest.mark.parametrize("offset", [100290, 187])
@@ -125,10 +130,7 @@ def test_two_touching_dark_dice_are_both_found(offset):
     scene = render_scene(HELD_OUT_SEED_BASE + offset)
     boxes = locate_dice(scene.image).boxes
     assert len(boxes) == len(scene.dice) == 10
-    for die in scene.dice:
-        side = np.linalg.norm(die.corners[0] - die.corners[1])
-        nearest = min(boxes, key=lambda b: np.hypot(*(b.mean(axis=0) - die.corners.mean(axis=0))))
-        assert np.hypot(*(nearest.mean(axis=0) - die.corners.mean(axis=0))) < 0.2 * side
+    assert_every_top_found(scene, boxes, within=0.2)
 
 
 def test_a_hand_over_the_tray_is_flagged_and_dice_are_not_taken_from_it(reader):
