@@ -12,6 +12,12 @@ from collections.abc import Mapping
 from scorer import Game, Roll, parse_roll
 from scorer.dice import PHYSICAL_DICE
 
+
+def snapshot(game: Game) -> tuple[object, ...]:
+    """Everything an illegal action must leave unchanged."""
+    return game.events, game.scorepad, game.turns, game.active_player, game.round
+
+
 #: A roll reaching each phase's maximum score (dice.md: 60 57 59 49 52 54 60 56 60 62).
 MAX_ROLLS: Mapping[int, tuple[Roll, int]] = {
     1: (parse_roll("10G 10R 10O 10B 10G 10O 1B 2B 3R 4R"), 60),

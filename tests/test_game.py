@@ -14,6 +14,7 @@ from game_rolls import (
     best_roll,
     play_all_make,
     play_round,
+    snapshot,
     take_turn,
 )
 
@@ -30,10 +31,6 @@ from scorer import (
     parse_roll,
 )
 from scorer.game import MAX_NAME_LENGTH, MAX_PLAYERS
-
-
-def snapshot(game: Game):
-    return game.events, game.scorepad, game.turns, game.active_player, game.round
 
 
 @pytest.mark.parametrize("phase", sorted(MAX_ROLLS))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from game_rolls import NEVER, best_roll, play_all_make, play_round
+from game_rolls import NEVER, best_roll, play_all_make, play_round, snapshot
 
 from scorer import (
     Game,
@@ -25,10 +25,6 @@ from scorer import (
     event_from_dict,
     parse_roll,
 )
-
-
-def snapshot(game: Game):
-    return game.events, game.scorepad, game.turns, game.active_player, game.round
 
 
 def state(game: Game):
