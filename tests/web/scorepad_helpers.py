@@ -6,8 +6,11 @@ import queue
 from dataclasses import dataclass
 from pathlib import Path
 
+from flask import Flask
+
 from scorer import parse_roll
 from vision.reading import ReadDie, Reading
+from web.app import create_app
 from web.config import Config
 
 #: Rolls that make a phase, with the score the solver gives them (checked in the tests).
@@ -29,6 +32,14 @@ NEVER = "5R 5G 7B 7G 9O 9R 1B 1R 3O 3G"
 
 def make_config(tmp_path: Path, **changes: object) -> Config:
     return Config(data_dir=tmp_path / "data", camera="none", heartbeat_s=0.2).replace(**changes)
+
+
+def open_camera_app(tmp_path: Path, watcher: object, **changes: object) -> Flask:
+    """The scorepad with `watcher` (a fake) in place of vision's table watcher, camera ready."""
+    app = create_app(make_config(tmp_path, camera="demo", **changes),
+                     watcher_factory=lambda: watcher)
+    assert app.extensions["phase10"].camera.wait_ready(5)
+    return app
 
 
 JPEG = b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9"

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 from flask import Flask
-from scorepad_helpers import FakeWatcher, RollEvent, make_config, reading_of
+from scorepad_helpers import FakeWatcher, RollEvent, open_camera_app, reading_of
 
-from web.app import close_app, create_app
+from web.app import close_app
 
 pytestmark = pytest.mark.browser
 
@@ -22,8 +22,7 @@ def watcher() -> FakeWatcher:
 @pytest.fixture
 def app(tmp_path, watcher) -> Iterator[Flask]:
     """The scorepad with a (fake) camera in place of vision's table watcher."""
-    application = create_app(make_config(tmp_path, camera="demo"), watcher_factory=lambda: watcher)
-    assert application.extensions["phase10"].camera.wait_ready(5)
+    application = open_camera_app(tmp_path, watcher)
     yield application
     close_app(application)
 

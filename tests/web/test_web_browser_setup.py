@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 from flask import Flask
-from scorepad_helpers import make_config, reading_of
+from scorepad_helpers import open_camera_app, reading_of
 from test_web_setup import SetupWatcher, install_fake_picamera2, jpeg, pi_app
 
-from web.app import close_app, create_app
+from web.app import close_app
 
 pytestmark = pytest.mark.browser
 
@@ -29,8 +29,7 @@ def watcher() -> LiveSetupWatcher:
 
 @pytest.fixture
 def app(tmp_path, watcher) -> Iterator[Flask]:
-    application = create_app(make_config(tmp_path, camera="demo"), watcher_factory=lambda: watcher)
-    assert application.extensions["phase10"].camera.wait_ready(5)
+    application = open_camera_app(tmp_path, watcher)
     yield application
     close_app(application)
 

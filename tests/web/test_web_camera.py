@@ -8,7 +8,15 @@ import time
 from pathlib import Path
 
 import pytest
-from scorepad_helpers import JPEG, MAKES, FakeWatcher, RollEvent, make_config, reading_of
+from scorepad_helpers import (
+    JPEG,
+    MAKES,
+    FakeWatcher,
+    RollEvent,
+    make_config,
+    open_camera_app,
+    reading_of,
+)
 
 from web.app import close_app, create_app
 
@@ -26,9 +34,7 @@ def wait_for(predicate, timeout: float = 5.0):
 @pytest.fixture
 def camera_app(tmp_path):
     watcher = FakeWatcher()
-    app = create_app(make_config(tmp_path, camera="demo"), watcher_factory=lambda: watcher)
-    feed = app.extensions["phase10"].camera
-    assert feed.wait_ready(5)
+    app = open_camera_app(tmp_path, watcher)
     yield app, watcher
     close_app(app)
     assert watcher.closed

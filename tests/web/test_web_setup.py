@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from scorepad_helpers import FakeWatcher, make_config, reading_of
+from scorepad_helpers import FakeWatcher, make_config, open_camera_app, reading_of
 
 from vision.reading import Reading
 from web.app import CAMERA_SETTINGS_FILE, close_app, create_app
@@ -43,17 +43,10 @@ class SetupWatcher(FakeWatcher):
         return None if self.now is None else (self.now, jpeg())
 
 
-def open_app(tmp_path, watcher, **config):
-    app = create_app(make_config(tmp_path, camera="demo", **config),
-                     watcher_factory=lambda: watcher)
-    assert app.extensions["phase10"].camera.wait_ready(5)
-    return app
-
-
 @pytest.fixture
 def setup_app(tmp_path):
     watcher = SetupWatcher(reading_of("8R 8B 6G 10O 10G 7R WR 2B 1G 3R", unsure=(2,)))
-    app = open_app(tmp_path, watcher)
+    app = open_camera_app(tmp_path, watcher)
     yield app, watcher
     close_app(app)
 
@@ -76,7 +69,7 @@ def test_a_saved_tray_is_applied_at_once_and_after_a_restart(setup_app, tmp_path
     close_app(app)
 
     again = SetupWatcher()
-    restarted = open_app(tmp_path, again)
+    restarted = open_camera_app(tmp_path, again)
     try:
         assert again.trays == [TRAY]  # loaded at start-up, handed to the new camera
         assert restarted.test_client().get("/api/camera/settings").json["tray"] == TRAY
@@ -114,7 +107,7 @@ def test_bad_trays_are_refused_with_the_problem_named(setup_app, tmp_path, point
 
 def test_changes_need_the_table_pin_when_one_is_set(tmp_path):
     watcher = SetupWatcher()
-    app = open_app(tmp_path, watcher, pin="2468")
+    app = open_camera_app(tmp_path, watcher, pin="2468")
     try:
         client = app.test_client()
         assert client.get("/api/camera/settings").status_code == 200  # looking is free
@@ -183,7 +176,7 @@ def test_a_broken_settings_file_is_left_alone_and_defaults_are_used(tmp_path):
     path.parent.mkdir(parents=True)
     path.write_text('{"tray": [[0, 0], [1, 1]]')
     watcher = SetupWatcher()
-    app = open_app(tmp_path, watcher)
+    app = open_camera_app(tmp_path, watcher)
     try:
         assert app.test_client().get("/api/camera/settings").json["tray"] is None
         assert path.read_text() == '{"tray": [[0, 0], [1, 1]]'
