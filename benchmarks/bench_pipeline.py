@@ -19,7 +19,6 @@ import pytest
 
 from vision.decode import decode
 from vision.evaluation import HELD_OUT_SEED_BASE
-from vision.locate import locate_dice
 from vision.pipeline import DiceReader
 from vision.settle import SettleWatcher
 from vision.synth import render_scene
@@ -49,9 +48,9 @@ def test_read_frame_1280x960_one_thread(benchmark, frames, reader):
     assert len(reading.dice) <= 11
 
 
-def test_locate_only_1280x960(benchmark, frames):
+def test_locate_only_1280x960(benchmark, frames, reader):
     cycle = itertools.cycle(frames)
-    located = benchmark.pedantic(lambda: locate_dice(next(cycle)), rounds=60, iterations=1)
+    located = benchmark.pedantic(lambda: reader.locate(next(cycle)), rounds=60, iterations=1)
     assert located.boxes
 
 

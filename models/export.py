@@ -79,3 +79,48 @@ def export_model(net: FaceNet, path: Path, sample: np.ndarray) -> dict:
         diff,
     )
     return {"max_abs_diff": diff, "sha256": digest, "bytes": path.stat().st_size}
+
+
+LOCATOR_INPUT = "images"
+LOCATOR_OUTPUT = "maps"
+
+
+def export_locator(net, path: Path, sample: np.ndarray) -> dict:
+    """Write a trained TopNet to `path` (opset 17, dynamic batch, height and width),
+    verify ONNX Runtime against PyTorch on `sample` network inputs (N, H, W, 3) uint8,
+    and write the hash beside it."""
+    from models.locator_net import TopNetProbabilities
+    from vision.tops_input import to_tensor
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model = TopNetProbabilities(net).eval()
+    x = to_tensor(sample)
+    axes = {
+        LOCATOR_INPUT: {0: "batch", 2: "height", 3: "width"},
+        LOCATOR_OUTPUT: {0: "batch", 2: "map_height", 3: "map_width"},
+    }
+    with warnings.catch_warnings():  # see export_model
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(
+            model,
+            (torch.from_numpy(x[:1]),),
+            str(path),
+            input_names=[LOCATOR_INPUT],
+            output_names=[LOCATOR_OUTPUT],
+            dynamic_axes=axes,
+            opset_version=OPSET,
+            dynamo=False,
+        )
+    with torch.no_grad():
+        expected = model(torch.from_numpy(x)).numpy()
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    got = session.run([LOCATOR_OUTPUT], {LOCATOR_INPUT: x})[0]
+    diff = float(np.abs(expected - got).max())
+    if diff > MAX_ABS_DIFF:
+        raise RuntimeError(f"ONNX Runtime and PyTorch differ by {diff:.2e} on {path}")
+    digest = sha256_of(path)
+    hash_path(path).write_text(f"{digest}  {path.name}\n")
+    logger.info("exported %s (%d bytes, sha256 %s, max abs diff %.2e)", path,
+                path.stat().st_size, digest, diff)
+    return {"max_abs_diff": diff, "sha256": digest, "bytes": path.stat().st_size}

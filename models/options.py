@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_MODEL_PATH = Path(__file__).resolve().parent / "dice_faces.onnx"
+DEFAULT_LOCATOR_PATH = Path(__file__).resolve().parent / "dice_tops.onnx"
 
 
 @dataclass(frozen=True)
@@ -64,5 +65,78 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         learning_rate=args.learning_rate,
         threads=args.threads,
         workers=args.workers,
+        output=args.output,
+    )
+
+
+@dataclass(frozen=True)
+class LocatorConfig:
+    """Everything that decides the trained top-face network (and the time it takes)."""
+
+    seed: int = 0
+    scenes: int = 8000
+    val_scenes: int = 300
+    epochs: int = 30
+    batch_size: int = 32
+    crop: tuple[int, int] = (160, 128)
+    learning_rate: float = 3e-3
+    threads: int = 2
+    workers: int = 2
+    cache: Path | None = None
+    output: Path = DEFAULT_LOCATOR_PATH
+
+
+def _window(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT, got {text!r}") from None
+    if width < 16 or height < 16 or width % 16 or height % 16:
+        raise argparse.ArgumentTypeError(f"sizes must be multiples of 16, got {text!r}")
+    return width, height
+
+
+def add_locator_arguments(parser: argparse.ArgumentParser) -> None:
+    """The locator's training options, shared by `python -m models.train_locator` and
+    `phase10 train-locator`."""
+    defaults = LocatorConfig()
+    parser.add_argument("--seed", type=int, default=defaults.seed, help="run seed (0..399)")
+    parser.add_argument("--scenes", type=int, default=defaults.scenes, help="training scenes")
+    parser.add_argument("--val-scenes", type=int, default=defaults.val_scenes)
+    parser.add_argument("--epochs", type=int, default=defaults.epochs)
+    parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
+    parser.add_argument(
+        "--crop", type=_window, default=defaults.crop, help="training window WxH (160x128)"
+    )
+    parser.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
+    parser.add_argument("--threads", type=int, default=defaults.threads, help="torch CPU threads")
+    parser.add_argument(
+        "--workers", type=int, default=defaults.workers, help="processes rendering scenes"
+    )
+    parser.add_argument("--cache", type=Path, default=None, help="keep rendered scenes here")
+    parser.add_argument("--output", type=Path, default=defaults.output, help="ONNX file to write")
+
+
+def locator_config_from_args(args: argparse.Namespace) -> LocatorConfig:
+    """A LocatorConfig from parsed options, refusing values that cannot train."""
+    for name in ("scenes", "val_scenes", "epochs", "batch_size", "threads", "workers"):
+        value = getattr(args, name)
+        if value < 1:
+            raise ValueError(f"--{name.replace('_', '-')} must be at least 1, got {value}")
+    if not 0 <= args.seed < 400:
+        raise ValueError(f"--seed must be in 0..399, got {args.seed}")
+    if args.learning_rate <= 0:
+        raise ValueError(f"--learning-rate must be positive, got {args.learning_rate}")
+    return LocatorConfig(
+        seed=args.seed,
+        scenes=args.scenes,
+        val_scenes=args.val_scenes,
+        epochs=args.epochs,
+        batch_size=args.batch_size,
+        crop=tuple(args.crop),
+        learning_rate=args.learning_rate,
+        threads=args.threads,
+        workers=args.workers,
+        cache=args.cache,
         output=args.output,
     )

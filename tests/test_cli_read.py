@@ -53,3 +53,12 @@ def test_plain_output_and_overlays(capsys, tmp_path):
 def test_a_missing_model_is_a_clear_error(capsys, tmp_path):
     assert main(["read", str(GOLDEN / "cluster.jpg"), "--model", str(tmp_path / "x.onnx")]) == 2
     assert "cannot load the face classifier" in capsys.readouterr().err
+
+
+def test_a_corrupt_locator_is_a_clear_error(capsys, tmp_path):
+    locator = tmp_path / "tops.onnx"
+    locator.write_bytes(b"not a network")
+    (tmp_path / "tops.sha256").write_text("0" * 64 + "  tops.onnx\n")
+    assert main(["read", str(GOLDEN / "cluster.jpg"), "--locator", str(locator)]) == 2
+    err = capsys.readouterr().err
+    assert "cannot load the top-face locator" in err and "SHA-256" in err

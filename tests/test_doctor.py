@@ -11,7 +11,6 @@ import socket
 import sqlite3
 import sys
 import threading
-import types
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from importlib import resources
@@ -352,7 +351,7 @@ def test_missing_usb_camera_fails_with_the_device_fix(tmp_path: Path) -> None:
 def test_missing_classifier_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "vision.classifier", None)  # import raises ImportError
     result = doctor.check_model(config_for(tmp_path, camera="picamera"))
-    assert result.status is Status.FAIL and "classifier is missing" in result.message
+    assert result.status is Status.FAIL and "dice reader is missing" in result.message
 
 
 def test_model_problems_only_warn_without_a_camera(tmp_path: Path,
@@ -423,7 +422,7 @@ def test_a_model_matching_its_hash_passes(tmp_path: Path) -> None:
     _tiny_face_model(model, crops.CROP_SIZE)
     result = doctor.check_model(config_for(tmp_path, camera="demo"), path=model)
     assert result.status is Status.OK, result
-    assert result.message == f"{model} matches its SHA-256 and loads"
+    assert result.message == f"{model} and models/dice_tops.onnx match their SHA-256 and load"
 
 
 def test_shipped_model_passes(tmp_path: Path) -> None:
@@ -432,25 +431,21 @@ def test_shipped_model_passes(tmp_path: Path) -> None:
         pytest.skip("models/dice_faces.onnx is not shipped yet")
     result = doctor.check_model(config_for(tmp_path, camera="demo"))
     assert result.status is Status.OK, result
-    assert "models/dice_faces.onnx matches its SHA-256" in result.message
+    assert result.message == (
+        "models/dice_faces.onnx and models/dice_tops.onnx match their SHA-256 and load"
+    )
 
 
 def test_model_error_maps_to_a_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    fake = types.ModuleType("vision.classifier")
+    onnx_model = pytest.importorskip("vision.onnx_model")
+    tops = pytest.importorskip("vision.tops")
 
-    class ModelFileError(ValueError):
-        pass
+    def corrupt(path: Path | None = None, threads: int = 1) -> None:
+        raise onnx_model.ModelFileError("models/dice_tops.onnx", "SHA-256 is abc123")
 
-    class FaceClassifier:
-        @classmethod
-        def load(cls, path: Path | None = None, threads: int = 1) -> FaceClassifier:
-            raise ModelFileError(f"{path}: SHA-256 abc123 does not match the model card")
-
-    fake.ModelFileError = ModelFileError  # type: ignore[attr-defined]
-    fake.FaceClassifier = FaceClassifier  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "vision.classifier", fake)
-    result = doctor.check_model(config_for(tmp_path, camera="auto"), path=tmp_path / "m.onnx")
-    assert result.status is Status.FAIL and "SHA-256 abc123" in result.message
+    monkeypatch.setattr(tops.TopFinder, "load", corrupt)
+    result = doctor.check_model(config_for(tmp_path, camera="auto"))
+    assert result.status is Status.FAIL and "dice_tops.onnx: SHA-256 is abc123" in result.message
     assert "reinstall" in result.fix
 
 

@@ -8,7 +8,14 @@ import json
 import numpy as np
 import pytest
 
-from models.options import TrainConfig, add_arguments, config_from_args
+from models.options import (
+    LocatorConfig,
+    TrainConfig,
+    add_arguments,
+    add_locator_arguments,
+    config_from_args,
+    locator_config_from_args,
+)
 from vision.synth.training import EVAL_SEED_BASE
 from web.cli import main
 
@@ -93,3 +100,54 @@ def test_tiny_training_run_exports_a_loadable_reproducible_model(tmp_path):
     classifier = FaceClassifier.load(tmp_path / "a.onnx")
     result = classifier.predict(np.zeros((3, 40, 40, 3), np.uint8))
     assert result.value_probs.shape == (3, 11)
+
+
+def _parse_locator(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_locator_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+def test_locator_options_are_checked_without_torch():
+    config = locator_config_from_args(_parse_locator("--seed", "2", "--crop", "96x64"))
+    assert config == LocatorConfig(seed=2, crop=(96, 64))
+    with pytest.raises(ValueError, match="--scenes must be at least 1"):
+        locator_config_from_args(_parse_locator("--scenes", "0"))
+    with pytest.raises(ValueError, match="--seed must be in 0..399"):
+        locator_config_from_args(_parse_locator("--seed", "400"))
+    with pytest.raises(SystemExit):
+        _parse_locator("--crop", "100x60")  # not on the network's 8-pixel grid
+
+
+def test_cli_refuses_bad_locator_options_before_importing_torch(capsys):
+    assert main(["train-locator", "--epochs", "0"]) == 2
+    assert "--epochs must be at least 1" in capsys.readouterr().err
+
+
+def test_locator_training_seeds_stay_apart_from_held_out_scenes():
+    pytest.importorskip("torch")
+    from models.train_locator import scene_seeds
+    from vision.evaluation import HELD_OUT_SEED_BASE
+    from vision.synth.locator_training import LOCATOR_SEED_BASE
+
+    train = scene_seeds(399, 8000)
+    validation = scene_seeds(399, 300, validation=True)
+    assert LOCATOR_SEED_BASE <= min(train) and max(validation) + 100 < HELD_OUT_SEED_BASE
+    assert not set(scene_seeds(1, 8000)) & set(scene_seeds(2, 8000))
+    assert max(train) + 100 <= min(validation)
+
+
+@pytest.mark.slow
+def test_tiny_locator_training_run_exports_a_loadable_network(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from models.options import LocatorConfig as Config
+    from models.train_locator import train
+    from vision.tops import TopFinder
+
+    config = Config(scenes=32, val_scenes=8, epochs=1, batch_size=8, crop=(96, 64), threads=1,
+                    workers=1, output=tmp_path / "tops.onnx")
+    scores = train(config)
+    assert 0.0 <= scores["iou_top"] <= 1.0
+    finder = TopFinder.load(tmp_path / "tops.onnx")
+    assert finder.maps(np.zeros((480, 640, 3), np.uint8)).shape == (3, 120, 160)

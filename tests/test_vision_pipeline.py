@@ -9,7 +9,6 @@ import pytest
 
 from scorer.dice import Die
 from vision.evaluation import HELD_OUT_SEED_BASE, score_reading
-from vision.locate import locate_dice
 from vision.pipeline import DiceReader
 from vision.reading import FLAG_BAD_FRAME, FLAG_HAND
 from vision.synth import render_scene
@@ -70,15 +69,15 @@ def test_empty_tray_and_blank_frames_give_empty_readings(reader):
         assert reader.read(np.full((480, 640, 3), shade, np.uint8)).dice == ()
 
 
-def test_nothing_is_found_outside_the_tray_region():
+def test_nothing_is_found_outside_the_tray_region(reader):
     scene = render_scene(HELD_OUT_SEED_BASE + 7)
     height, width = scene.image.shape[:2]
     left_half = [(0, 0), (width / 2, 0), (width / 2, height), (0, height)]
-    boxes = locate_dice(scene.image, tray=left_half).boxes
+    boxes = reader.finder.locate(scene.image, tray=left_half).boxes
     assert all(box.mean(axis=0)[0] < width / 2 + 10 for box in boxes)
     inside = [d for d in scene.dice if d.corners[:, 0].max() < width / 2 - 5]
     assert len(boxes) >= len(inside)
-    assert locate_dice(scene.image, tray=[(0, 0), (1, 0), (1, 1)]).boxes == ()
+    assert reader.finder.locate(scene.image, tray=[(0, 0), (1, 0), (1, 1)]).boxes == ()
 
 
 def test_a_reader_with_a_tray_reads_only_inside_it():
@@ -89,9 +88,9 @@ def test_a_reader_with_a_tray_reads_only_inside_it():
     assert reading.dice and all(read.centre[0] > width / 2 - 10 for read in reading.dice)
 
 
-def test_boxes_are_four_corners_around_each_top_face():
+def test_boxes_are_four_corners_around_each_top_face(reader):
     scene = render_scene(HELD_OUT_SEED_BASE + 3)
-    boxes = locate_dice(scene.image).boxes
+    boxes = reader.locate(scene.image).boxes
     assert len(boxes) == len(scene.dice) == 10
     for box in boxes:
         assert box.shape == (4, 2) and box.dtype == np.float32
@@ -112,23 +111,23 @@ def assert_every_top_found(scene, boxes, *, within: float) -> None:
 
 
 @pytest.mark.parametrize("offset", [100273, 100214, 100143, 200246])
-def test_a_dark_die_seen_at_a_slant_is_found_without_its_side_faces(offset):
+def test_a_dark_die_seen_at_a_slant_is_found_without_its_side_faces(reader, offset):
     # Near the frame's edge the top of a dark die comes out joined to thin strips of
     # its shaded sides, or to the whole side it leans over (100143, 200246); the top
     # face alone must still be found.
     scene = render_scene(HELD_OUT_SEED_BASE + offset)
     assert scene.conditions.body_dark
-    boxes = locate_dice(scene.image).boxes
+    boxes = reader.locate(scene.image).boxes
     assert len(boxes) == len(scene.dice) == 10
     assert_every_top_found(scene, boxes, within=0.2)
 
 
 @pytest.mark.parametrize("offset", [100290, 187])
-def test_two_touching_dark_dice_are_both_found(offset):
+def test_two_touching_dark_dice_are_both_found(reader, offset):
     # 100290: cut at the brighter die's level only one top shows, the other is in the
     # rest. 187: two staggered tops, one left hollow by its big "10", in one piece.
     scene = render_scene(HELD_OUT_SEED_BASE + offset)
-    boxes = locate_dice(scene.image).boxes
+    boxes = reader.locate(scene.image).boxes
     assert len(boxes) == len(scene.dice) == 10
     assert_every_top_found(scene, boxes, within=0.2)
 

@@ -16,8 +16,8 @@ import numpy as np
 
 from scorer.dice import FULL_ROLL
 from vision.decode import decode
-from vision.locate import Located, locate_dice
 from vision.reading import FLAG_BAD_FRAME, FLAG_HAND, FLAG_TOO_MANY, ReadDie, Reading
+from vision.tops import Located, TopFinder
 
 if TYPE_CHECKING:
     from vision.classifier import FaceClassifier
@@ -51,6 +51,7 @@ class DiceReader:
         *,
         use_inventory: bool = True,
         turns: int = 4,
+        finder: TopFinder | None = None,
     ) -> None:
         """`tray`: a polygon of (x, y) pixel points; dice outside it are ignored.
         `turns`: quarter turns of each crop classified and averaged (1 to 4)."""
@@ -62,6 +63,7 @@ class DiceReader:
 
             classifier = FaceClassifier.load(threads=threads)
         self.classifier = classifier
+        self.finder = finder if finder is not None else TopFinder.load(threads=threads)
         self.tray = None if tray is None else np.asarray(tray, dtype=np.float32).reshape(-1, 2)
         self.use_inventory = use_inventory
 
@@ -86,7 +88,7 @@ class DiceReader:
         )
 
     def locate(self, frame: np.ndarray) -> Located:
-        return locate_dice(frame, tray=self.tray)
+        return self.finder.locate(frame, self.tray)
 
     def read(self, frame: np.ndarray) -> Reading:
         """The dice in this frame, decoded jointly against the inventory."""

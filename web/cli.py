@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 #: Subcommand modules under web.commands, in the order `--help` lists them.
 COMMANDS: tuple[str, ...] = (
-    "score", "read", "doctor", "qr", "serve", "odds", "train", "eval_model",
+    "score", "read", "doctor", "qr", "serve", "odds", "train", "train_locator", "eval_model",
 )
 
 

@@ -162,35 +162,42 @@ def check_camera(config: Any, *, timeout: float = CAMERA_TIMEOUT_S,
 # ---------------------------------------------------------------- model
 
 
-def check_model(config: Any, *, path: Path | None = None) -> CheckResult:
-    """The shipped face model is present, matches its SHA-256 and loads.
+def check_model(
+    config: Any, *, path: Path | None = None, locator_path: Path | None = None
+) -> CheckResult:
+    """The shipped models (face classifier and top-face locator) are present, match
+    their SHA-256 and load.
 
     Without a camera (camera = "none") nothing reads dice, so a bad model only warns.
     """
-    result = _check_model(config, path)
+    result = _check_model(config, path, locator_path)
     if result.status is Status.FAIL and str(getattr(config, "camera", "")) == "none":
         return CheckResult(result.name, Status.WARN,
                            f"{result.message} (not needed while camera is none)", result.fix)
     return result
 
 
-def _check_model(config: Any, path: Path | None) -> CheckResult:
+def _check_model(config: Any, path: Path | None, locator_path: Path | None) -> CheckResult:
     try:
-        from vision.classifier import FaceClassifier, ModelFileError
+        from vision.classifier import FaceClassifier
+        from vision.onnx_model import ModelFileError
+        from vision.tops import TopFinder
     except ImportError as error:
-        return CheckResult("model", Status.FAIL, f"the face classifier is missing ({error})",
+        return CheckResult("model", Status.FAIL, f"the dice reader is missing ({error})",
                            "reinstall the app with deploy/install.sh")
     threads = int(getattr(config, "camera_threads", 1))
-    try:
-        classifier = FaceClassifier.load(path, threads=threads)
-    except ModelFileError as error:
-        return CheckResult("model", Status.FAIL, str(error),
-                           "reinstall the app (deploy/install.sh) to restore the model file")
-    except Exception as error:  # noqa: BLE001 - onnxruntime's own errors
-        return CheckResult("model", Status.FAIL, f"the model does not load: {error}",
-                           "reinstall the app; check onnxruntime installs on this machine")
-    where = getattr(classifier, "name", None) or path or "the shipped model"
-    return CheckResult("model", Status.OK, f"{where} matches its SHA-256 and loads")
+    names = []
+    for load, model_path in ((FaceClassifier.load, path), (TopFinder.load, locator_path)):
+        try:
+            model = load(model_path, threads=threads)
+        except ModelFileError as error:
+            return CheckResult("model", Status.FAIL, str(error),
+                               "reinstall the app (deploy/install.sh) to restore the model file")
+        except Exception as error:  # noqa: BLE001 - onnxruntime's own errors
+            return CheckResult("model", Status.FAIL, f"the model does not load: {error}",
+                               "reinstall the app; check onnxruntime installs on this machine")
+        names.append(str(getattr(model, "name", None) or model_path or "the shipped model"))
+    return CheckResult("model", Status.OK, f"{' and '.join(names)} match their SHA-256 and load")
 
 
 # ---------------------------------------------------------------- database

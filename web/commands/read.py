@@ -28,7 +28,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--model", metavar="PATH", type=Path, help="face classifier (.onnx; default: shipped)"
     )
-    parser.add_argument("--threads", type=int, default=1, help="classifier threads (default 1)")
+    parser.add_argument(
+        "--locator", metavar="PATH", type=Path, help="top-face locator (.onnx; default: shipped)"
+    )
+    parser.add_argument("--threads", type=int, default=1, help="ONNX Runtime threads (default 1)")
     return parser
 
 
@@ -38,13 +41,19 @@ def run(args: argparse.Namespace) -> int:
     from vision.classifier import FaceClassifier, ModelFileError
     from vision.overlay import draw_overlay
     from vision.pipeline import DiceReader
+    from vision.tops import TopFinder
 
     try:
         classifier = FaceClassifier.load(args.model, threads=args.threads)
     except (ModelFileError, OSError) as error:
         print(f"phase10 read: error: cannot load the face classifier: {error}", file=sys.stderr)
         return 2
-    reader = DiceReader(classifier)
+    try:
+        finder = TopFinder.load(args.locator, threads=args.threads)
+    except (ModelFileError, OSError) as error:
+        print(f"phase10 read: error: cannot load the top-face locator: {error}", file=sys.stderr)
+        return 2
+    reader = DiceReader(classifier, finder=finder)
     if args.overlay is not None:
         args.overlay.mkdir(parents=True, exist_ok=True)
     failures = 0

@@ -1,0 +1,199 @@
+"""Train the top-face network on the CPU from freshly rendered scenes, then export it to ONNX.
+
+    python -m models.train_locator --scenes 8000 --epochs 30 --cache .cache/locator
+
+Reproducible by seed: scenes come from `render_locator_sample` with seeds derived
+from `--seed` (all in the locator's own range, below the held-out scenes of the
+pipeline evaluation), and torch and numpy are seeded first. Rendered scenes can
+be kept in a cache folder (one file per chunk of seeds), so a second run skips
+the rendering. Needs the `train` extra; the app never imports this module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from tqdm import tqdm
+
+from models.export import export_locator
+from models.locator_net import TopNet
+from models.options import LocatorConfig, add_locator_arguments, locator_config_from_args
+from vision.synth.locator_training import LOCATOR_SEED_BASE, render_locator_samples
+from vision.tops_input import CHANNELS, NET_GRID, NET_STRIDE, to_tensor
+
+logger = logging.getLogger(__name__)
+
+CHUNK = 100
+"""Scenes rendered per worker task (and per cache file)."""
+
+_RUN_SPAN = 1_000_000  # seeds per run seed; the last tenth of each span is validation
+_CHANNEL_WEIGHTS = (1.0, 2.0, 0.5)  # top, core, hand: cores decide how many dice there are
+
+
+def scene_seeds(seed: int, count: int, validation: bool = False) -> list[int]:
+    """First seeds of the chunks of a run's training (or validation) scenes."""
+    if not 0 <= seed < 400:
+        raise ValueError(f"seed must be in 0..399, got {seed}")
+    first = LOCATOR_SEED_BASE + seed * _RUN_SPAN + (_RUN_SPAN * 9 // 10 if validation else 0)
+    if count > _RUN_SPAN * 9 // 10:
+        raise ValueError(f"at most {_RUN_SPAN * 9 // 10} scenes per run, got {count}")
+    return [first + offset for offset in range(0, count, CHUNK)]
+
+
+def _render_chunk(task: tuple[int, int, Path | None]) -> tuple[np.ndarray, np.ndarray]:
+    first, count, cache = task
+    path = None if cache is None else cache / f"locator-{first}-{count}.npz"
+    if path is not None and path.exists():
+        with np.load(path) as stored:
+            return stored["images"], stored["targets"]
+    images, targets = render_locator_samples(first, count)
+    if path is not None:
+        partial = path.with_suffix(".partial.npz")
+        np.savez(partial, images=images, targets=targets)
+        partial.replace(path)  # never a half-written cache file
+    return images, targets
+
+
+def render_scenes(
+    seeds: list[int], count: int, workers: int, cache: Path | None, desc: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Render (or load from `cache`) the chunks starting at `seeds`, `count` scenes in all."""
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+    tasks = [(first, min(CHUNK, count - i * CHUNK), cache) for i, first in enumerate(seeds)]
+    if workers <= 1:
+        parts = [_render_chunk(task) for task in tqdm(tasks, desc=desc, unit="chunk")]
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            parts = list(tqdm(pool.map(_render_chunk, tasks), total=len(tasks), desc=desc,
+                              unit="chunk"))
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def _batch(
+    images: np.ndarray,
+    targets: np.ndarray,
+    rng: np.random.Generator | None = None,
+    window: tuple[int, int] | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Network input and target maps of some scenes; with `rng`, a random `window`
+    (width, height) of each, starting on the network's coarsest grid (NET_GRID pixels), and
+    random mirroring. The position channels are the whole frame's, so a window still
+    knows where in the picture it lies."""
+    x = to_tensor(images)
+    y = targets.astype(np.float32) * (1.0 / 255.0)
+    if rng is not None and window is not None:
+        width, height = window
+        _, _, full_height, full_width = x.shape
+        left = rng.integers(0, (full_width - width) // NET_GRID + 1, len(x)) * NET_GRID
+        top = rng.integers(0, (full_height - height) // NET_GRID + 1, len(x)) * NET_GRID
+        s = NET_STRIDE
+        pairs = list(zip(left, top, strict=True))
+        x = np.stack([a[:, v : v + height, u : u + width] for a, (u, v) in zip(x, pairs,
+                                                                              strict=True)])
+        y = np.stack([b[:, v // s : (v + height) // s, u // s : (u + width) // s]
+                      for b, (u, v) in zip(y, pairs, strict=True)])
+    x_tensor, y_tensor = torch.from_numpy(x), torch.from_numpy(y)
+    if rng is not None:  # mirrored tables are tables too; mirrored positions go with them
+        flips = rng.random(2) < 0.5
+        if flips[0]:
+            x_tensor, y_tensor = x_tensor.flip(3), y_tensor.flip(3)
+            x_tensor[:, 3] = -x_tensor[:, 3]
+        if flips[1]:
+            x_tensor, y_tensor = x_tensor.flip(2), y_tensor.flip(2)
+            x_tensor[:, 4] = -x_tensor[:, 4]
+    return x_tensor, y_tensor
+
+
+def _loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    weights = torch.tensor(_CHANNEL_WEIGHTS).view(1, -1, 1, 1)
+    per_cell = nn.functional.binary_cross_entropy_with_logits(logits, target, reduction="none")
+    return (per_cell * weights).mean()
+
+
+def evaluate(net: TopNet, images: np.ndarray, targets: np.ndarray) -> dict[str, float]:
+    """Loss and intersection-over-union of each map (at probability 0.5) on held-out scenes."""
+    net.eval()
+    hits = np.zeros(len(CHANNELS))
+    union = np.zeros(len(CHANNELS))
+    losses = []
+    with torch.no_grad():
+        for start in range(0, len(images), 32):
+            x, y = _batch(images[start : start + 32], targets[start : start + 32])
+            logits = net(x)
+            losses.append(float(_loss(logits, y)) * len(x))
+            predicted = (logits > 0).numpy()
+            truth = (y > 0.5).numpy()
+            hits += (predicted & truth).sum(axis=(0, 2, 3))
+            union += (predicted | truth).sum(axis=(0, 2, 3))
+    scores = {f"iou_{name}": float(h / max(u, 1)) for name, h, u in zip(CHANNELS, hits, union,
+                                                                          strict=True)}
+    scores["loss"] = sum(losses) / len(images)
+    return scores
+
+
+def train(config: LocatorConfig) -> dict[str, float]:
+    """Render, train, export; returns the validation figures of the exported network."""
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(config.threads)
+    rng = np.random.default_rng(config.seed)
+    started = time.perf_counter()
+    images, targets = render_scenes(scene_seeds(config.seed, config.scenes), config.scenes,
+                                    config.workers, config.cache, "training scenes")
+    val_images, val_targets = render_scenes(
+        scene_seeds(config.seed, config.val_scenes, validation=True), config.val_scenes,
+        config.workers, config.cache, "validation scenes",
+    )
+    logger.info("rendered %d + %d scenes in %.0f s", len(images), len(val_images),
+                time.perf_counter() - started)
+    net = TopNet()
+    optimiser = torch.optim.AdamW(net.parameters(), lr=config.learning_rate, weight_decay=1e-4)
+    steps = config.epochs * (len(images) // config.batch_size)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(
+        optimiser, config.learning_rate, total_steps=steps
+    )
+    for epoch in range(config.epochs):
+        net.train()
+        order = rng.permutation(len(images))
+        batches = range(0, len(order) - config.batch_size + 1, config.batch_size)
+        progress = tqdm(batches, desc=f"epoch {epoch + 1}/{config.epochs}", unit="batch")
+        for start in progress:
+            chosen = np.sort(order[start : start + config.batch_size])
+            x, y = _batch(images[chosen], targets[chosen], rng, config.crop)
+            loss = _loss(net(x), y)
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            progress.set_postfix(loss=f"{loss.item():.4f}")
+        scores = evaluate(net, val_images, val_targets)
+        logger.info("epoch %d: %s", epoch + 1, {k: round(v, 4) for k, v in scores.items()})
+    net.eval()
+    export_locator(net, config.output, val_images[:4])
+    logger.info("trained in %.0f s", time.perf_counter() - started)
+    return scores
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_locator_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        config = locator_config_from_args(args)
+    except ValueError as error:
+        parser.error(str(error))
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    print(json.dumps(train(config), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

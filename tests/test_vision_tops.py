@@ -1,0 +1,145 @@
+"""The top-face locator's maps-to-boxes step, and the training maps it learns from.
+
+`boxes_from_maps` is tested on the exact maps a rendered scene's truth gives
+(`target_maps`), so these tests check the geometry without the network; the
+network itself is tested through the pipeline (test_vision_pipeline.py).
+"""
+
+import numpy as np
+import pytest
+
+from vision.evaluation import HELD_OUT_SEED_BASE
+from vision.synth import render_scene
+from vision.synth.locator_training import render_locator_sample, target_maps
+from vision.tops import boxes_from_maps
+from vision.tops_input import CORE, HAND, TOP, net_size, output_size, to_tensor
+
+
+def exact_maps(scene):
+    return target_maps(scene).astype(np.float32) / 255.0
+
+
+def side_of(corners) -> float:
+    return float(np.linalg.norm(np.asarray(corners[0]) - np.asarray(corners[1])))
+
+
+@pytest.fixture(scope="module")
+def scenes():
+    return [render_scene(HELD_OUT_SEED_BASE + offset) for offset in range(12)]
+
+
+def test_every_top_gets_one_box_of_its_size_from_exact_maps(scenes):
+    for scene in scenes:
+        located = boxes_from_maps(exact_maps(scene), (1280, 960))
+        assert len(located.boxes) == len(scene.dice), scene.conditions
+        assert not located.hand
+        for die in scene.dice:
+            centre = np.asarray(die.centre)
+            nearest = min(located.boxes, key=lambda box: np.linalg.norm(box.mean(axis=0) - centre))
+            side = side_of(die.corners)
+            assert np.linalg.norm(nearest.mean(axis=0) - centre) < 0.08 * side
+            found = np.linalg.norm(nearest - nearest.mean(axis=0), axis=1).mean()
+            wanted = np.linalg.norm(die.corners - centre, axis=1).mean()
+            assert abs(found - wanted) < 0.12 * side
+
+
+def test_boxes_are_float32_corner_quads_sorted_top_to_bottom(scenes):
+    located = boxes_from_maps(exact_maps(scenes[0]), (1280, 960))
+    assert all(box.shape == (4, 2) and box.dtype == np.float32 for box in located.boxes)
+    rows = [float(box[:, 1].mean()) for box in located.boxes]
+    assert rows == sorted(rows)
+    assert located.die_side == pytest.approx(
+        np.median([side_of(d.corners) for d in scenes[0].dice]), rel=0.15
+    )
+
+
+def test_nothing_outside_the_tray_polygon(scenes):
+    scene = scenes[1]
+    left_half = [(0, 0), (640, 0), (640, 960), (0, 960)]
+    located = boxes_from_maps(exact_maps(scene), (1280, 960), tray=left_half)
+    inside = [d for d in scene.dice if d.centre[0] < 640 - 10]
+    assert all(box.mean(axis=0)[0] < 640 + 10 for box in located.boxes)
+    assert len(located.boxes) >= len(inside)
+    sliver = [(0, 0), (1, 0), (1, 1)]
+    assert boxes_from_maps(exact_maps(scene), (1280, 960), tray=sliver).boxes == ()
+
+
+def test_empty_or_unsure_maps_give_no_dice():
+    assert boxes_from_maps(np.zeros((3, 120, 160), np.float32), (1280, 960)).boxes == ()
+    assert boxes_from_maps(np.full((3, 120, 160), 0.45, np.float32), (1280, 960)).boxes == ()
+
+
+def test_a_hand_is_flagged_and_no_die_is_taken_from_under_it(scenes):
+    scene = scenes[2]
+    maps = exact_maps(scene)
+    maps[HAND, :, :80] = 1.0  # a hand over the left half of the tray
+    located = boxes_from_maps(maps, (1280, 960))
+    assert located.hand and located.hand_mask is not None
+    assert all(box.mean(axis=0)[0] > 640 - 16 for box in located.boxes)
+    assert len(located.boxes) >= sum(d.centre[0] > 640 + 16 for d in scene.dice)
+
+
+def test_a_few_hand_cells_are_not_a_hand(scenes):
+    maps = exact_maps(scenes[3])
+    maps[HAND, 60:62, 80:82] = 1.0
+    assert not boxes_from_maps(maps, (1280, 960)).hand
+
+
+def test_maps_of_other_frame_sizes_map_back_to_their_pixels():
+    scene = render_scene(HELD_OUT_SEED_BASE + 5, size=(1920, 1080))
+    located = boxes_from_maps(exact_maps(scene), (1920, 1080))
+    assert len(located.boxes) == len(scene.dice)
+    for die in scene.dice:
+        centre = np.asarray(die.centre)
+        nearest = min(located.boxes, key=lambda box: np.linalg.norm(box.mean(axis=0) - centre))
+        assert np.linalg.norm(nearest.mean(axis=0) - centre) < 0.08 * side_of(die.corners)
+
+
+@pytest.mark.parametrize(
+    ("frame", "net", "maps"),
+    [((1280, 960), (320, 240), (160, 120)), ((640, 480), (320, 240), (160, 120)),
+     ((1920, 1080), (320, 176), (160, 88)), ((100, 2000), (320, 6400), (160, 3200))],
+)
+def test_network_sizes_keep_the_frame_shape_on_the_16_pixel_grid(frame, net, maps):
+    assert net_size(*frame) == net
+    assert output_size(*frame) == maps
+
+
+def test_a_frame_without_size_is_refused():
+    with pytest.raises(ValueError, match="positive"):
+        net_size(0, 480)
+
+
+def test_network_input_is_colours_in_unit_range_then_position_across_the_frame():
+    images = np.full((2, 8, 16, 3), 255, np.uint8)
+    tensor = to_tensor(images)
+    assert tensor.shape == (2, 5, 8, 16) and tensor.dtype == np.float32
+    assert np.all(tensor[:, :3] == pytest.approx(1.0))
+    x, y = tensor[0, 3], tensor[0, 4]
+    assert x[0, 0] == pytest.approx(-1 + 1 / 16) and x[0, -1] == pytest.approx(1 - 1 / 16)
+    assert y[0, 0] == pytest.approx(-1 + 1 / 8) and y[-1, 0] == pytest.approx(1 - 1 / 8)
+    assert np.all(x == x[0]) and np.all(y.T == y[:, 0])
+
+
+def test_training_maps_mark_each_top_its_core_and_the_hand():
+    scene = render_scene(HELD_OUT_SEED_BASE + 9, hand=True)
+    maps = target_maps(scene)
+    assert maps.shape == (3, 120, 160) and maps.dtype == np.uint8
+    hand = maps[HAND] > 127
+    assert hand.any()
+    # a cell's share of top face and of hand never add up to more than all of it
+    assert np.all(maps[TOP].astype(int) + maps[HAND] <= 256)
+    assert np.all(maps[CORE].astype(int) + maps[HAND] <= 256)
+    assert np.all(maps[CORE].astype(int) <= maps[TOP].astype(int) + 1)  # a core lies in its top
+    for die in scene.dice:
+        column, row = (np.asarray(die.centre) / 8).astype(int)
+        if not hand[row, column]:
+            assert maps[CORE, row, column] > 200
+
+
+def test_a_training_sample_is_the_shrunk_frame_and_its_maps():
+    image, maps = render_locator_sample(1_500_000_003)
+    assert image.shape == (240, 320, 3) and image.dtype == np.uint8
+    assert maps.shape == (3, 120, 160)
+    again, _ = render_locator_sample(1_500_000_003)
+    assert np.array_equal(image, again)

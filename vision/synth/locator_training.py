@@ -1,0 +1,70 @@
+"""Training samples for the top-face network: rendered scenes shrunk to its input, with
+the maps it must predict (top faces, their cores, the hand).
+
+A sample is drawn from its seed alone: most scenes hold a full roll of ten dice,
+some fewer (dice kept aside during a turn) or none, some a hand reaching in,
+some motion blur of dice still rolling. Training only; the app never renders.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import cv2
+import numpy as np
+
+from vision.synth.placement import random_roll
+from vision.synth.scene import Scene, render_scene
+from vision.tops_input import CORE_SHRINK, net_input, output_size
+
+LOCATOR_SEED_BASE: Final[int] = 1_500_000_000
+"""Locator training seeds start here: above the classifier's, below the held-out scenes."""
+
+FULL_ROLL_SHARE: Final[float] = 0.75
+HAND_SHARE: Final[float] = 0.2
+BLUR_SHARE: Final[float] = 0.1
+_SUPERSAMPLE: Final[int] = 4  # target polygons are drawn this much finer, then averaged
+
+
+def target_maps(scene: Scene) -> np.ndarray:
+    """(3, h, w) uint8 maps at the network's output size: the share of each cell that is
+    a visible top face, a top's core, and hand (255 = all of it)."""
+    height, width = scene.image.shape[:2]
+    out_w, out_h = output_size(width, height)
+    fine = (out_w * _SUPERSAMPLE, out_h * _SUPERSAMPLE)
+    scale = np.array([fine[0] / width, fine[1] / height], np.float64)
+    top = np.zeros(fine[::-1], np.uint8)
+    core = np.zeros(fine[::-1], np.uint8)
+    for die in scene.dice:
+        corners = np.asarray(die.corners, np.float64) * scale
+        centre = corners.mean(axis=0)
+        for canvas, points in ((top, corners), (core, (corners - centre) * CORE_SHRINK + centre)):
+            polygon = np.round(points * 16).astype(np.int32)
+            cv2.fillPoly(canvas, [polygon], 255, cv2.LINE_8, shift=4)
+    if scene.hand_mask is None:
+        hand = np.zeros(fine[::-1], np.uint8)
+    else:
+        hand = cv2.resize(scene.hand_mask, fine, interpolation=cv2.INTER_AREA)
+        hand = np.where(hand > 127, 255, 0).astype(np.uint8)
+        top[hand > 0] = 0  # what the hand covers is not a visible top
+        core[hand > 0] = 0
+    maps = [cv2.resize(m, (out_w, out_h), interpolation=cv2.INTER_AREA) for m in (top, core, hand)]
+    return np.stack(maps)
+
+
+def render_locator_sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """One sample: the network input (H, W, 3) uint8 BGR and its target maps (3, h, w) uint8."""
+    rng = np.random.default_rng([seed, 7])
+    dice = list(random_roll(rng))
+    if rng.random() >= FULL_ROLL_SHARE:
+        dice = dice[: int(rng.integers(0, len(dice)))]
+    hand = bool(rng.random() < HAND_SHARE)
+    blur = float(rng.uniform(2.0, 14.0)) if rng.random() < BLUR_SHARE else 0.0
+    scene = render_scene(seed, dice=dice, hand=hand, motion_blur=blur)
+    return net_input(scene.image), target_maps(scene)
+
+
+def render_locator_samples(first_seed: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """`count` samples from consecutive seeds, stacked: (N, H, W, 3) and (N, 3, h, w)."""
+    samples = [render_locator_sample(first_seed + i) for i in range(count)]
+    return np.stack([s[0] for s in samples]), np.stack([s[1] for s in samples])

@@ -1,0 +1,68 @@
+"""What the top-face network sees and predicts: its input size and its output maps.
+
+Shared by the runtime locator (`vision.tops`) and the training samples
+(`vision.synth.locator_training`), so a frame is shrunk the same way in both.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import cv2
+import numpy as np
+
+NET_WIDTH: Final[int] = 320
+"""Frames are shrunk to this width (height in proportion, a multiple of NET_GRID)."""
+
+NET_GRID: Final[int] = 16
+"""The network halves its input four times: input sides are multiples of this."""
+
+NET_STRIDE: Final[int] = 2
+"""Input pixels per output cell of the network's maps."""
+
+#: The network's output channels, each a probability per cell.
+TOP, CORE, HAND = 0, 1, 2
+CHANNELS: Final[tuple[str, ...]] = ("top", "core", "hand")
+
+CORE_SHRINK: Final[float] = 0.5
+"""A core is its top face shrunk about its centre by this factor: cores of touching
+tops stay apart, so each core is one die."""
+
+
+def net_size(width: int, height: int) -> tuple[int, int]:
+    """(width, height) of the network input for a frame of this size."""
+    if width < 1 or height < 1:
+        raise ValueError(f"frame size must be positive, got {width}x{height}")
+    net_height = max(NET_GRID, int(NET_WIDTH * height / width / NET_GRID + 0.5) * NET_GRID)
+    return NET_WIDTH, net_height
+
+
+def output_size(width: int, height: int) -> tuple[int, int]:
+    """(width, height) of the network's maps for a frame of this size."""
+    net_width, net_height = net_size(width, height)
+    return net_width // NET_STRIDE, net_height // NET_STRIDE
+
+
+def net_input(frame: np.ndarray) -> np.ndarray:
+    """The frame (H, W, 3) uint8 BGR shrunk to the network's input size, still uint8 BGR."""
+    height, width = frame.shape[:2]
+    return cv2.resize(frame, net_size(width, height), interpolation=cv2.INTER_AREA)
+
+
+INPUT_CHANNELS: Final[int] = 5
+"""B, G, R, then each pixel's x and y across the frame (-1..1): where a die lies
+tells which of its side faces the camera sees, so a side face is not taken for a top."""
+
+
+def to_tensor(images: np.ndarray) -> np.ndarray:
+    """(N, H, W, 3) uint8 BGR whole frames -> (N, 5, H, W) float32: colours in 0..1 (the
+    graph normalises them) and the two position channels."""
+    count, height, width, _ = images.shape
+    colours = images.transpose(0, 3, 1, 2).astype(np.float32) * (1.0 / 255.0)
+    xs = (np.arange(width, dtype=np.float32) + 0.5) * (2.0 / width) - 1.0
+    ys = (np.arange(height, dtype=np.float32) + 0.5) * (2.0 / height) - 1.0
+    position = np.stack(np.broadcast_arrays(xs[None, :], ys[:, None]))
+    tensor = np.empty((count, INPUT_CHANNELS, height, width), np.float32)
+    tensor[:, :3] = colours
+    tensor[:, 3:] = position
+    return tensor
