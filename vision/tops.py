@@ -210,9 +210,10 @@ def _box(
     if count < 2:
         return None
     biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    ys_fine, xs_fine = np.nonzero(labels == biggest)
-    points = np.stack([xs_fine, ys_fine], axis=1).astype(np.float32)
-    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+    contours, _ = cv2.findContours(
+        (labels == biggest).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+    )
+    (cx, cy), (w, h), angle = cv2.minAreaRect(np.concatenate(contours))  # of its outline
     size = ((w + 1) * _BOX_SCALE, (h + 1) * _BOX_SCALE)
     corners = cv2.boxPoints(((cx, cy), size, angle)).astype(np.float64)
     # A fine pixel u spans grid position x0 + u / factor .. + 1 / factor (cells), so its
