@@ -7,8 +7,11 @@ which the app and CI do not install.
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 DEFAULT_MODEL_PATH = Path(__file__).resolve().parent / "dice_faces.onnx"
 DEFAULT_LOCATOR_PATH = Path(__file__).resolve().parent / "dice_tops.onnx"
@@ -48,25 +51,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config_from_args(args: argparse.Namespace) -> TrainConfig:
     """A TrainConfig from parsed options, refusing values that cannot train."""
-    for name in ("train_crops", "val_crops", "epochs", "batch_size", "threads", "workers"):
+    counts = ("train_crops", "val_crops", "epochs", "batch_size", "threads", "workers")
+    return _checked(args, TrainConfig, counts, seeds=10_000)
+
+
+def _checked(args: argparse.Namespace, config: type[T], counts: tuple[str, ...], seeds: int) -> T:
+    """`config` built from the options of the same names, once the counts are at least 1,
+    the seed below `seeds` and the learning rate positive (ValueError naming the option)."""
+    for name in counts:
         value = getattr(args, name)
         if value < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be at least 1, got {value}")
-    if not 0 <= args.seed < 10_000:
-        raise ValueError(f"--seed must be in 0..9999, got {args.seed}")
+    if not 0 <= args.seed < seeds:
+        raise ValueError(f"--seed must be in 0..{seeds - 1}, got {args.seed}")
     if args.learning_rate <= 0:
         raise ValueError(f"--learning-rate must be positive, got {args.learning_rate}")
-    return TrainConfig(
-        seed=args.seed,
-        train_crops=args.train_crops,
-        val_crops=args.val_crops,
-        epochs=args.epochs,
-        batch_size=args.batch_size,
-        learning_rate=args.learning_rate,
-        threads=args.threads,
-        workers=args.workers,
-        output=args.output,
-    )
+    given = {f.name: getattr(args, f.name) for f in fields(config) if hasattr(args, f.name)}
+    return config(**given)
 
 
 @dataclass(frozen=True)
@@ -119,24 +120,5 @@ def add_locator_arguments(parser: argparse.ArgumentParser) -> None:
 
 def locator_config_from_args(args: argparse.Namespace) -> LocatorConfig:
     """A LocatorConfig from parsed options, refusing values that cannot train."""
-    for name in ("scenes", "val_scenes", "epochs", "batch_size", "threads", "workers"):
-        value = getattr(args, name)
-        if value < 1:
-            raise ValueError(f"--{name.replace('_', '-')} must be at least 1, got {value}")
-    if not 0 <= args.seed < 400:
-        raise ValueError(f"--seed must be in 0..399, got {args.seed}")
-    if args.learning_rate <= 0:
-        raise ValueError(f"--learning-rate must be positive, got {args.learning_rate}")
-    return LocatorConfig(
-        seed=args.seed,
-        scenes=args.scenes,
-        val_scenes=args.val_scenes,
-        epochs=args.epochs,
-        batch_size=args.batch_size,
-        crop=tuple(args.crop),
-        learning_rate=args.learning_rate,
-        threads=args.threads,
-        workers=args.workers,
-        cache=args.cache,
-        output=args.output,
-    )
+    counts = ("scenes", "val_scenes", "epochs", "batch_size", "threads", "workers")
+    return _checked(args, LocatorConfig, counts, seeds=400)

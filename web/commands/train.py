@@ -28,13 +28,19 @@ def run(args: argparse.Namespace) -> int:
     from models.options import config_from_args
 
     config = config_from_args(args)  # ValueError naming the bad option -> exit 2
+    return run_training("train", "models.train", config)
+
+
+def run_training(command: str, module: str, config: object) -> int:
+    """Train with `module`'s train(config) (which needs torch), print its summary as JSON."""
+    import importlib
+
     try:
-        from models.train import train
+        train = importlib.import_module(module).train
     except ImportError as error:
         raise SystemExit(
-            f"phase10 train: needs the training extra ({error.name} is missing): "
+            f"phase10 {command}: needs the training extra ({error.name} is missing): "
             "pip install -e '.[train]'"
         ) from error
-    summary = train(config)
-    print(json.dumps(summary, indent=2, default=str))
+    print(json.dumps(train(config), indent=2, default=str))
     return 0

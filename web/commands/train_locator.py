@@ -9,7 +9,6 @@ are the same as `python -m models.train_locator`. Writes the model and its
 from __future__ import annotations
 
 import argparse
-import json
 
 from models.options import add_locator_arguments
 
@@ -27,14 +26,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     from models.options import locator_config_from_args
+    from web.commands.train import run_training
 
     config = locator_config_from_args(args)  # ValueError naming the bad option -> exit 2
-    try:
-        from models.train_locator import train
-    except ImportError as error:
-        raise SystemExit(
-            f"phase10 train-locator: needs the training extra ({error.name} is missing): "
-            "pip install -e '.[train]'"
-        ) from error
-    print(json.dumps(train(config), indent=2))
-    return 0
+    return run_training("train-locator", "models.train_locator", config)
