@@ -66,7 +66,7 @@ class TableWatcher:
         self.close()
 
     def open(self) -> None:
-        """Load the classifier and open the camera (may take a second or two)."""
+        """Load the two networks and open the camera (may take a second or two)."""
         if self._reader is None:
             from vision.pipeline import DiceReader
 
