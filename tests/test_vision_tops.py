@@ -5,6 +5,7 @@
 network itself is tested through the pipeline (test_vision_pipeline.py).
 """
 
+import cv2
 import numpy as np
 import pytest
 
@@ -143,3 +144,34 @@ def test_a_training_sample_is_the_shrunk_frame_and_its_maps():
     assert maps.shape == (3, 120, 160)
     again, _ = render_locator_sample(1_500_000_003)
     assert np.array_equal(image, again)
+
+
+def _square(cx: float, cy: float, side: float) -> np.ndarray:
+    half = side / 2
+    return np.array(
+        [[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half],
+         [cx - half, cy + half]], np.float32,
+    )
+
+
+@pytest.mark.parametrize(("inner_shade", "kept"), [(90, 1), (190, 2)])
+def test_a_darker_face_beside_a_top_on_the_centre_side_is_its_side_face(inner_shade, kept):
+    # A die right of the picture's centre: the camera sees its left side, shaded.
+    from vision.tops import _drop_side_faces
+
+    frame = np.full((480, 640, 3), 60, np.uint8)
+    top, side_face = _square(560, 240, 60), _square(500, 240, 60)
+    cv2.fillConvexPoly(frame, np.round(top).astype(np.int32), (200, 200, 200))
+    cv2.fillConvexPoly(frame, np.round(side_face).astype(np.int32), (inner_shade,) * 3)
+    boxes = _drop_side_faces([top, side_face], frame, 60.0)
+    assert len(boxes) == kept and any(np.array_equal(box, top) for box in boxes)
+
+
+def test_two_equally_lit_dice_side_by_side_are_both_kept():
+    from vision.tops import _drop_side_faces
+
+    frame = np.full((480, 640, 3), 60, np.uint8)
+    left, right = _square(200, 240, 60), _square(262, 240, 60)
+    for box in (left, right):
+        cv2.fillConvexPoly(frame, np.round(box).astype(np.int32), (200, 200, 200))
+    assert len(_drop_side_faces([left, right], frame, 60.0)) == 2
