@@ -3,7 +3,7 @@
 A small encoder-decoder: four stride-2 stages down to 1/16 of the input, the
 last one dilated for context (is this square a die's top, or the side of a die
 leaning on the wall?), then back up to 1/2 with skip connections. Three maps come out: top faces,
-their cores (to part touching dice) and the hand. About 0.2 G multiply-adds
+their cores (to part touching dice) and the hand. About 0.3 G multiply-adds
 on a 320x240 input, a few milliseconds on one CPU core.
 """
 
