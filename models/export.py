@@ -40,12 +40,27 @@ def export_model(net: FaceNet, path: Path, sample: np.ndarray) -> dict:
 
     Raises RuntimeError when ONNX Runtime and PyTorch disagree by more than MAX_ABS_DIFF.
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     model = FaceNetProbabilities(net).eval()
     dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
     axes = {name: {0: "batch"} for name in (INPUT_NAME, *OUTPUT_NAMES)}
-    # The TorchScript exporter gives opset 17 with a dynamic batch axis in one file; torch
+    return _export_checked(
+        model, Path(path), dummy, crops_to_tensor(sample), INPUT_NAME, OUTPUT_NAMES, axes
+    )
+
+
+def _export_checked(
+    model: torch.nn.Module,
+    path: Path,
+    example: torch.Tensor,
+    x: np.ndarray,
+    input_name: str,
+    output_names: tuple[str, ...],
+    axes: dict[str, dict[int, str]],
+) -> dict:
+    """Export `model` (traced on `example`) to `path`, check ONNX Runtime agrees with
+    PyTorch on the input `x`, write the hash beside it; the figures of the export."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # The TorchScript exporter gives opset 17 with dynamic axes in one file; torch
     # 2.13 flags it and its helpers deprecated (and its torch.export path still warns
     # internally), so deprecations are silenced for this call only; ONNX Runtime's
     # agreement with PyTorch is checked below.
@@ -53,19 +68,19 @@ def export_model(net: FaceNet, path: Path, sample: np.ndarray) -> dict:
         warnings.simplefilter("ignore", DeprecationWarning)
         torch.onnx.export(
             model,
-            (dummy,),
+            (example,),
             str(path),
-            input_names=[INPUT_NAME],
-            output_names=list(OUTPUT_NAMES),
+            input_names=[input_name],
+            output_names=list(output_names),
             dynamic_axes=axes,
             opset_version=OPSET,
             dynamo=False,
         )
-    x = crops_to_tensor(sample)
     with torch.no_grad():
-        expected = [t.numpy() for t in model(torch.from_numpy(x))]
+        outputs = model(torch.from_numpy(x))
+    expected = [t.numpy() for t in (outputs if isinstance(outputs, tuple) else (outputs,))]
     session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-    got = session.run(list(OUTPUT_NAMES), {INPUT_NAME: x})
+    got = session.run(list(output_names), {input_name: x})
     diff = max(float(np.abs(a - b).max()) for a, b in zip(expected, got, strict=True))
     if diff > MAX_ABS_DIFF:
         raise RuntimeError(f"ONNX Runtime and PyTorch differ by {diff:.2e} on {path}")
@@ -80,7 +95,6 @@ def export_model(net: FaceNet, path: Path, sample: np.ndarray) -> dict:
     )
     return {"max_abs_diff": diff, "sha256": digest, "bytes": path.stat().st_size}
 
-
 LOCATOR_INPUT = "images"
 LOCATOR_OUTPUT = "maps"
 
@@ -92,35 +106,12 @@ def export_locator(net, path: Path, sample: np.ndarray) -> dict:
     from models.locator_net import TopNetProbabilities
     from vision.tops_input import to_tensor
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     model = TopNetProbabilities(net).eval()
     x = to_tensor(sample)
     axes = {
         LOCATOR_INPUT: {0: "batch", 2: "height", 3: "width"},
         LOCATOR_OUTPUT: {0: "batch", 2: "map_height", 3: "map_width"},
     }
-    with warnings.catch_warnings():  # see export_model
-        warnings.simplefilter("ignore", DeprecationWarning)
-        torch.onnx.export(
-            model,
-            (torch.from_numpy(x[:1]),),
-            str(path),
-            input_names=[LOCATOR_INPUT],
-            output_names=[LOCATOR_OUTPUT],
-            dynamic_axes=axes,
-            opset_version=OPSET,
-            dynamo=False,
-        )
-    with torch.no_grad():
-        expected = model(torch.from_numpy(x)).numpy()
-    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-    got = session.run([LOCATOR_OUTPUT], {LOCATOR_INPUT: x})[0]
-    diff = float(np.abs(expected - got).max())
-    if diff > MAX_ABS_DIFF:
-        raise RuntimeError(f"ONNX Runtime and PyTorch differ by {diff:.2e} on {path}")
-    digest = sha256_of(path)
-    hash_path(path).write_text(f"{digest}  {path.name}\n")
-    logger.info("exported %s (%d bytes, sha256 %s, max abs diff %.2e)", path,
-                path.stat().st_size, digest, diff)
-    return {"max_abs_diff": diff, "sha256": digest, "bytes": path.stat().st_size}
+    return _export_checked(
+        model, Path(path), torch.from_numpy(x[:1]), x, LOCATOR_INPUT, (LOCATOR_OUTPUT,), axes
+    )

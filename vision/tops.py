@@ -133,8 +133,7 @@ def boxes_from_maps(
             continue  # a die under the hand is not read
         if tray is not None and not _within(tray, centre):
             continue
-        sides = np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1)
-        if not MIN_SIDE_FRACTION * short <= float(sides.max()) <= MAX_SIDE_FRACTION * short:
+        if not MIN_SIDE_FRACTION * short <= _longest_side(box) <= MAX_SIDE_FRACTION * short:
             continue
         boxes.append(box)
     side = float(np.median([_longest_side(box) for box in boxes])) if boxes else 0.0

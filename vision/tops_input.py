@@ -6,6 +6,7 @@ Shared by the runtime locator (`vision.tops`) and the training samples
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final
 
 import cv2
@@ -58,11 +59,19 @@ def to_tensor(images: np.ndarray) -> np.ndarray:
     """(N, H, W, 3) uint8 BGR whole frames -> (N, 5, H, W) float32: colours in 0..1 (the
     graph normalises them) and the two position channels."""
     count, height, width, _ = images.shape
-    colours = images.transpose(0, 3, 1, 2).astype(np.float32) * (1.0 / 255.0)
+    tensor = np.empty((count, INPUT_CHANNELS, height, width), np.float32)
+    tensor[:, :3] = images.transpose(0, 3, 1, 2)
+    tensor[:, :3] *= 1.0 / 255.0
+    tensor[:, 3:] = _position(height, width)
+    return tensor
+
+
+@lru_cache(maxsize=4)
+def _position(height: int, width: int) -> np.ndarray:
+    """(2, H, W) x and y of each pixel centre across the frame, -1..1 (read-only: shared
+    by every frame of that size)."""
     xs = (np.arange(width, dtype=np.float32) + 0.5) * (2.0 / width) - 1.0
     ys = (np.arange(height, dtype=np.float32) + 0.5) * (2.0 / height) - 1.0
     position = np.stack(np.broadcast_arrays(xs[None, :], ys[:, None]))
-    tensor = np.empty((count, INPUT_CHANNELS, height, width), np.float32)
-    tensor[:, :3] = colours
-    tensor[:, 3:] = position
-    return tensor
+    position.flags.writeable = False
+    return position
