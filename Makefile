@@ -27,9 +27,11 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pytest benchmarks -o python_files='bench_*.py' --benchmark-only
 
-# Training needs the CPU build of PyTorch (the `train` extra); the app never imports it.
+# Training needs the CPU build of PyTorch (the `train` extra) and the outline fonts
+# (Debian packages, installed as root); the app never imports either.
 train: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
+	$(if $(filter 0,$(shell id -u)),,sudo) bash models/install_fonts.sh
 	$(BIN)/phase10 train
 
 clean:

@@ -3,7 +3,9 @@
 Runs the ONNX model through the runtime classifier (no torch), so what is
 measured is what ships. Reports value and colour accuracy with their confusion
 matrices, the 6-vs-9 and 1-vs-7 confusions on their own, and how often the
-face head rejects non-faces (and wrongly rejects faces).
+face head rejects non-faces (and wrongly rejects faces). Crops are drawn per
+evaluation group (`synth.looks.EVAL_GROUPS`): fonts training never saw, light and
+dark bodies, apart from the training fonts, so generalisation is what is measured.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import numpy as np
 
 from vision.classifier import FaceClassifier
 from vision.labels import COLOUR_LABELS, VALUE_LABELS
+from vision.synth.looks import LookMix
 from vision.synth.training import EVAL_SEED_BASE, render_face_crops
 
 EVAL_CHUNK = 500
@@ -30,8 +33,11 @@ class EvalSet:
     faces: np.ndarray
 
 
-def render_eval_set(faces: int, first_seed: int = EVAL_SEED_BASE) -> EvalSet:
-    """Exactly `faces` face crops plus the negatives rendered with them."""
+def render_eval_set(
+    faces: int, first_seed: int = EVAL_SEED_BASE, look: LookMix | None = None
+) -> EvalSet:
+    """Exactly `faces` face crops plus the negatives rendered with them, dice sets as `look`
+    draws them (None: the Hershey renderer)."""
     if faces < 1:
         raise ValueError(f"an evaluation needs at least one face crop, got {faces}")
     if first_seed < EVAL_SEED_BASE:
@@ -40,7 +46,7 @@ def render_eval_set(faces: int, first_seed: int = EVAL_SEED_BASE) -> EvalSet:
     found = 0
     seed = first_seed
     while found < faces:
-        part = render_face_crops(seed, EVAL_CHUNK)
+        part = render_face_crops(seed, EVAL_CHUNK, look=look)
         parts.append(part)
         found += int(part[3].sum())
         seed += 1
@@ -83,6 +89,10 @@ def evaluate(classifier: FaceClassifier, data: EvalSet, batch: int = 256) -> dic
         "value_accuracy": float(np.trace(values) / max(positives, 1)),
         "colour_accuracy": float(np.trace(colours) / max(positives, 1)),
         "die_accuracy": float(both[faces].mean()) if positives else 0.0,
+        "colour_accuracy_by_colour": {
+            label: float(colours[i, i] / max(colours[i].sum(), 1))
+            for i, label in enumerate(COLOUR_LABELS)
+        },
         "six_nine": _pair(values, 6, 9),
         "one_seven": _pair(values, 1, 7),
         "negative_rejection_rate": float((face_prob[~faces] < FACE_THRESHOLD).mean())
@@ -105,6 +115,8 @@ def format_report(report: dict) -> str:
         f"value accuracy:  {100 * report['value_accuracy']:.2f} %",
         f"colour accuracy: {100 * report['colour_accuracy']:.2f} %",
         f"value and colour both right: {100 * report['die_accuracy']:.2f} %",
+        "colour accuracy by colour: "
+        + ", ".join(f"{k} {100 * v:.2f} %" for k, v in report["colour_accuracy_by_colour"].items()),
         "6 vs 9: " + ", ".join(f"{k} {v}" for k, v in report["six_nine"].items()),
         "1 vs 7: " + ", ".join(f"{k} {v}" for k, v in report["one_seven"].items()),
         f"not-a-die rejection rate: {100 * report['negative_rejection_rate']:.2f} % of negatives",

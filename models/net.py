@@ -14,8 +14,9 @@ from vision.labels import COLOUR_LABELS, VALUE_LABELS
 
 #: Channels of the stride-2 stem, then (channels, conv layers) of each later stage;
 #: a 2x2 max-pool sits between stages (40 -> 20 -> 10 -> 5 pixels for 40-pixel crops).
-STEM = 24
-STAGES: tuple[tuple[int, int], ...] = ((32, 1), (64, 2), (96, 1))
+#: Sized for numerals in any font: a deeper last stage than one font family needed.
+STEM = 32
+STAGES: tuple[tuple[int, int], ...] = ((32, 1), (64, 2), (128, 2))
 
 
 def _block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -29,8 +30,8 @@ def _block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 class FaceNet(nn.Module):
     """Crops (N, 3, S, S) normalised as crops_to_tensor -> value, colour and face logits.
 
-    Sized for a CPU: about 7 M multiply-adds per crop, so training fits in minutes
-    and ten crops classify in a few milliseconds on one Raspberry Pi core.
+    Sized for a CPU: about 15 M multiply-adds per crop, so training fits in half an
+    hour and ten crops classify in a few milliseconds on one Raspberry Pi core.
     """
 
     def __init__(self, stem: int = STEM, stages: tuple[tuple[int, int], ...] = STAGES) -> None:

@@ -31,6 +31,12 @@ class TrainConfig:
     threads: int = 2
     workers: int = 2
     output: Path = DEFAULT_MODEL_PATH
+    resume: bool = False
+
+
+def checkpoint_path(output: Path) -> Path:
+    """Where a training run keeps its last finished epoch, beside the model it will write."""
+    return output.with_name(output.stem + ".checkpoint.pt")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,6 +53,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers", type=int, default=defaults.workers, help="processes rendering crops"
     )
     parser.add_argument("--output", type=Path, default=defaults.output, help="ONNX file to write")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on from the last finished epoch saved beside --output by an interrupted run",
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> TrainConfig:

@@ -15,6 +15,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
+from functools import partial
 
 import numpy as np
 import torch
@@ -23,9 +24,11 @@ from tqdm import tqdm
 
 from models.export import export_model
 from models.net import FaceNet
-from models.options import TrainConfig, add_arguments, config_from_args
+from models.options import TrainConfig, add_arguments, checkpoint_path, config_from_args
 from vision.crops import CROP_SIZE, crops_to_tensor
-from vision.synth.training import EVAL_SEED_BASE, render_face_crops
+from vision.synth.font_library import Split, font_files
+from vision.synth.looks import LookMix
+from vision.synth.training import EVAL_SEED_BASE, OUTLINE_SHARE, render_face_crops
 
 logger = logging.getLogger(__name__)
 
@@ -42,19 +45,29 @@ def chunk_seeds(seed: int, count: int, offset: int = 0) -> list[int]:
     return seeds
 
 
-def _render_chunk(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    return render_face_crops(seed, CHUNK)
+def _render_chunk(
+    seed: int, look: LookMix | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    return render_face_crops(seed, CHUNK, look=look)
 
 
 def render_crops(
-    seeds: Sequence[int], count: int, workers: int, desc: str
+    seeds: Sequence[int],
+    count: int,
+    workers: int,
+    desc: str,
+    look: LookMix | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Render the chunks for `seeds` (in order, in `workers` processes) and keep `count` crops."""
+    """Render the chunks for `seeds` (in order, in `workers` processes) and keep `count` crops.
+
+    `look` says which dice sets are drawn (None: the Hershey fonts only).
+    """
+    render = partial(_render_chunk, look=look)
     if workers <= 1:
-        parts = [_render_chunk(seed) for seed in tqdm(seeds, desc=desc, unit="k")]
+        parts = [render(seed) for seed in tqdm(seeds, desc=desc, unit="k")]
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            chunks = pool.map(_render_chunk, seeds)
+            chunks = pool.map(render, seeds)
             parts = list(tqdm(chunks, total=len(seeds), desc=desc, unit="k"))
     return tuple(np.concatenate(arrays)[:count] for arrays in zip(*parts, strict=True))
 
@@ -66,13 +79,25 @@ def _batches(n: int, batch_size: int, rng: np.random.Generator):
 
 
 def _augment(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Quarter turns on top of the renderer's jitter: a face reads the same at any rotation."""
+    """Quarter turns on top of the renderer's jitter (a face reads the same at any
+    rotation), and each crop's own light: colour gains, brightness, contrast and noise
+    beyond what one renderer's camera model makes, so no one look is learnt."""
     turns = rng.integers(4, size=len(crops))
     out = crops.copy()
     for k in (1, 2, 3):
         picked = turns == k
         out[picked] = np.rot90(crops[picked], k, axes=(1, 2))
-    return out
+    n = len(out)
+    x = out.astype(np.float32)
+    gains = np.exp(rng.normal(0.0, 0.07, (n, 1, 1, 3)) + rng.normal(0.0, 0.15, (n, 1, 1, 1)))
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    contrast = np.exp(rng.normal(0.0, 0.15, (n, 1, 1, 1)))
+    x = ((x - mean) * contrast + mean) * gains
+    noisy = rng.random(n) < 0.3
+    x[noisy] += rng.normal(0.0, 1.0, x[noisy].shape) * rng.uniform(
+        1, 8, (int(noisy.sum()), 1, 1, 1)
+    )
+    return np.clip(x, 0, 255).astype(np.uint8)
 
 
 def _losses(net: FaceNet, x: torch.Tensor, value, colour, face) -> torch.Tensor:
@@ -104,6 +129,47 @@ def accuracy(net: FaceNet, crops, values, colours, faces, batch_size: int = 512)
     }
 
 
+def _run_key(config: TrainConfig) -> dict:
+    """What must match for a checkpoint to go on: everything but threads, workers, resume."""
+    skip = {"threads", "workers", "resume"}
+    return {k: str(v) for k, v in asdict(config).items() if k not in skip}
+
+
+def _save_checkpoint(path, config, epochs_done, history, net, optimiser, schedule, rng) -> None:
+    """The state after a finished epoch, written whole or not at all."""
+    state = {
+        "run": _run_key(config),
+        "epochs_done": epochs_done,
+        "history": history,
+        "net": net.state_dict(),
+        "optimiser": optimiser.state_dict(),
+        "schedule": schedule.state_dict(),
+        "numpy_rng": rng.bit_generator.state,
+        "torch_rng": torch.get_rng_state(),
+    }
+    partial = path.with_name(path.name + ".partial")
+    torch.save(state, partial)
+    partial.replace(path)
+
+
+def _load_checkpoint(path, config, net, optimiser, schedule, rng) -> tuple[int, list[dict]]:
+    """Restore a run from `path`; (0, []) when there is none. A checkpoint of another run
+    (other seed, data or schedule) is refused with a message, never silently mixed in."""
+    if not path.exists():
+        logger.info("no checkpoint at %s: starting from the first epoch", path)
+        return 0, []
+    state = torch.load(path, weights_only=False)
+    if state["run"] != _run_key(config):
+        raise ValueError(f"{path} belongs to another training run; delete it or match its options")
+    net.load_state_dict(state["net"])
+    optimiser.load_state_dict(state["optimiser"])
+    schedule.load_state_dict(state["schedule"])
+    rng.bit_generator.state = state["numpy_rng"]
+    torch.set_rng_state(state["torch_rng"])
+    logger.info("resuming after epoch %d from %s", state["epochs_done"], path)
+    return state["epochs_done"], state["history"]
+
+
 def train(config: TrainConfig) -> dict:
     """Render data, train, export ONNX and check it; returns a summary for the model card."""
     started = time.perf_counter()
@@ -112,10 +178,20 @@ def train(config: TrainConfig) -> dict:
     rng = np.random.default_rng(config.seed)
     train_seeds = chunk_seeds(config.seed, config.train_crops)
     val_seeds = chunk_seeds(config.seed, config.val_crops, offset=50_000)
+    # Training draws the training families only; validation the held-out ones, so the
+    # figures printed each epoch are on fonts the network never saw.
+    train_fonts = tuple(str(path) for path in font_files(Split.TRAIN))
+    held_out_fonts = tuple(str(path) for path in font_files(Split.HELD_OUT))
     crops, values, colours, faces = render_crops(
-        train_seeds, config.train_crops, config.workers, "render train"
+        train_seeds,
+        config.train_crops,
+        config.workers,
+        "render train",
+        LookMix(train_fonts, OUTLINE_SHARE),
     )
-    val = render_crops(val_seeds, config.val_crops, config.workers, "render val")
+    val = render_crops(
+        val_seeds, config.val_crops, config.workers, "render val", LookMix(held_out_fonts)
+    )
     logger.info("rendered %d training crops (%.0f%% faces)", len(crops), 100 * faces.mean())
 
     net = FaceNet()
@@ -127,8 +203,12 @@ def train(config: TrainConfig) -> dict:
         optimiser, max_lr=config.learning_rate, total_steps=max(steps, 1), pct_start=0.15
     )
     values_t, colours_t, faces_t = (torch.from_numpy(a) for a in (values, colours, faces))
-    history = []
-    for epoch in range(config.epochs):
+    history: list[dict] = []
+    checkpoint = checkpoint_path(config.output)
+    first_epoch = 0
+    if config.resume:
+        first_epoch, history = _load_checkpoint(checkpoint, config, net, optimiser, schedule, rng)
+    for epoch in range(first_epoch, config.epochs):
         net.train()
         progress = tqdm(
             list(_batches(len(crops), config.batch_size, rng)),
@@ -146,9 +226,11 @@ def train(config: TrainConfig) -> dict:
             progress.set_postfix(loss=f"{loss.item():.3f}")
         scores = accuracy(net, *val)
         history.append(scores)
-        logger.info("epoch %d validation: %s", epoch + 1, scores)
+        logger.info("epoch %d validation (held-out fonts): %s", epoch + 1, scores)
+        _save_checkpoint(checkpoint, config, epoch + 1, history, net, optimiser, schedule, rng)
     net.eval()
     check = export_model(net, config.output, sample=val[0][:64])
+    checkpoint.unlink(missing_ok=True)
     summary = {
         "config": {k: str(v) for k, v in asdict(config).items()},
         "train_seeds": [train_seeds[0], train_seeds[-1]],
@@ -156,6 +238,7 @@ def train(config: TrainConfig) -> dict:
         "onnx_max_abs_diff": check["max_abs_diff"],
         "sha256": check["sha256"],
         "crop_size": CROP_SIZE,
+        "font_files": {"train": len(train_fonts), "held_out": len(held_out_fonts)},
         "minutes": (time.perf_counter() - started) / 60,
     }
     logger.info("trained in %.1f min: %s", summary["minutes"], summary)

@@ -47,9 +47,12 @@ def test_eval_model_reports_a_missing_model(tmp_path, capsys):
 
 
 def test_eval_model_json_report(capsys):
-    assert main(["eval-model", "--faces", "60", "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert report["face_crops"] == 60 and report["first_seed"] == EVAL_SEED_BASE
+    assert main(["eval-model", "--faces", "60", "--json", "--group", "hershey"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["first_seed"] == EVAL_SEED_BASE and list(result["groups"]) == ["hershey"]
+    report = result["groups"]["hershey"]
+    assert report["face_crops"] == 60
+    assert set(report["colour_accuracy_by_colour"]) == {"R", "O", "G", "B"}
     assert len(report["value_confusion"]) == 11 and len(report["colour_confusion"]) == 4
     assert sum(map(sum, report["value_confusion"])) == 60
     assert set(report["six_nine"]) == {"6_as_9", "9_as_6"}
@@ -58,9 +61,33 @@ def test_eval_model_json_report(capsys):
 
 
 def test_eval_model_text_report(capsys):
-    assert main(["eval-model", "--faces", "30"]) == 0
+    assert main(["eval-model", "--faces", "30", "--group", "hershey"]) == 0
     out = capsys.readouterr().out
     assert "value accuracy" in out and "6 vs 9" in out and "not-a-die rejection" in out
+
+
+def test_eval_model_skips_groups_whose_fonts_are_missing_and_names_the_package(no_fonts, capsys):
+    assert main(["eval-model", "--faces", "20", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert list(result["groups"]) == ["hershey"]
+    assert set(result["skipped"]) == {
+        "held-out-light",
+        "held-out-dark",
+        "train-light",
+        "train-dark",
+    }
+    assert "fonts-sil-charis" in result["skipped"]["held-out-light"]
+
+
+def test_eval_model_refuses_a_named_group_whose_fonts_are_missing(no_fonts, capsys):
+    assert main(["eval-model", "--faces", "20", "--group", "held-out-dark"]) == 2
+    err = capsys.readouterr().err
+    assert "not installed" in err and "fonts-hack" in err and "install_fonts.sh" in err
+
+
+def test_eval_model_refuses_an_unknown_group(capsys):
+    assert main(["eval-model", "--faces", "20", "--group", "nope"]) == 2
+    assert "unknown evaluation group 'nope'" in capsys.readouterr().err
 
 
 def test_training_seeds_stay_below_the_evaluation_seeds():
@@ -145,8 +172,16 @@ def test_tiny_locator_training_run_exports_a_loadable_network(tmp_path):
     from models.train_locator import train
     from vision.tops import TopFinder
 
-    config = Config(scenes=32, val_scenes=8, epochs=1, batch_size=8, crop=(96, 64), threads=1,
-                    workers=1, output=tmp_path / "tops.onnx")
+    config = Config(
+        scenes=32,
+        val_scenes=8,
+        epochs=1,
+        batch_size=8,
+        crop=(96, 64),
+        threads=1,
+        workers=1,
+        output=tmp_path / "tops.onnx",
+    )
     scores = train(config)
     assert 0.0 <= scores["iou_top"] <= 1.0
     finder = TopFinder.load(tmp_path / "tops.onnx")

@@ -8,9 +8,13 @@ dice over it. Colours are BGR tuples of floats in 0..255 (OpenCV's order).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    from vision.synth.outline_glyphs import OutlineStyle
 
 #: OpenCV's built-in vector fonts used for numerals (thickened when drawn); no font files.
 FONTS: tuple[int, ...] = (
@@ -96,13 +100,17 @@ class Conditions:
     blur_sigma: float  # defocus, pixels
     noise_sigma: float  # sensor noise, grey levels
     jpeg_quality: int  # 0 = no compression
+    # A dice set drawn in an outline font (None: the Hershey font fields above) and its
+    # own four inks in palette order (None: the palette's colours); see synth.looks.
+    outline: OutlineStyle | None = None
+    inks: tuple[tuple[float, float, float], ...] | None = None
 
 
 def _jitter(rng: np.random.Generator, bgr: tuple[float, ...], amount: float) -> np.ndarray:
     return np.clip(np.asarray(bgr, np.float64) + rng.uniform(-amount, amount, 3), 0, 255)
 
 
-def _pick_mat(rng: np.random.Generator, body: np.ndarray) -> tuple[np.ndarray, str]:
+def pick_mat(rng: np.random.Generator, body: np.ndarray) -> tuple[np.ndarray, str]:
     """A mat whose luminance is far enough from the body's, light bodies on dark mats."""
     body_lum = luminance(body)
     for _ in range(50):
@@ -121,7 +129,7 @@ def random_conditions(rng: np.random.Generator, size: tuple[int, int] = (1280, 9
     body_dark = bool(rng.random() < DARK_BODY_SHARE)
     bodies = DARK_BODIES if body_dark else LIGHT_BODIES
     body = _jitter(rng, bodies[int(rng.integers(len(bodies)))], 10)
-    mat, texture = _pick_mat(rng, body)
+    mat, texture = pick_mat(rng, body)
     wall = np.clip(mat * rng.uniform(0.6, 1.3), 0, 255)
     table = rng.uniform(20, 200, 3)
     temperature = rng.uniform(-0.12, 0.12)  # warm (<0 blue gain) .. cool

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from scorer.dice import COLOUR_RGB, PHYSICAL_DICE, Die
+from scorer.dice import COLOUR_LETTERS, COLOUR_RGB, PHYSICAL_DICE, Die
 from vision.synth import glyphs
 from vision.synth.conditions import Conditions, random_conditions
 from vision.synth.geometry import (
@@ -83,8 +83,12 @@ def _shade(conditions: Conditions, normals: np.ndarray, light: np.ndarray) -> np
 
 
 def _ink_bgr(die: Die, conditions: Conditions, rng: np.random.Generator) -> np.ndarray:
-    r, g, b = COLOUR_RGB[die.colour]
-    ink = np.array([b, g, r], np.float32) * conditions.ink_gain + rng.uniform(-12, 12, 3)
+    if conditions.inks is not None:
+        base = np.asarray(conditions.inks[COLOUR_LETTERS.index(die.colour)], np.float32)
+    else:
+        r, g, b = COLOUR_RGB[die.colour]
+        base = np.array([b, g, r], np.float32)
+    ink = base * conditions.ink_gain + rng.uniform(-12, 12, 3)
     return np.clip(ink, 0, 255).astype(np.float32)
 
 
@@ -103,13 +107,18 @@ def _face_texture(
     die: Die, shade: float, conditions: Conditions, rng: np.random.Generator, glare: bool
 ) -> np.ndarray:
     """Premultiplied BGRA float32 texture of one face under its shade."""
-    layers = glyphs.face_layers(
-        die.value,
-        conditions.font,
-        conditions.font_weight,
-        conditions.glyph_size,
-        conditions.underline,
-    )
+    if conditions.outline is not None:
+        from vision.synth.outline_glyphs import outline_face_layers  # needs Pillow
+
+        layers = outline_face_layers(die.value, conditions.outline)
+    else:
+        layers = glyphs.face_layers(
+            die.value,
+            conditions.font,
+            conditions.font_weight,
+            conditions.glyph_size,
+            conditions.underline,
+        )
     body = np.asarray(conditions.body_bgr, np.float32) * shade
     ink = _ink_bgr(die, conditions, rng) * shade
     mix = np.zeros((3, 4), np.float32)

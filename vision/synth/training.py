@@ -20,6 +20,7 @@ from scorer.dice import COLOUR_LETTERS, HIGH_VALUES, LOW_VALUES, Die
 from vision.crops import CROP_SIZE, crop_face
 from vision.labels import NO_LABEL, colour_index, value_index
 from vision.synth.conditions import random_conditions
+from vision.synth.looks import LookMix
 from vision.synth.placement import random_placements, random_roll
 from vision.synth.scene import Scene, render_scene
 
@@ -38,6 +39,8 @@ CROPS_PER_DIE = 2  # differently jittered crops of each rendered die
 HAND_SHARE = 0.15
 HAND_COVER_REJECT = 0.4  # a face this much under the hand is a negative
 HAND_COVER_SKIP = 0.1  # between the two, the crop is ambiguous and not used
+OUTLINE_SHARE = 0.85
+"""Share of training scenes drawn in an outline font (the rest in the Hershey fonts)."""
 
 
 def _random_faces(rng: np.random.Generator, count: int) -> list[Die]:
@@ -49,8 +52,8 @@ def _random_faces(rng: np.random.Generator, count: int) -> list[Die]:
     ]
 
 
-def _crop_scene(rng: np.random.Generator, seed: int) -> Scene:
-    conditions = random_conditions(rng, (1280, 960))
+def _crop_scene(rng: np.random.Generator, seed: int, look: LookMix) -> Scene:
+    conditions = look.apply(rng, random_conditions(rng, (1280, 960)))
     scale = float(np.exp(rng.uniform(np.log(MIN_SCALE), np.log(MAX_SCALE))))
     conditions = dataclasses.replace(
         conditions,
@@ -200,10 +203,13 @@ def render_face_crops(
     *,
     size: int = CROP_SIZE,
     negative_share: float = NEGATIVE_SHARE,
+    look: LookMix | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """`count` labelled crops: (N, size, size, 3) uint8 BGR, value index, colour index, is_face.
 
-    Negatives carry value and colour index NO_LABEL (-1). The same seed gives the same crops.
+    `look` says which dice sets the scenes show (outline fonts and bodies, `synth.looks`);
+    None draws every set in the Hershey fonts. Negatives carry value and colour index
+    NO_LABEL (-1). The same seed and look give the same crops.
     """
     if count < 0:
         raise ValueError(f"count must be >= 0, got {count}")
@@ -216,7 +222,7 @@ def render_face_crops(
     while len(crops) < count:
         scene_seed = int(np.random.SeedSequence([seed, scene_index]).generate_state(1)[0])
         scene_index += 1
-        scene = _crop_scene(rng, scene_seed)
+        scene = _crop_scene(rng, scene_seed, look or LookMix())
         edge = _face_edge(scene)
         positives = 0
         for die in scene.dice:

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Install the outline fonts the face classifier is trained and evaluated on: every Debian
+# package named in vision/synth/font_library.py (the one list). Training only; the app and
+# its tests need none of them. Run as root (or through sudo) on Debian or Raspberry Pi OS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python=${PYTHON:-.venv/bin/python}
+packages=$("$python" -c 'from vision.synth.font_library import packages; print(*packages())')
+if [ "${1:-}" = "--list" ]; then
+    echo "$packages"
+    exit 0
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "install_fonts: apt-get not found; install these Debian packages by hand: $packages" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086  # one word per package
+apt-get install -y -qq --no-install-recommends $packages
+echo "install_fonts: installed $(echo "$packages" | wc -w) font packages"

@@ -1,0 +1,167 @@
+"""Outline-font dice faces: the font table, reserved families, golden masks, dice-set looks."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.dice import COLOUR_LETTERS, COLOUR_RGB
+from vision.labels import VALUE_LABELS
+from vision.synth import font_library
+from vision.synth.conditions import random_conditions
+from vision.synth.font_library import (
+    FAMILIES,
+    MissingFontError,
+    ReservedFontError,
+    Split,
+    font_files,
+    is_reserved,
+)
+from vision.synth.looks import BODIES, EVAL_GROUPS, ink_hue_spreads, random_inks, random_look
+
+DATA = Path(__file__).resolve().parent / "data"
+sys.path.insert(0, str(DATA))
+
+from regenerate_outline_golden import CASES, strip  # noqa: E402
+
+pytest.importorskip("PIL", reason="Pillow (the dev extra) draws outline fonts")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+        "/usr/share/fonts/truetype/croscore/Arimo-Bold.ttf",
+        "Tinos-Italic.ttf",
+        "Cousine-Regular.ttf",
+        "/usr/share/fonts/truetype/freefont/FreeSerif.ttf",
+        "/usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf",
+        "C059-Roman.otf",
+        "P052-Bold.otf",
+        "URWBookman-Light.otf",
+        "Z003-MediumItalic.otf",
+        "D050000L.otf",
+        "/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyreheros-regular.otf",
+        "TeX Gyre Pagella.otf",
+    ],
+)
+def test_reserved_families_are_recognised(path):
+    assert is_reserved(path)
+
+
+@pytest.mark.parametrize("path", ["Roboto-Regular.ttf", "NotoSerif-Bold.ttf", "Hack-Regular.ttf"])
+def test_other_families_are_not_reserved(path):
+    assert not is_reserved(path)
+
+
+def test_the_table_names_no_reserved_family_and_spans_every_build():
+    for family in FAMILIES:
+        assert not is_reserved(family.name), family.name
+        assert not any(is_reserved(pattern) for pattern in family.patterns), family.name
+    assert len({family.name for family in FAMILIES}) >= 40
+    builds = {family.build for family in FAMILIES}
+    wanted = {"sans", "serif", "slab", "mono", "condensed", "rounded", "geometric", "humanist"}
+    assert wanted <= builds
+    held_out = {family.build for family in FAMILIES if family.split is Split.HELD_OUT}
+    assert {"serif", "mono", "humanist", "rounded", "condensed"} <= held_out
+
+
+def test_a_missing_font_package_is_named(no_fonts):
+    with pytest.raises(MissingFontError, match="fonts-noto-core") as raised:
+        font_files(Split.TRAIN)
+    assert "install_fonts.sh" in str(raised.value)
+    assert font_files(Split.TRAIN, require=False) == ()
+
+
+def test_a_reserved_file_matched_by_a_pattern_is_refused(tmp_path, monkeypatch):
+    folder = tmp_path / "truetype" / "dejavu"
+    folder.mkdir(parents=True)
+    (folder / "DejaVuSans-LiberationBold.ttf").write_bytes(b"not a font")
+    monkeypatch.setattr(font_library, "FONT_ROOTS", (tmp_path,))
+    font_library._family_files.cache_clear()
+    try:
+        with pytest.raises(ReservedFontError, match="Liberation"):
+            font_files(Split.TRAIN, require=False)
+    finally:
+        font_library._family_files.cache_clear()
+
+
+def test_drawing_a_reserved_font_is_refused():
+    from vision.synth.outline_glyphs import OutlineStyle, outline_glyph_mask
+
+    with pytest.raises(ReservedFontError):
+        outline_glyph_mask(5, OutlineStyle("/fonts/LiberationSerif-Regular.ttf"))
+
+
+def _installed(path: Path) -> None:
+    if not path.is_file():
+        pytest.skip(f"{path} is not installed (Debian's fonts-dejavu-core)")
+
+
+@pytest.mark.parametrize("stem, font, style", CASES, ids=[case[0] for case in CASES])
+def test_every_value_matches_its_golden_mask(stem, font, style):
+    _installed(font)
+    golden = cv2.imread(str(DATA / "outline_golden" / f"{stem}.png"), cv2.IMREAD_GRAYSCALE)
+    drawn = strip(style)
+    assert drawn.shape == golden.shape
+    tile = drawn.shape[1] // len(VALUE_LABELS)
+    for i, value in enumerate(VALUE_LABELS):
+        got = drawn[:, i * tile : (i + 1) * tile].astype(np.float32) / 255
+        want = golden[:, i * tile : (i + 1) * tile].astype(np.float32) / 255
+        assert np.abs(got - want).mean() < 0.02, f"value {value} drifted from its golden mask"
+
+
+@pytest.mark.parametrize("stem, font, style", CASES, ids=[case[0] for case in CASES])
+def test_six_and_nine_differ_the_right_way_up(stem, font, style):
+    """The mark is what tells 6 from an upside-down 9: without it they would nearly match."""
+    _installed(font)
+    from vision.synth.outline_glyphs import outline_glyph_mask
+
+    six, nine = outline_glyph_mask(6, style), outline_glyph_mask(9, style)
+    turned = np.rot90(nine, 2)
+    overlap = np.minimum(six, turned).sum() / np.maximum(six, turned).sum()
+    assert overlap < 0.85
+    for mask in (six, nine):
+        rows = np.flatnonzero(mask.max(axis=1) > 0.5)
+        assert rows.size and rows[0] > 2 and rows[-1] < mask.shape[0] - 3  # inside the face
+
+
+def test_random_looks_draw_outline_sets_with_inks_near_their_palette_colours():
+    font = CASES[0][1]
+    _installed(font)
+    rng = np.random.default_rng(5)
+    spreads = ink_hue_spreads()
+    assert spreads["R"] < spreads["G"]  # red and orange lie close: less room to stray
+    darks = []
+    for _ in range(40):
+        look = random_look(rng, random_conditions(rng, (640, 480)), [font])
+        assert look.outline is not None and look.outline.font == str(font)
+        assert look.inks is not None and len(look.inks) == 4
+        darks.append(look.body_dark)
+    assert 0.2 < np.mean(darks) < 0.8
+    assert {dark for *_, dark, _ in BODIES} == {True, False}
+    palette = {letter: _hue(tuple(reversed(COLOUR_RGB[letter]))) for letter in COLOUR_LETTERS}
+    for dark in (False, True):
+        for _ in range(50):
+            for letter, ink in zip(COLOUR_LETTERS, random_inks(rng, dark), strict=True):
+                off = abs(_hue(ink) - palette[letter]) % 360
+                assert min(off, 360 - off) <= spreads[letter] + 2, (letter, ink)
+
+
+def _hue(bgr) -> int:
+    """Hue in degrees (2-degree steps, OpenCV's)."""
+    return 2 * int(cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2HSV)[0, 0, 0])
+
+
+def test_evaluation_groups_keep_training_and_held_out_fonts_apart():
+    keys = [group.key for group in EVAL_GROUPS]
+    assert keys[:2] == ["held-out-light", "held-out-dark"]
+    train = set(font_files(Split.TRAIN, require=False))
+    held_out = set(font_files(Split.HELD_OUT, require=False))
+    assert not train & held_out
+    names = {family.name: family.split for family in FAMILIES}
+    assert names["Charis SIL"] is Split.HELD_OUT and names["Noto Serif"] is Split.TRAIN

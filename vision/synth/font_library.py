@@ -1,0 +1,271 @@
+"""The outline fonts dice faces are drawn in: one table, which Debian package installs each.
+
+The face classifier must read dice whose font nobody here knows, so training
+draws numerals from many families of every build (sans, serif, slab, mono,
+condensed, rounded, geometric, humanist, display). Some families are held out
+of training and used only to measure how the reader does on fonts it never saw
+(`Split.HELD_OUT`). A further set of families is reserved for an independent
+test and must never be drawn at all, for training or tuning: `RESERVED` names
+them, and `font_files` refuses any file that belongs to one.
+
+`models/install_fonts.sh` installs every package named here (training only;
+the app and its tests need none of them).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+FONT_ROOTS: tuple[Path, ...] = (
+    Path("/usr/share/fonts"),
+    Path("/usr/local/share/fonts"),
+)
+"""Where Debian's font packages (and local installs) put their files."""
+
+
+class Split(enum.Enum):
+    """Which use a family is for: drawn in training, or kept to measure unseen fonts."""
+
+    TRAIN = "train"
+    HELD_OUT = "held-out"
+
+
+@dataclass(frozen=True)
+class FontFamily:
+    """One family: its name, the Debian package with its files, its build, its file globs."""
+
+    name: str
+    package: str
+    build: str
+    patterns: tuple[str, ...]  # globs relative to a font root
+    split: Split = Split.TRAIN
+
+
+class MissingFontError(RuntimeError):
+    """A family's files are not installed; the message names the package to install."""
+
+
+class ReservedFontError(ValueError):
+    """A font of a family reserved for the independent test was about to be used."""
+
+
+#: Families reserved for an independent test: never used for training or tuning.
+#: Matched (case-insensitively, spaces and hyphens ignored) against file paths.
+RESERVED: tuple[str, ...] = (
+    "liberation",
+    "arimo",
+    "tinos",
+    "cousine",
+    "freefont",
+    "freesans",
+    "freeserif",
+    "freemono",
+    "nimbus",
+    "c059",
+    "p052",
+    "urw",
+    "bookman",
+    "z003",
+    "d050000l",
+    "texgyre",
+    "gyre",
+)
+
+_T = Split.TRAIN
+_H = Split.HELD_OUT
+
+#: Every family the renderer may draw numerals in. Held-out families span the builds.
+FAMILIES: tuple[FontFamily, ...] = (
+    # sans and humanist
+    FontFamily("Noto Sans", "fonts-noto-core", "humanist", ("truetype/noto/NotoSans-*.ttf",)),
+    FontFamily(
+        "Noto Sans Display", "fonts-noto-core", "sans", ("truetype/noto/NotoSansDisplay-*.ttf",)
+    ),
+    FontFamily(
+        "Open Sans",
+        "fonts-open-sans",
+        "humanist",
+        ("truetype/open-sans/OpenSans-[BERLS]*.ttf",),
+    ),
+    FontFamily("Roboto", "fonts-roboto", "sans", ("truetype/roboto/unhinted/RobotoTTF/*.ttf",)),
+    FontFamily(
+        "Roboto Condensed",
+        "fonts-roboto",
+        "condensed",
+        ("truetype/roboto/unhinted/RobotoCondensed-*.ttf",),
+    ),
+    FontFamily("Inter", "fonts-inter", "sans", ("opentype/inter/Inter-*.otf",)),
+    FontFamily("Cantarell", "fonts-cantarell", "humanist", ("opentype/cantarell/*.otf",)),
+    FontFamily("Cabin", "fonts-cabin", "humanist", ("opentype/cabin/Cabin-*.otf",)),
+    FontFamily("Carlito", "fonts-crosextra-carlito", "humanist", ("truetype/crosextra/Carlito*",)),
+    FontFamily(
+        "DejaVu Sans",
+        "fonts-dejavu-core",
+        "sans",
+        ("truetype/dejavu/DejaVuSans-*.ttf", "truetype/dejavu/DejaVuSans.ttf"),
+    ),
+    FontFamily(
+        "DejaVu Sans Condensed",
+        "fonts-dejavu-extra",
+        "condensed",
+        ("truetype/dejavu/DejaVuSansCondensed*.ttf",),
+    ),
+    FontFamily(
+        "Go",
+        "fonts-go",
+        "humanist",
+        tuple(f"fonts-go/Go-{style}.ttf" for style in ("Regular", "Bold", "Medium", "Italic")),
+    ),
+    FontFamily("Andika", "fonts-sil-andika", "humanist", ("truetype/andika/Andika-*.ttf",)),
+    FontFamily("B612", "fonts-b612", "sans", ("opentype/b612/B612-*.otf",)),
+    FontFamily(
+        "Linux Biolinum",
+        "fonts-linuxlibertine",
+        "humanist",
+        ("opentype/linux-libertine/LinBiolinum_R*.otf",),
+    ),
+    FontFamily("Gillius ADF", "fonts-adf-gillius", "humanist", ("truetype/adf/GilliusADF-*.otf",)),
+    FontFamily(
+        "Universalis ADF",
+        "fonts-adf-universalis",
+        "sans",
+        ("truetype/adf/UniversalisADFStd-*.otf",),
+    ),
+    FontFamily("Verana Sans", "fonts-adf-verana", "sans", ("truetype/adf/VeranaSans*.otf",)),
+    FontFamily("Tuffy", "fonts-tuffy", "sans", ("truetype/tuffy/*.ttf",)),
+    FontFamily("M PLUS 1", "fonts-mplus", "sans", ("opentype/mplus/Mplus1-*.otf",)),
+    FontFamily("Jura", "fonts-jura", "sans", ("opentype/jura/Jura-*.otf",)),
+    FontFamily("Play", "fonts-play", "sans", ("truetype/play/Play-*.ttf",)),
+    FontFamily("PT Sans", "fonts-paratype", "humanist", ("truetype/paratype/PTS*.ttf",), _H),
+    FontFamily("Lato", "fonts-lato", "humanist", ("truetype/lato/Lato-*.ttf",), _H),
+    # geometric and rounded
+    FontFamily("Manrope", "fonts-manrope", "geometric", ("truetype/manrope/Manrope-*.ttf",)),
+    FontFamily(
+        "League Spartan", "fonts-league-spartan", "geometric", ("opentype/league-spartan/*.otf",)
+    ),
+    FontFamily(
+        "Ferrite Core DX", "fonts-ferrite-core", "geometric", ("opentype/ferrite-core/*.otf",)
+    ),
+    FontFamily("Comfortaa", "fonts-comfortaa", "rounded", ("truetype/comfortaa/*.ttf",)),
+    FontFamily("Quicksand", "fonts-quicksand", "rounded", ("truetype/quicksand/*.ttf",), _H),
+    # condensed and display
+    FontFamily("Bebas Neue", "fonts-bebas-neue", "condensed", ("opentype/bebas-neue/*.otf",)),
+    FontFamily(
+        "Yanone Kaffeesatz",
+        "fonts-yanone-kaffeesatz",
+        "condensed",
+        ("opentype/yanone-kaffeesatz/*.otf",),
+    ),
+    FontFamily(
+        "PT Sans Narrow", "fonts-paratype", "condensed", ("truetype/paratype/PTN*.ttf",), _H
+    ),
+    # serif
+    FontFamily("Noto Serif", "fonts-noto-core", "serif", ("truetype/noto/NotoSerif-*.ttf",)),
+    FontFamily(
+        "Noto Serif Display", "fonts-noto-core", "serif", ("truetype/noto/NotoSerifDisplay-*.ttf",)
+    ),
+    FontFamily("DejaVu Serif", "fonts-dejavu-extra", "slab", ("truetype/dejavu/DejaVuSerif*.ttf",)),
+    FontFamily("Caladea", "fonts-crosextra-caladea", "serif", ("truetype/crosextra/Caladea*",)),
+    FontFamily(
+        "EB Garamond", "fonts-ebgaramond", "serif", ("opentype/ebgaramond/EBGaramond12-*.otf",)
+    ),
+    FontFamily(
+        "Linux Libertine",
+        "fonts-linuxlibertine",
+        "serif",
+        ("opentype/linux-libertine/LinLibertine_R*.otf",),
+    ),
+    FontFamily("STIX", "fonts-stix", "serif", ("opentype/stix-word/STIX-*.otf",)),
+    FontFamily("Gentium", "fonts-sil-gentium", "serif", ("truetype/gentium/Gentium-*.ttf",)),
+    FontFamily("Old Standard", "fonts-oldstandard", "serif", ("truetype/fonts-oldstandard/*.ttf",)),
+    FontFamily(
+        "Accanthis ADF", "fonts-adf-accanthis", "serif", ("truetype/adf/AccanthisADFStd-*.otf",)
+    ),
+    FontFamily(
+        "Baskervald ADF", "fonts-adf-baskervald", "serif", ("truetype/adf/BaskervaldADFStd*.otf",)
+    ),
+    FontFamily(
+        "Berenis ADF", "fonts-adf-berenis", "serif", ("truetype/adf/BerenisADFPro-[BIR]*.otf",)
+    ),
+    FontFamily("Verana", "fonts-adf-verana", "serif", ("truetype/adf/Verana-*.otf",)),
+    FontFamily("Charis SIL", "fonts-sil-charis", "slab", ("truetype/charis/*.ttf",), _H),
+    FontFamily("PT Serif", "fonts-paratype", "serif", ("truetype/paratype/PTF*.ttf",), _H),
+    FontFamily("Vollkorn", "fonts-vollkorn", "serif", ("truetype/vollkorn/*.ttf",), _H),
+    # monospaced
+    FontFamily(
+        "DejaVu Sans Mono", "fonts-dejavu-core", "mono", ("truetype/dejavu/DejaVuSansMono*.ttf",)
+    ),
+    FontFamily("Go Mono", "fonts-go", "mono", ("fonts-go/Go-Mono*.ttf",)),
+    FontFamily("Fira Code", "fonts-firacode", "mono", ("truetype/firacode/*.ttf",)),
+    FontFamily(
+        "JetBrains Mono", "fonts-jetbrains-mono", "mono", ("truetype/jetbrains-mono/*.ttf",)
+    ),
+    FontFamily("Inconsolata", "fonts-inconsolata", "mono", ("truetype/inconsolata/*.otf",)),
+    FontFamily("Anonymous Pro", "fonts-anonymous-pro", "mono", ("truetype/anonymous-pro/*.ttf",)),
+    FontFamily(
+        "Fantasque Sans Mono",
+        "fonts-fantasque-sans",
+        "mono",
+        ("opentype/fantasque-sans/Normal/OTF/*.otf",),
+    ),
+    FontFamily("Hermit", "fonts-hermit", "mono", ("truetype/hermit/*.otf",)),
+    FontFamily("Agave", "fonts-agave", "mono", ("truetype/agave/*.ttf",)),
+    FontFamily("M PLUS 1 Code", "fonts-mplus", "mono", ("opentype/mplus/Mplus1Code-*.otf",)),
+    FontFamily("B612 Mono", "fonts-b612", "mono", ("opentype/b612/B612Mono-*.otf",)),
+    FontFamily("Hack", "fonts-hack", "mono", ("truetype/hack/*.ttf",), _H),
+    FontFamily("PT Mono", "fonts-paratype", "mono", ("truetype/paratype/PTM*.ttf",), _H),
+)
+
+
+def packages() -> tuple[str, ...]:
+    """Every Debian package the table draws on, once each, in a stable order."""
+    return tuple(sorted({family.package for family in FAMILIES}))
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\s_\-]", "", text.lower())
+
+
+def is_reserved(path: str | Path) -> bool:
+    """Whether a font file belongs to a family kept for the independent test."""
+    squashed = _squash(str(path))
+    return any(name in squashed for name in RESERVED)
+
+
+@cache
+def _family_files(family: FontFamily) -> tuple[Path, ...]:
+    found: set[Path] = set()
+    for root in FONT_ROOTS:
+        for pattern in family.patterns:
+            found.update(p for p in root.glob(pattern) if p.is_file())
+    return tuple(sorted(found))
+
+
+def font_files(split: Split, *, require: bool = True) -> tuple[Path, ...]:
+    """The installed files of every family of `split`, sorted (so a seed picks the same file).
+
+    With `require`, a family with no installed file raises MissingFontError naming its
+    package; without, such families are skipped. A reserved file raises ReservedFontError.
+    """
+    files: list[Path] = []
+    missing: list[FontFamily] = []
+    for family in FAMILIES:
+        if family.split is not split:
+            continue
+        found = _family_files(family)
+        if not found:
+            missing.append(family)
+        for path in found:
+            if is_reserved(path):
+                raise ReservedFontError(f"{path} belongs to a reserved family; never draw it")
+            files.append(path)
+    if missing and require:
+        names = ", ".join(f"{f.name} ({f.package})" for f in missing)
+        raise MissingFontError(
+            f"font families not installed: {names}; run `sudo bash models/install_fonts.sh`"
+        )
+    return tuple(files)

@@ -1,0 +1,209 @@
+"""Dice sets of any look: outline-font numerals, inks spread around the palette, many bodies.
+
+`random_look` takes a table's `Conditions` and gives it one dice set as a
+maker might have made it: a font from the given files in an `OutlineStyle`,
+the four inks drawn around the palette's colours (each hue kept closer to its
+own palette colour than to any other), a body from `BODIES`, a mat that
+contrasts with it, and a room light whose white balance is off by up to
+`WHITE_BALANCE_SPREAD`. Training passes the training fonts; evaluation passes
+fonts training never saw.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from scorer.dice import COLOUR_LETTERS, COLOUR_RGB
+from vision.synth.conditions import Conditions, pick_mat
+from vision.synth.font_library import Split, font_files
+from vision.synth.outline_glyphs import MARKS, OutlineStyle
+
+#: Dice bodies as (name, BGR, dark, share). Light bodies carry the palette's inks;
+#: dark ones brighter inks.
+BODIES: tuple[tuple[str, tuple[float, float, float], bool, float], ...] = (
+    ("white", (245, 245, 245), False, 0.18),
+    ("ivory", (222, 240, 248), False, 0.1),
+    ("cream", (200, 228, 238), False, 0.07),
+    ("light grey", (200, 200, 198), False, 0.06),
+    ("pink tint", (228, 226, 250), False, 0.03),
+    ("blue tint", (250, 236, 222), False, 0.03),
+    ("green tint", (228, 248, 230), False, 0.03),
+    ("black", (28, 28, 28), True, 0.2),
+    ("charcoal", (55, 52, 50), True, 0.12),
+    ("navy", (70, 36, 22), True, 0.1),
+    ("dark green", (40, 60, 25), True, 0.04),
+    ("wine", (30, 25, 70), True, 0.04),
+)
+
+WHITE_BALANCE_SPREAD = 0.25
+"""Largest error of the room light's colour, as a gain on blue and red (±25 %)."""
+
+_HUE_SHARE = 0.4
+"""An ink's hue stays within this share of the way to the nearest other palette hue."""
+_HUE_CAP = 30.0
+
+
+def _palette_hsv() -> dict[str, tuple[float, float, float]]:
+    return {
+        letter: colorsys.rgb_to_hsv(*(c / 255.0 for c in COLOUR_RGB[letter]))
+        for letter in COLOUR_LETTERS
+    }
+
+
+def _hue_distance(a: float, b: float) -> float:
+    d = abs(a - b) % 1.0
+    return min(d, 1.0 - d)
+
+
+def ink_hue_spreads() -> dict[str, float]:
+    """How far (in degrees) each colour's ink hue may stray from its palette hue."""
+    hsv = _palette_hsv()
+    spreads = {}
+    for letter, (hue, _, _) in hsv.items():
+        nearest = min(_hue_distance(hue, h) for other, (h, _, _) in hsv.items() if other != letter)
+        spreads[letter] = min(_HUE_SHARE * nearest * 360.0, _HUE_CAP)
+    return spreads
+
+
+def random_inks(
+    rng: np.random.Generator, dark_body: bool
+) -> tuple[tuple[float, float, float], ...]:
+    """One set's four inks (BGR, palette order): hue, saturation and lightness all varied."""
+    spreads = ink_hue_spreads()
+    inks = []
+    for letter, (hue, sat, val) in _palette_hsv().items():
+        h = (hue + rng.uniform(-1, 1) * spreads[letter] / 360.0) % 1.0
+        if dark_body:
+            s = sat * rng.uniform(0.55, 1.0)
+            v = min(val * rng.uniform(0.95, 1.3), 1.0)
+        else:
+            s = min(sat * rng.uniform(0.65, 1.1), 1.0)
+            v = min(val * rng.uniform(0.6, 1.12), 1.0)
+        r, g, b = colorsys.hsv_to_rgb(h, s, v)
+        inks.append((b * 255.0, g * 255.0, r * 255.0))
+    return tuple(inks)
+
+
+def random_outline_style(rng: np.random.Generator, font: Path | str) -> OutlineStyle:
+    """How one maker sets numerals on a face: size, place, weight, width, slant, marks, wear."""
+    return OutlineStyle(
+        font=str(font),
+        height=float(rng.uniform(0.38, 0.62)),
+        weight=float(rng.choice([0.0, rng.uniform(-0.03, 0.06)], p=[0.4, 0.6])),
+        width=float(np.exp(rng.normal(0.0, 0.1))),
+        slant=float(rng.choice([0.0, rng.uniform(-0.08, 0.2)], p=[0.75, 0.25])),
+        dx=float(rng.normal(0.0, 0.02)),
+        dy=float(rng.normal(0.0, 0.02)),
+        ten_gap=float(rng.uniform(-0.04, 0.2)),
+        mark=str(rng.choice(MARKS, p=[0.6, 0.25, 0.15])),
+        mark_length=float(rng.uniform(0.35, 1.05)),
+        mark_thickness=float(rng.uniform(0.05, 0.14)),
+        mark_gap=float(rng.uniform(0.03, 0.16)),
+        engraved=float(rng.choice([0.0, rng.uniform(0.15, 0.45)], p=[0.7, 0.3])),
+        wear=float(rng.choice([0.0, rng.uniform(0.05, 0.35)], p=[0.8, 0.2])),
+        wear_seed=int(rng.integers(1 << 30)),
+    )
+
+
+def random_body(rng: np.random.Generator) -> tuple[tuple[float, float, float], bool]:
+    """A body colour from BODIES (by share), jittered a little, and whether it is dark."""
+    shares = np.array([share for *_, share in BODIES])
+    _, bgr, dark, _ = BODIES[int(rng.choice(len(BODIES), p=shares / shares.sum()))]
+    jittered = np.clip(np.asarray(bgr, np.float64) + rng.uniform(-10, 10, 3), 0, 255)
+    return tuple(float(c) for c in jittered), dark
+
+
+def random_white_balance(rng: np.random.Generator) -> tuple[float, float, float]:
+    """BGR gains of a room light up to WHITE_BALANCE_SPREAD warm or cool, slightly tinted."""
+    temperature = rng.uniform(-WHITE_BALANCE_SPREAD, WHITE_BALANCE_SPREAD)
+    tint = rng.uniform(-0.06, 0.06)
+    return (1.0 + temperature, 1.0 + tint, 1.0 - temperature)
+
+
+def random_look(
+    rng: np.random.Generator,
+    conditions: Conditions,
+    fonts: Sequence[Path | str],
+    *,
+    dark: bool | None = None,
+) -> Conditions:
+    """`conditions` with one dice set of random look drawn in one of `fonts`.
+
+    `dark` forces a dark (True) or light (False) body; None draws it from BODIES.
+    """
+    if not fonts:
+        raise ValueError("random_look needs at least one font file")
+    body, body_dark = random_body(rng)
+    while dark is not None and body_dark != dark:
+        body, body_dark = random_body(rng)
+    mat, texture = pick_mat(rng, np.asarray(body))
+    font = fonts[int(rng.integers(len(fonts)))]
+    return dataclasses.replace(
+        conditions,
+        body_bgr=body,
+        body_dark=body_dark,
+        mat_bgr=tuple(float(c) for c in mat),
+        mat_texture=texture,
+        wall_bgr=tuple(float(c) for c in np.clip(mat * rng.uniform(0.6, 1.3), 0, 255)),
+        white_balance=random_white_balance(rng),
+        glare=float(rng.uniform(0.0, 0.6)),
+        outline=random_outline_style(rng, font),
+        inks=random_inks(rng, body_dark),
+    )
+
+
+@dataclass(frozen=True)
+class LookMix:
+    """Which dice sets a run of scenes shows: a share drawn in `fonts` with `random_look`
+    (bodies forced dark or light by `dark`, or drawn), the rest in the Hershey fonts."""
+
+    fonts: tuple[str, ...] = ()
+    outline_share: float = 1.0
+    dark: bool | None = None
+
+    def apply(self, rng: np.random.Generator, conditions: Conditions) -> Conditions:
+        """`conditions` as one scene of this mix shows them."""
+        if self.fonts and rng.random() < self.outline_share:
+            return random_look(rng, conditions, self.fonts, dark=self.dark)
+        return conditions
+
+
+@dataclass(frozen=True)
+class EvalGroup:
+    """A slice of the evaluation: fonts of one split (None: the Hershey renderer), bodies."""
+
+    key: str
+    title: str
+    split: Split | None
+    dark: bool | None
+
+    def mix(self) -> LookMix:
+        """The scenes of this group (MissingFontError naming the package when fonts lack)."""
+        if self.split is None:
+            return LookMix()
+        return LookMix(tuple(str(path) for path in font_files(self.split)), 1.0, self.dark)
+
+
+#: The groups figures are reported by: fonts never trained on first.
+EVAL_GROUPS: tuple[EvalGroup, ...] = (
+    EvalGroup("held-out-light", "held-out fonts, light bodies", Split.HELD_OUT, False),
+    EvalGroup("held-out-dark", "held-out fonts, dark bodies", Split.HELD_OUT, True),
+    EvalGroup("train-light", "training fonts, light bodies", Split.TRAIN, False),
+    EvalGroup("train-dark", "training fonts, dark bodies", Split.TRAIN, True),
+    EvalGroup("hershey", "Hershey fonts (the first renderer)", None, None),
+)
+
+
+def eval_group(key: str) -> EvalGroup:
+    """The EVAL_GROUPS entry named `key` (ValueError listing the keys otherwise)."""
+    for group in EVAL_GROUPS:
+        if group.key == key:
+            return group
+    known = ", ".join(group.key for group in EVAL_GROUPS)
+    raise ValueError(f"unknown evaluation group {key!r}: expected one of {known}")
