@@ -3,16 +3,23 @@
 Each turn has up to three rolls like a real one: roll 1 throws all ten dice, rolls
 2 and 3 keep some dice where they lie and throw the rest. Thrown dice tumble
 across the mat for about a second (moving, spinning, motion-blurred, sometimes
-with the thrower's hand in view), then rest for a few seconds. Only moving
-frames are rendered; a resting table is rendered once and repeated, so the
-demo costs almost nothing between rolls and can run beside the web server.
+with the thrower's hand in view), then rest. Only moving frames are rendered; a
+resting table is rendered once and repeated, so the demo costs almost nothing
+between rolls and can run beside the web server.
+
+Two ways to play: `frames()` throws on a timer forever (tests, benchmarks), and
+`frames_on_request()` shows an empty tray and throws only when `request_throw()`
+asks, which is what the scorepad's demo camera does: a table that rolls by
+itself would replace the rolls people type by hand.
 """
 
 from __future__ import annotations
 
 import logging
+import queue
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -30,6 +37,22 @@ DEMO_SIZE: Final[tuple[int, int]] = (960, 720)
 DEMO_FPS: Final[float] = 4.0
 _ROLLS_PER_TURN: Final[int] = 3
 _PLACE_TRIES: Final[int] = 30
+
+
+class DemoBusyError(RuntimeError):
+    """A throw asked for while the previous one is still waiting or tumbling."""
+
+
+@dataclass(frozen=True)
+class DemoThrow:
+    """One throw asked of the demo table: which roll of the turn, and the faces to leave lying.
+
+    Each face in `keep` sets aside one die showing it (turned up on a die that
+    has it when none shows it); every other die is thrown. Roll 1 throws all ten.
+    """
+
+    roll_number: int
+    keep: tuple[Die, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -68,6 +91,83 @@ class DemoTable:
         self.conditions = _steady(conditions)
         self._faces: dict[int, Die] = {}  # physical die index -> face up
         self._placements: dict[int, Placement] = {}  # physical die index -> where it lies
+        self._requests: queue.Queue[DemoThrow] = queue.Queue()
+        self._busy = threading.Lock()  # held from a request until its dice rest
+        self._resting: tuple[np.ndarray, int] | None = None  # the still picture, roll number
+
+    def request_throw(self, throw: DemoThrow) -> None:
+        """Ask `frames_on_request()` for one throw; DemoBusyError while one is under way."""
+        if not 1 <= throw.roll_number <= _ROLLS_PER_TURN:
+            raise ValueError(f"roll number {throw.roll_number} is outside 1-{_ROLLS_PER_TURN}")
+        if not self._busy.acquire(blocking=False):
+            raise DemoBusyError("the demo dice are still rolling")
+        self._requests.put(throw)
+
+    @property
+    def throwing(self) -> bool:
+        """Whether a requested throw has not come to rest yet."""
+        return self._busy.locked()
+
+    def frames_on_request(self) -> Iterator[DemoFrame]:
+        """The table at rest (empty at first) until a throw is requested; then that throw."""
+        while True:
+            try:
+                throw = self._requests.get_nowait()
+            except queue.Empty:
+                yield self._still_frame()
+                continue
+            try:
+                thrown = self._kept_back(throw) if throw.roll_number > 1 else self._all()
+                yield from self._throw(thrown, throw.roll_number)
+                yield self._still_frame(throw.roll_number)
+            finally:
+                self._busy.release()
+
+    def _still_frame(self, roll_number: int | None = None) -> DemoFrame:
+        """The resting table, rendered once and repeated (again after a throw: `roll_number`)."""
+        if self._resting is None or roll_number is not None:
+            placements = [self._placements[i] for i in sorted(self._faces)]
+            image = self._render(placements, 0.0, False)
+            image.setflags(write=False)
+            number = roll_number or (self._resting[1] if self._resting else 1)
+            self._resting = (image, number)
+        image, number = self._resting
+        return DemoFrame(image, False, self._roll(), number, False)
+
+    def _all(self) -> list[int]:
+        return list(range(len(PHYSICAL_DICE)))
+
+    def _kept_back(self, throw: DemoThrow) -> list[int]:
+        """Set aside one die for each kept face; the dice to throw are the others.
+
+        A die already showing the face is left where it lies. A kept face that no
+        die shows (the roll on the scorepad was typed or corrected by hand) is
+        turned up on a free die that has it, so the table agrees with the roll
+        being played on; a face no free die has is dropped. Keeping all ten
+        throws all ten (a throw moves at least one die).
+        """
+        from vision.synth import Placement
+
+        free = set(self._all())
+        unmatched = []
+        for face in throw.keep:
+            lying = next((i for i in sorted(free) if self._faces.get(i) == face), None)
+            if lying is None:
+                unmatched.append(face)
+            else:
+                free.discard(lying)
+        for face in unmatched:
+            index = next((i for i in sorted(free) if face in PHYSICAL_DICE[i].faces), None)
+            if index is None:
+                continue
+            free.discard(index)
+            self._faces[index] = face
+            where = self._placements.get(index)
+            if where is None:
+                self._placements.update(self._place([index]))
+            else:
+                self._placements[index] = Placement(face, where.centre, where.angle, where.tilt)
+        return sorted(free) or self._all()
 
     def frames(self) -> Iterator[DemoFrame]:
         """Turns forever: roll 1 of all dice, then rolls 2 and 3 of some of them."""
@@ -137,8 +237,9 @@ class DemoTable:
         for index in thrown:
             spot = None
             for _ in range(_PLACE_TRIES):
-                placed = random_placements(self.rng, [self._faces[index]], self.conditions,
-                                           self.size)
+                placed = random_placements(
+                    self.rng, [self._faces[index]], self.conditions, self.size
+                )
                 if placed and all(
                     np.hypot(placed[0].centre[0] - x, placed[0].centre[1] - y) >= clearance
                     for x, y in taken
@@ -148,9 +249,12 @@ class DemoTable:
             if spot is None:  # a crowded mat: the die lands where it lay, or anywhere
                 logger.debug("demo: no clear spot for die %d", index)
                 previous = self._placements.get(index)
-                spot = previous or random_placements(
-                    self.rng, [self._faces[index]], self.conditions, self.size
-                )[0]
+                spot = (
+                    previous
+                    or random_placements(
+                        self.rng, [self._faces[index]], self.conditions, self.size
+                    )[0]
+                )
             finals[index] = Placement(self._faces[index], spot.centre, spot.angle, spot.tilt)
             taken.append(spot.centre)
         return finals
@@ -187,11 +291,15 @@ class DemoSource(FrameSource):
         size: tuple[int, int] = DEMO_SIZE,
         fps: float = DEMO_FPS,
         realtime: bool = True,
+        on_request: bool = False,
     ) -> None:
+        """`on_request`: throw only when `throw()` asks (else on a timer, forever)."""
         self.seed = seed
         self.size = size
         self.fps = fps
         self.realtime = realtime
+        self.on_request = on_request
+        self.frames_shown = 0
         self.spec = "demo"
         self.table: DemoTable | None = None
         self.latest: DemoFrame | None = None
@@ -202,11 +310,27 @@ class DemoSource(FrameSource):
     def close(self) -> None:
         self.table = None
 
+    def throw(self, roll_number: int, keep: Sequence[Die] = ()) -> None:
+        """Throw the dice once (roll `roll_number` of the turn, leaving `keep` lying).
+
+        Only for a source opened `on_request`; DemoBusyError while a throw is under way.
+        """
+        table = self.table
+        if table is None or not self.on_request:
+            raise DemoBusyError("the demo table is not open for throws on request")
+        table.request_throw(DemoThrow(roll_number, tuple(keep)))
+
+    @property
+    def throwing(self) -> bool:
+        """Whether a requested throw has not come to rest yet."""
+        return self.table is not None and self.table.throwing
+
     def frames(self) -> Iterator[np.ndarray]:
         period = 1.0 / self.fps
         due = time.monotonic()
         while self.table is not None:
-            for frame in self.table.frames():
+            table = self.table
+            for frame in table.frames_on_request() if self.on_request else table.frames():
                 if self.table is None:
                     return
                 if self.realtime:
@@ -214,4 +338,5 @@ class DemoSource(FrameSource):
                     due = max(due + period, now)  # a slow reader is not made up for later
                     time.sleep(due - now)
                 self.latest = frame
+                self.frames_shown += 1
                 yield frame.image

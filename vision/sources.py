@@ -5,7 +5,7 @@ line name a camera the same way:
 
 | spec          | source                                                  |
 |---------------|---------------------------------------------------------|
-| `demo`        | a rendered table where dice get rolled like real turns  |
+| `demo`        | a rendered table whose dice roll when asked (`throw()`) |
 | `picamera`    | the Raspberry Pi camera (picamera2), exposure locked    |
 | `device:N`    | an OpenCV capture device, e.g. a USB webcam             |
 | `video:PATH`  | a video file, frame by frame                            |
@@ -260,7 +260,7 @@ class PiCameraSource(FrameSource):
 def _demo(_: str) -> FrameSource:
     from vision.demo import DemoSource  # the renderer is only needed for the demo
 
-    return DemoSource()
+    return DemoSource(on_request=True)  # the scorepad's demo rolls when asked, not on a timer
 
 
 def _device(argument: str) -> FrameSource:

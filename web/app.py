@@ -58,6 +58,7 @@ def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None)
         source = resolve_source(config.camera)
         factory = watcher_factory or vision_factory(source, config.camera_threads)
         feed = CameraFeed(source, factory, service)
+        service.camera_attached = True
         feed.apply_settings(settings.current)
         feed.start()
     app.extensions["phase10"] = Table(config, store, hub, service, feed, settings)

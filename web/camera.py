@@ -7,6 +7,10 @@ methods (`events()`, `latest_overlay_jpeg()`, `latest_reading()`, `new_turn()`,
 `close()`), which lets tests drive this with a fake. The set-up page's hooks
 (`set_tray_fractions()`, `read_now()`, `source.lock_exposure()`) are optional:
 a watcher without them has no tray, test reading or exposure controls.
+
+Readings go only to the game chosen for the camera (none until one is), and
+the demo table throws only when asked (`demo_roll`): a camera that guessed the
+game, or dice that rolled by themselves, would replace the rolls typed by hand.
 """
 
 from __future__ import annotations
@@ -14,11 +18,14 @@ from __future__ import annotations
 import importlib.util
 import logging
 import threading
+import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from web.camera_settings import CameraSettings
+from web.demo_dice import DemoPlan, plan_throw
 from web.service import GameService
 from web.verdict import ROLLS_PER_TURN
 
@@ -40,6 +47,19 @@ WatcherFactory = Callable[[], AbstractContextManager[Watcher]]
 
 class CameraControlError(RuntimeError):
     """A set-up action the camera cannot do now (not running, no exposure controls)."""
+
+
+#: How long a requested demo throw may take to settle before another may be asked for.
+DEMO_SETTLE_S = 15.0
+
+
+@dataclass(frozen=True)
+class PendingThrow:
+    """A demo throw asked for a game and not read yet: its reading is that roll of the turn."""
+
+    game_id: int
+    roll_number: int
+    since: float
 
 
 def picamera_present() -> bool:
@@ -88,6 +108,7 @@ class CameraFeed:
         self.readings = 0
         self.last_event: dict[str, Any] | None = None
         self.settings = CameraSettings()
+        self._pending: PendingThrow | None = None
         service.on_turn_end(self._turn_ended)
 
     def start(self) -> None:
@@ -125,7 +146,51 @@ class CameraFeed:
             "error": self.error,
             "readings": self.readings,
             "last": self.last_event,
+            "game": self._service.camera_game(),
+            "demo_dice": self.rolls_on_request,
         }
+
+    # --- which game, and the demo's dice --------------------------------------------
+
+    def use_for(self, game_id: int | None) -> None:
+        """Feed this game from now on (None: no game); the camera counts rolls anew."""
+        self._service.use_camera(game_id)
+        self._pending = None
+        watcher = self._watcher
+        if watcher is not None:
+            watcher.new_turn()
+
+    @property
+    def rolls_on_request(self) -> bool:
+        """Whether this camera is the demo table, whose dice roll when asked."""
+        if self._watcher is not None:
+            source = getattr(self._watcher, "source", None)
+            return bool(getattr(source, "on_request", False)) and hasattr(source, "throw")
+        return self.source == "demo"
+
+    def demo_roll(self, game_id: int) -> DemoPlan:
+        """Throw the demo dice once for this game: the turn's next roll (refused: why)."""
+        watcher = self._watcher
+        if watcher is None:
+            raise CameraControlError(f"the camera ({self.source}) is not running"
+                                     + (f": {self.error}" if self.error else ""))
+        if not self.rolls_on_request:
+            raise CameraControlError(f"the {self.source} camera reads real dice: roll them "
+                                     "in the tray")
+        if self._service.camera_game() != game_id:
+            raise CameraControlError(f"the camera is not used for game {game_id}: choose "
+                                     "\"Use the camera for this game\" first")
+        pending = self._pending
+        if pending is not None and time.monotonic() - pending.since < DEMO_SETTLE_S:
+            raise CameraControlError("the demo dice are still rolling")
+        plan = plan_throw(self._service.state(game_id))
+        try:
+            watcher.source.throw(plan.roll_number, plan.keep)  # type: ignore[attr-defined]
+        except RuntimeError as error:  # vision's DemoBusyError
+            raise CameraControlError(str(error)) from error
+        self._pending = PendingThrow(game_id, plan.roll_number, time.monotonic())
+        log.info("demo dice thrown for game %d: roll %d", game_id, plan.roll_number)
+        return plan
 
     def _run(self) -> None:
         try:
@@ -146,20 +211,27 @@ class CameraFeed:
             self._ready.set()
 
     def _handle(self, event: Any) -> None:
-        """One settled reading: the roll goes to the table's game, unsure dice marked."""
+        """One settled reading: the roll goes to the camera's game, unsure dice marked.
+
+        A reading of a demo throw is the roll of the turn the throw was asked as.
+        """
         reading = event.reading
         self.readings += 1
         self.last_event = {"roll_number": event.roll_number, "reading": reading.to_dict()}
+        pending, self._pending = self._pending, None
         roll = reading.roll()
-        game_id = self._service.table_game()
+        game_id = self._service.camera_game()
         if roll is None or not roll.dice or game_id is None:
             log.debug("reading not put on a game (roll %s, game %s)", roll, game_id)
             return
+        roll_number = int(event.roll_number)
+        if pending is not None and pending.game_id == game_id:
+            roll_number = pending.roll_number
         unsure = tuple(i for i, read in enumerate(reading.dice) if read.unsure)
         try:
             self._service.set_roll(
                 game_id, roll,
-                roll_number=max(1, min(int(event.roll_number), ROLLS_PER_TURN)),
+                roll_number=max(1, min(roll_number, ROLLS_PER_TURN)),
                 source="camera", unsure=unsure, flags=tuple(reading.flags),
             )
         except ValueError:
@@ -167,7 +239,7 @@ class CameraFeed:
 
     def _turn_ended(self, game_id: int) -> None:
         watcher = self._watcher
-        if watcher is not None:
+        if watcher is not None and game_id == self._service.camera_game():
             watcher.new_turn()
 
     # The set-up page's controls. A watcher without these hooks (a test double, an

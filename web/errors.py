@@ -23,7 +23,8 @@ from scorer import (
 )
 from web.camera import CameraControlError
 from web.camera_settings import InvalidSetupError, SettingsSaveError
-from web.service import BadActionError, StaleVersionError
+from web.demo_dice import DemoRollError
+from web.service import BadActionError, GameOverError, StaleVersionError
 from web.store import UnknownGameError
 
 log = logging.getLogger(__name__)
@@ -49,9 +50,11 @@ STATUS: dict[type[BaseException], int] = {
     InvalidPlayersError: 400,
     UnknownPlayerError: 400,
     StaleVersionError: 409,
+    GameOverError: 409,
     GameError: 409,
     InvalidSetupError: 400,
     CameraControlError: 409,
+    DemoRollError: 409,
     SettingsSaveError: 503,
 }
 

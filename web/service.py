@@ -17,17 +17,23 @@ from typing import Any
 
 from scorer import PHASES, Die, Game, Roll, event_from_dict
 from web.live import Hub
-from web.store import GameStore
+from web.store import GameStore, UnknownGameError
 from web.verdict import ROLLS_PER_TURN, current_dict, stored_current
 
 log = logging.getLogger(__name__)
 
 #: Hub topic of the list of games (new game, game over).
 GAMES_TOPIC = "games"
+#: The table setting that names the game the camera feeds.
+CAMERA_GAME = "camera_game"
 
 
 class BadActionError(ValueError):
     """A request whose fields are missing or of the wrong type; the message names the field."""
+
+
+class GameOverError(ValueError):
+    """A roll or camera choice for a game that is over (the rules say no: 409)."""
 
 
 def game_topic(game_id: int) -> str:
@@ -160,6 +166,9 @@ class GameService:
         self._lock = threading.RLock()
         self._games: dict[int, Game] = {}
         self._turn_listeners: list[Callable[[int], None]] = []
+        #: Whether a camera runs at this table (the app sets it); only then is a game fed.
+        self.camera_attached = False
+        self._camera_game: int | None = store.setting(CAMERA_GAME)
 
     def on_turn_end(self, listener: Callable[[int], None]) -> None:
         """Call `listener(game_id)` after a turn is scored or failed (the camera starts anew)."""
@@ -199,6 +208,8 @@ class GameService:
                 "is_over": bool(game.is_over),
                 "winners": list(game.winners) if game.is_over else [],
                 "scorepad": scorepad_dict(game),
+                "camera": self.camera_attached and not game.is_over
+                and self._camera_game == game_id,
                 "turns": _json_safe(list(game.turns)),
                 "current": current_dict(stored.current, active_phase),
             }
@@ -206,9 +217,40 @@ class GameService:
     def list_games(self) -> list[dict[str, Any]]:
         return [summary.to_dict() for summary in self.store.list_games()]
 
-    def table_game(self) -> int | None:
-        """The game the camera's readings go to: the most recently played unfinished one."""
-        return self.store.latest_unfinished()
+    def camera_game(self) -> int | None:
+        """The game the camera's readings go to: the one chosen for it, while it is not over.
+
+        None until a game is chosen: a camera never guesses, since a roll put on
+        the wrong game would replace the roll typed there.
+        """
+        with self._lock:
+            game_id = self._camera_game
+            if game_id is None:
+                return None
+            try:
+                return None if self.store.load(game_id, events=False).finished else game_id
+            except UnknownGameError:
+                return None
+
+    def use_camera(self, game_id: int | None) -> None:
+        """Feed the camera's rolls to this game from now on (None: to no game); kept on disk."""
+        with self._lock:
+            if game_id is not None and self.store.load(game_id, events=False).finished:
+                raise GameOverError(f"game {game_id} is over: the camera cannot feed it")
+            previous, self._camera_game = self._camera_game, game_id
+            self.store.set_setting(CAMERA_GAME, game_id)
+            states = [self.state(changed) for changed in dict.fromkeys((previous, game_id))
+                      if changed is not None and self._exists(changed)]
+        log.info("the camera feeds %s", "no game" if game_id is None else f"game {game_id}")
+        for state in states:
+            self._announce(state["id"], state)
+
+    def _exists(self, game_id: int) -> bool:
+        try:
+            self.store.load(game_id, events=False)
+        except UnknownGameError:
+            return False
+        return True
 
     # --- changing --------------------------------------------------------------------
 
@@ -278,7 +320,7 @@ class GameService:
         with self._lock:
             stored = self.store.load(game_id, events=False)
             if stored.finished:
-                raise BadActionError(f"game {game_id} is over: no more rolls")
+                raise GameOverError(f"game {game_id} is over: no more rolls")
             if roll_number is None:
                 previous = (stored.current or {}).get("roll_number", 0)
                 roll_number = min(previous + 1, ROLLS_PER_TURN)

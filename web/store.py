@@ -2,7 +2,8 @@
 
 Each game is a row (its settings and a summary for the list of past games),
 an append-only list of events (the engine's own `to_dict()` form) and the
-current, not yet scored roll. Every write is one transaction committed before
+current, not yet scored roll. A few table-wide choices (which game the camera
+feeds) are kept too, so a restart resumes them. Every write is one transaction committed before
 it returns, on a WAL database with synchronous=FULL.
 """
 
@@ -40,7 +41,14 @@ CREATE TABLE IF NOT EXISTS current_rolls (
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
     body TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS table_settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 """
+
+#: The largest id SQLite can hold (a signed 64-bit integer); larger ones are no game.
+MAX_ID = 2**63 - 1
 
 
 class UnknownGameError(LookupError):
@@ -86,6 +94,12 @@ class GameSummary:
             "finished": self.finished,
             **self.summary,
         }
+
+
+def _check_id(game_id: int) -> None:
+    """An id SQLite cannot even hold is no game (rather than an OverflowError)."""
+    if not isinstance(game_id, int) or not 0 <= game_id <= MAX_ID:
+        raise UnknownGameError(game_id)
 
 
 def _now() -> str:
@@ -187,6 +201,7 @@ class GameStore:
 
     def load(self, game_id: int, *, events: bool = True) -> StoredGame:
         """The saved game; `events=False` skips the log (state reads need only the rest)."""
+        _check_id(game_id)
         with self._lock:
             row = self._db.execute(
                 "SELECT id, created, updated, settings, summary, finished FROM games WHERE id = ?",
@@ -224,16 +239,29 @@ class GameStore:
             for row in rows
         ]
 
-    def latest_unfinished(self) -> int | None:
-        """The game most recently played that is not over: the one the camera feeds."""
+    def setting(self, key: str) -> Any:
+        """A table-wide choice saved with `set_setting` (None when never set)."""
         with self._lock:
             row = self._db.execute(
-                "SELECT id FROM games WHERE finished = 0 ORDER BY updated DESC, id DESC LIMIT 1"
+                "SELECT value FROM table_settings WHERE key = ?", (key,)
             ).fetchone()
-        return None if row is None else int(row[0])
+        return None if row is None else json.loads(row[0])
+
+    def set_setting(self, key: str, value: Any) -> None:
+        """Save a table-wide choice (None forgets it)."""
+        with self._transaction() as db:
+            if value is None:
+                db.execute("DELETE FROM table_settings WHERE key = ?", (key,))
+            else:
+                db.execute(
+                    "INSERT INTO table_settings (key, value) VALUES (?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    (key, _dump(value)),
+                )
 
     @staticmethod
     def _require(db: sqlite3.Connection, game_id: int) -> None:
+        _check_id(game_id)
         if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
             raise UnknownGameError(game_id)
 

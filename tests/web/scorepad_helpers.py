@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import queue
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +42,59 @@ def open_camera_app(tmp_path: Path, watcher: object, **changes: object) -> Flask
                      watcher_factory=lambda: watcher)
     assert app.extensions["phase10"].camera.wait_ready(5)
     return app
+
+
+#: Frame size of the demo table in the tests (small: rendering is the cost).
+DEMO_SIZE = (320, 240)
+#: Frames the old timed demo took for a whole turn of three rolls (4 fps, 1.2 s + 5 s each).
+OLD_TURN_FRAMES = 3 * (5 + 20)
+
+
+class TruthReader:
+    """Reads the faces the demo table really shows (the watcher reads the frame just shown),
+    so tests of the demo camera depend on neither network."""
+
+    def __init__(self, source: object) -> None:
+        self.source = source
+
+    def read(self, frame: object) -> Reading:
+        shown = getattr(self.source, "latest", None)
+        dice = () if shown is None else tuple(
+            ReadDie(die, 0.99, (20.0 * i, 10.0), (), False) for i, die in enumerate(shown.roll)
+        )
+        return Reading(dice, DEMO_SIZE)
+
+
+def open_demo_app(tmp_path: Path, seed: int = 7) -> tuple[Flask, object]:
+    """The scorepad with the real demo table and table watcher (not paced, small frames)."""
+    from vision.demo import DemoSource
+    from vision.live import TableWatcher
+
+    source = DemoSource(seed, size=DEMO_SIZE, realtime=False, on_request=True)
+    app = create_app(
+        make_config(tmp_path, camera="demo"),
+        watcher_factory=lambda: TableWatcher("demo", reader=TruthReader(source), source=source),
+    )
+    assert app.extensions["phase10"].camera.wait_ready(10)
+    return app, source
+
+
+def wait_until(predicate: Callable[[], object], what: str, timeout: float = 30.0) -> object:
+    """Poll until `predicate` holds; the timeout only keeps a broken test from hanging."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.005)
+    raise AssertionError(f"never happened: {what}")
+
+
+def run_demo_frames(source: object, count: int) -> None:
+    """Let the demo camera show `count` more frames (the table runs in its own thread)."""
+    target = source.frames_shown + count  # type: ignore[attr-defined]
+    wait_until(lambda: source.frames_shown >= target,  # type: ignore[attr-defined]
+               f"{count} more demo frames")
 
 
 JPEG = b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9"

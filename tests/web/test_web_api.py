@@ -172,7 +172,7 @@ def test_a_full_game_to_its_winner_matches_the_engine(client):
     summary = client.get("/api/games").json["games"][0]
     assert summary["finished"] is True and summary["winners"] == ["Ann"]
     refused = post(client, game_id, "roll", {"roll": NEVER})
-    assert refused.status_code == 400 and "over" in refused.json["error"]
+    assert refused.status_code == 409 and "over" in refused.json["error"]
 
 
 def test_score_endpoint_needs_no_game(client):

@@ -38,7 +38,13 @@ def test_camera_reading_reaches_both_phones_and_a_tap_corrects_a_die(app, watche
     for tab in (first, second):
         tab.goto(f"{tab.base_url}/games/{game_id}")
         tab.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
+        assert tab.get_attribute("[data-testid=hand-entry]", "open") is not None
 
+    first.check("[data-testid=use-camera]")  # one phone chooses this game for the camera
+    for tab in (first, second):
+        tab.wait_for_function("document.getElementById('use-camera').checked")
+        tab.wait_for_function("!document.getElementById('hand-entry').open")
+    turns_before = watcher.new_turns
     watcher.push(RollEvent(reading_of("8R 8B 6G 10O 10G 7R WR 2B 1G 3R", unsure=(2,)), 2))
     for tab in (first, second):
         roll_shown(tab, "8R 8B 6G 10O 10G 7R WR 2B 1G 3R")
@@ -62,7 +68,7 @@ def test_camera_reading_reaches_both_phones_and_a_tap_corrects_a_die(app, watche
     for tab in (first, second):
         tab.wait_for_function("document.getElementById('game').dataset.version === '2'")
         assert tab.inner_text("td[data-player='Ann'][data-row='phase-1']") == "44"
-    assert watcher.new_turns == 1
+    assert watcher.new_turns == turns_before + 1
     assert first.get_attribute("[data-testid=camera-link]", "href") == "/camera/"
 
 

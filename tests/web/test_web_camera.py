@@ -44,6 +44,7 @@ def test_a_settled_reading_becomes_the_roll_on_the_table(camera_app):
     app, watcher = camera_app
     client = app.test_client()
     game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+    assert client.put("/api/camera/game", json={"game": game_id}).status_code == 200
     watcher.push(RollEvent(reading_of("8R 8B 6G 10O 10G 7R WR 2B 1G 3R", unsure=(2,)), 2))
 
     current = wait_for(lambda: client.get(f"/api/games/{game_id}").json["current"])
@@ -53,8 +54,9 @@ def test_a_settled_reading_becomes_the_roll_on_the_table(camera_app):
     fixed = client.post(f"/api/games/{game_id}/roll/dice/2", json={"die": "8G"}).json
     assert fixed["current"]["verdict"]["score"] == 44 and fixed["current"]["unsure_count"] == 0
 
+    turns_before = watcher.new_turns
     client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
-    assert watcher.new_turns == 1  # the camera starts counting rolls anew
+    assert watcher.new_turns == turns_before + 1  # the camera starts counting rolls anew
     status = client.get("/api/camera").json["camera"]
     assert status["running"] and status["readings"] == 1 and status["source"] == "demo"
 
@@ -126,6 +128,7 @@ def test_the_real_table_watcher_puts_a_golden_scene_on_the_game(tmp_path):
         shutil.copy(golden / "full_light.jpg", frames / f"b{index}.jpg")
     plain = create_app(make_config(tmp_path))  # the game exists before the camera starts
     game_id = plain.test_client().post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+    plain.extensions["phase10"].service.use_camera(game_id)  # the choice is kept on disk
     close_app(plain)
 
     app = create_app(make_config(tmp_path, camera=f"images:{frames}"))

@@ -60,13 +60,16 @@ def test_unknown_game(store):
         store.append_event(7, 0, {}, summary={}, finished=False)
 
 
-def test_list_and_table_game(store):
+def test_list_games_and_table_settings(store):
     first = store.create_game({"players": ["A", "B"]}, [CREATED], {"round": 1})
     second = store.create_game({"players": ["C", "D"]}, [CREATED], {"round": 1})
     assert [g.id for g in store.list_games()] == [second, first]
-    assert store.latest_unfinished() == second
+    assert store.setting("camera_game") is None
+    store.set_setting("camera_game", first)
+    assert store.setting("camera_game") == first
+    store.set_setting("camera_game", None)
+    assert store.setting("camera_game") is None
     store.append_event(second, 1, {}, summary={"winners": ["C"]}, finished=True)
-    assert store.latest_unfinished() == first
     listed = {g.id: g.to_dict() for g in store.list_games()}
     assert listed[second]["finished"] and listed[second]["winners"] == ["C"]
     assert listed[first]["players"] == ["A", "B"]

@@ -9,6 +9,7 @@
   let state = JSON.parse($("initial-state").textContent);
   let config = { advice: false };
   let busy = false;
+  let drawnCamera = state.camera;  /* hand entry opens by itself only when this changes */
 
   /* ---------- drawing ---------- */
 
@@ -116,7 +117,7 @@
     $("roll-source").textContent = current ? (current.source === "camera" ? "read by the camera" : "entered by hand") : "";
     const take = $("take-score");
     if (!current) {
-      dice.replaceChildren(el("p", { class: "muted", text: "Roll the dice in the tray, or enter the roll by hand below." }));
+      dice.replaceChildren(el("p", { class: "muted", "data-testid": "no-roll", text: noRollText() }));
       verdictBox.replaceChildren();
       verdictBox.className = "verdict";
       take.disabled = true;
@@ -153,6 +154,27 @@
     drawHint();
   }
 
+  function noRollText() {
+    if (!state.camera) return "Enter the roll by hand below.";
+    if ($("demo-roll")) return "Tap “Roll the demo dice”, or enter the roll by hand below.";
+    return "Roll the dice in the tray, or enter the roll by hand below.";
+  }
+
+  /* The camera feeds one chosen game; without it, the roll is entered by hand. */
+  function drawCamera() {
+    const use = $("use-camera");
+    if (use) {
+      use.checked = state.camera;
+      use.disabled = state.is_over;
+    }
+    const demo = $("demo-roll");
+    if (demo) demo.hidden = !state.camera || state.is_over;
+    if (state.camera !== drawnCamera) {
+      drawnCamera = state.camera;
+      $("hand-entry").open = !state.camera;
+    }
+  }
+
   async function drawHint() {
     const hint = $("hint");
     if (!config.advice || !state.current || !state.active_phase || !state.current.full) { hint.hidden = true; return; }
@@ -169,6 +191,7 @@
     drawStatus();
     drawRollOff();
     drawGameOver();
+    drawCamera();
     drawRoll();
     drawSheet();
     $("undo").disabled = state.version <= 1;
@@ -210,6 +233,18 @@
   $("fail-turn").addEventListener("click", () => act("fail", { player: state.active_player, version: state.version }));
   $("undo").addEventListener("click", () => {
     if (confirm("Undo the last action on the score sheet?")) act("undo", { version: state.version });
+  });
+
+  if ($("use-camera")) $("use-camera").addEventListener("change", async (event) => {
+    const wanted = event.target.checked;
+    const result = await send("PUT", "/api/camera/game", { game: wanted ? Number(gameId) : null });
+    if (!result || !result.ok) { event.target.checked = state.camera; return; }
+    const fresh = await api("GET", base);
+    if (fresh.ok) adopt(fresh.data);
+  });
+  if ($("demo-roll")) $("demo-roll").addEventListener("click", async () => {
+    const result = await send("POST", base + "/demo-roll", {});
+    if (result && result.ok) $("roll-source").textContent = `the demo dice are rolling (roll ${result.data.roll_number})…`;
   });
 
   $("notation-form").addEventListener("submit", async (event) => {

@@ -8,6 +8,7 @@ from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from scorer import Die, Roll, advise, get_phase
+from web.camera import CameraControlError, CameraFeed
 from web.service import ACTIONS, BadActionError, body_field
 from web.verdict import ROLLS_PER_TURN, die_dict, verdict_dict
 from web.views.common import json_body, require_pin, table
@@ -29,9 +30,17 @@ def config() -> ResponseReturnValue:
     return jsonify(
         pin_required=tab.config.pin is not None,
         camera=None if tab.camera is None else tab.camera.source,
+        demo_dice=tab.camera is not None and tab.camera.rolls_on_request,
         rolls_per_turn=ROLLS_PER_TURN,
         advice=True,
     )
+
+
+def _feed() -> CameraFeed:
+    feed = table().camera
+    if feed is None:
+        raise CameraControlError("no camera is configured on this table (camera = \"none\")")
+    return feed
 
 
 @bp.get("/games")
@@ -84,6 +93,15 @@ def correct_die(game_id: int, index: int) -> ResponseReturnValue:
     return jsonify(table().service.correct_die(game_id, index, die))
 
 
+@bp.post("/games/<int:game_id>/demo-roll")
+def demo_roll(game_id: int) -> ResponseReturnValue:
+    """Throw the demo dice once: the turn's next roll, read by the camera like real dice."""
+    require_pin(json_body())
+    table().service.store.load(game_id, events=False)  # unknown game: 404
+    plan = _feed().demo_roll(game_id)
+    return jsonify(plan.to_dict()), 202
+
+
 @bp.post("/games/<int:game_id>/<action>")
 def act(game_id: int, action: str) -> ResponseReturnValue:
     """score, fail, undo, roll-off, correct: the engine's actions."""
@@ -124,3 +142,15 @@ def advice(game_id: int) -> ResponseReturnValue:
 def camera_status() -> ResponseReturnValue:
     feed = table().camera
     return jsonify(camera=None if feed is None else feed.status())
+
+
+@bp.put("/camera/game")
+def camera_game() -> ResponseReturnValue:
+    """Which game the camera feeds: `{"game": 3}`, or `{"game": null}` for none."""
+    body = json_body()
+    require_pin(body)
+    feed = _feed()
+    if "game" not in body:
+        raise BadActionError("missing field 'game' (a game id, or null for no game)")
+    feed.use_for(body_field(body, "game", int, required=False))
+    return jsonify(camera=feed.status())

@@ -45,6 +45,7 @@ def game(game_id: int) -> ResponseReturnValue:
     return render_template(
         "game.html", state=state, phases=PHASES, picker=_picker(),
         pin_required=tab.config.pin is not None, camera=tab.camera is not None,
+        demo_dice=tab.camera is not None and tab.camera.rolls_on_request,
     )
 
 
