@@ -26,6 +26,8 @@ log = logging.getLogger(__name__)
 GAMES_TOPIC = "games"
 #: The table setting that names the game the camera feeds.
 CAMERA_GAME = "camera_game"
+#: The table setting that holds the last roll id handed out (ids only grow).
+LAST_ROLL_ID = "last_roll_id"
 
 
 class BadActionError(ValueError):
@@ -195,6 +197,7 @@ class GameService:
                 "created": stored.created,
                 "updated": stored.updated,
                 "version": len(game.events),
+                "roll_id": None if stored.current is None else stored.current.get("id"),
                 "players": list(game.players),
                 "solitaire": bool(game.solitaire),
                 "play_order": _json_safe(game.play_order),
@@ -277,6 +280,7 @@ class GameService:
             stored = self.store.load(game_id, events=False)
             game = self._game(game_id)
             _check_version(payload, game)
+            _check_roll_id(payload, stored.current)
             current = _current_roll(stored.current)
             before = len(game.events)
             action.call(game, payload, current)
@@ -325,7 +329,8 @@ class GameService:
                 previous = (stored.current or {}).get("roll_number", 0)
                 roll_number = min(previous + 1, ROLLS_PER_TURN)
             current = stored_current(
-                roll, roll_number=roll_number, source=source, unsure=unsure, flags=flags
+                roll, roll_number=roll_number, source=source, unsure=unsure, flags=flags,
+                roll_id=self._next_roll_id(),
             )
             self.store.set_current(game_id, current)
             state = self.state(game_id)
@@ -347,12 +352,18 @@ class GameService:
             current = stored_current(
                 roll, roll_number=stored.current.get("roll_number", 1),
                 source=stored.current.get("source", "hand"), unsure=unsure,
-                flags=stored.current.get("flags", ()),
+                flags=stored.current.get("flags", ()), roll_id=self._next_roll_id(),
             )
             self.store.set_current(game_id, current)
             state = self.state(game_id)
         self._announce(game_id, state)
         return state
+
+    def _next_roll_id(self) -> int:
+        """A new id for a roll put on the table: never handed out before, at this table."""
+        roll_id = int(self.store.setting(LAST_ROLL_ID) or 0) + 1
+        self.store.set_setting(LAST_ROLL_ID, roll_id)
+        return roll_id
 
     def clear_roll(self, game_id: int) -> dict[str, Any]:
         with self._lock:
@@ -384,6 +395,28 @@ def _check_version(payload: Mapping[str, Any], game: Game) -> None:
         raise StaleVersionError(
             f"the game has moved on (version {len(game.events)}, you sent {version}): "
             "reload and try again"
+        )
+
+
+def _check_roll_id(payload: Mapping[str, Any], current: Mapping[str, Any] | None) -> None:
+    """An optional guard that the roll acted on is the one the phone showed.
+
+    `version` counts game events only; a roll put on the table (typed, read,
+    corrected) changes the roll id, so "take score" from a screen that showed
+    an older roll is refused instead of scoring a roll nobody looked at.
+    """
+    if "roll_id" not in payload:
+        return
+    sent = payload["roll_id"]
+    if sent is not None:
+        sent = body_field(payload, "roll_id", int)
+    table = None if current is None else current.get("id")
+    if sent != table:
+        shown = "no roll" if sent is None else f"roll {sent}"
+        now = "no roll" if table is None else f"roll {table}"
+        raise StaleVersionError(
+            f"the roll on the table has changed ({now} is there, you saw {shown}): "
+            "check the roll and try again"
         )
 
 

@@ -89,9 +89,11 @@ def stored_current(
     source: str,
     unsure: Sequence[int] = (),
     flags: Sequence[str] = (),
+    roll_id: int | None = None,
 ) -> dict[str, Any]:
-    """The compact form of the current roll that the store keeps."""
+    """The compact form of the current roll that the store keeps (`id`: the roll id)."""
     return {
+        "id": roll_id,
         "dice": [str(die) for die in roll.dice],
         "roll_number": roll_number,
         "source": source,

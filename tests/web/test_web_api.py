@@ -261,6 +261,35 @@ def test_stale_version_is_a_conflict(client):
     assert_refused(post(client, game_id, "fail", {"player": "Bob", "version": 1}), 409, "version")
 
 
+def test_a_phone_that_showed_an_older_roll_cannot_take_the_score(client):
+    """version counts game events; the roll id changes with every roll put on the table."""
+    game_id = new_game(client)["id"]
+    shown = post(client, game_id, "roll", {"roll": MAKES[1][0]}).json  # what phone A shows
+    assert isinstance(shown["roll_id"], int)
+    newer = post(client, game_id, "roll", {"roll": NEVER}).json  # the next roll, from phone B
+    assert newer["version"] == shown["version"] and newer["roll_id"] != shown["roll_id"]
+    stale = {"player": "Ann", "version": shown["version"], "roll_id": shown["roll_id"]}
+    assert_refused(post(client, game_id, "score", stale), 409, "roll on the table has changed")
+    assert_refused(post(client, game_id, "fail", stale), 409, "roll on the table has changed")
+    assert client.get(f"/api/games/{game_id}").json["version"] == shown["version"]
+
+    fixed = client.post(f"/api/games/{game_id}/roll/dice/0", json={"die": "8R"}).json
+    assert fixed["roll_id"] not in (shown["roll_id"], newer["roll_id"])  # a correction too
+    assert_refused(post(client, game_id, "fail", {"player": "Ann", "roll_id": newer["roll_id"]}),
+                   409, "changed")
+    cleared = client.delete(f"/api/games/{game_id}/roll").json
+    assert cleared["roll_id"] is None
+    assert_refused(post(client, game_id, "fail", {"player": "Ann", "roll_id": fixed["roll_id"]}),
+                   409, "no roll is there")
+    again = post(client, game_id, "roll", {"roll": MAKES[1][0]}).json
+    assert again["roll_id"] > fixed["roll_id"]  # ids are never handed out twice
+    took = post(client, game_id, "score", {"player": "Ann", "version": again["version"],
+                                           "roll_id": again["roll_id"]})
+    assert took.status_code == 200 and took.json["roll_id"] is None
+    assert_refused(post(client, game_id, "fail", {"player": "Bob", "roll_id": "7"}), 400,
+                   "'roll_id'")
+
+
 def test_unknown_game_action_and_route(client):
     assert_refused(client.get("/api/games/99"), 404, "99")
     assert_refused(post(client, 99, "score", {"player": "Ann", "roll": MAKES[1][0]}), 404, "99")

@@ -229,8 +229,10 @@
     if (next && typeof next.version === "number") { state = next; draw(); }
   }
 
-  $("take-score").addEventListener("click", () => act("score", { player: state.active_player, version: state.version }));
-  $("fail-turn").addEventListener("click", () => act("fail", { player: state.active_player, version: state.version }));
+  /* version and roll_id: the server refuses (409) if the game or the roll moved on meanwhile */
+  const guard = () => ({ player: state.active_player, version: state.version, roll_id: state.roll_id });
+  $("take-score").addEventListener("click", () => act("score", guard()));
+  $("fail-turn").addEventListener("click", () => act("fail", guard()));
   $("undo").addEventListener("click", () => {
     if (confirm("Undo the last action on the score sheet?")) act("undo", { version: state.version });
   });
