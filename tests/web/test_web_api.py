@@ -311,6 +311,28 @@ def test_bad_new_game_requests(client):
     assert client.get("/api/games").json["games"] == []
 
 
+HUGE_ID = 1180591620717411303424  # 2**70: more than SQLite's integers hold
+
+
+def test_requests_that_gave_a_500_get_a_clear_4xx(client):
+    """Issue 11: a superscript digit, an id past 64 bits, a body nested 10 kB deep."""
+    reply = client.get("/api/score", query_string={"roll": MAKES[1][0], "phase": "¹"})
+    assert_refused(reply, 400, "'phase'", "1-10")
+    assert_refused(client.get("/api/score", query_string={"roll": NEVER, "phase": "١"}), 400,
+                   "'phase'")
+    assert_refused(client.get(f"/api/games/{HUGE_ID}"), 404, f"no game {HUGE_ID}")
+    for action in ("score", "roll", "undo"):
+        assert_refused(post(client, HUGE_ID, action, {"player": "Ann", "roll": NEVER}), 404,
+                       f"no game {HUGE_ID}")
+    assert client.get(f"/games/{HUGE_ID}").status_code == 404
+    assert client.get(f"/stream/games/{HUGE_ID}").status_code == 404
+    nested = "[" * 5000 + "]" * 5000
+    for body in (nested, '{"players": ' + nested + "}"):
+        reply = client.post("/api/games", data=body, content_type="application/json")
+        assert_refused(reply, 400, "nested too deeply")
+    assert client.get("/api/games").json["games"] == []
+
+
 def test_body_that_is_not_a_json_object(client):
     game_id = new_game(client)["id"]
     for data in ("[1, 2]", "not json", '"text"'):

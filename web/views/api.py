@@ -118,7 +118,7 @@ def score() -> ResponseReturnValue:
     """The verdict on a roll for a phase, without any game: ?roll=...&phase=N."""
     roll = Roll.from_text(request.args.get("roll", ""))
     phase_text = request.args.get("phase", "")
-    if not phase_text.isdigit():
+    if not (phase_text.isascii() and phase_text.isdigit()):  # not "¹" or "١", which int() refuses
         raise BadActionError(f"query 'phase' must be a number 1-10, got {phase_text!r}")
     phase = get_phase(int(phase_text))
     verdict = verdict_dict(roll, phase.number)

@@ -22,7 +22,10 @@ def json_body() -> dict[str, Any]:
     """The request's JSON object (an empty body counts as {}); anything else is refused."""
     if not request.get_data(cache=True):
         return {}
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # thousands of nested [[[...]]]: the parser runs out of stack
+        raise BadActionError("the request body is nested too deeply to be a request") from None
     if not isinstance(body, dict):
         raise BadActionError("the request body must be a JSON object")
     return body
