@@ -71,6 +71,7 @@ class _Action:
 
     call: Callable[[Game, Mapping[str, Any], Roll | None], Any]
     ends_turn: bool
+    fields: tuple[str, ...]  # the body fields it takes (others are refused by name)
     needs_roll: bool = False
 
 
@@ -100,12 +101,14 @@ def _correct(game: Game, payload: Mapping[str, Any], current: Roll | None) -> An
     return game.correct_turn(turn, roll, made)
 
 
+_GUARDS = ("version", "roll_id")
+
 ACTIONS: dict[str, _Action] = {
-    "score": _Action(_score, ends_turn=True),
-    "fail": _Action(_fail, ends_turn=True),
-    "undo": _Action(_undo, ends_turn=False),
-    "roll-off": _Action(_roll_off, ends_turn=False),
-    "correct": _Action(_correct, ends_turn=False),
+    "score": _Action(_score, ends_turn=True, fields=("player", "roll", *_GUARDS)),
+    "fail": _Action(_fail, ends_turn=True, fields=("player", "roll", *_GUARDS)),
+    "undo": _Action(_undo, ends_turn=False, fields=_GUARDS),
+    "roll-off": _Action(_roll_off, ends_turn=False, fields=("player", "value", *_GUARDS)),
+    "correct": _Action(_correct, ends_turn=False, fields=("turn", "roll", "made", *_GUARDS)),
 }
 
 
@@ -260,6 +263,9 @@ class GameService:
     def create(self, players: list[str], *, solitaire: bool = False, roll_off: bool = False
                ) -> int:
         """Start a game; the players' order is the play order unless a roll-off decides it."""
+        if solitaire and roll_off:
+            raise BadActionError("fields 'solitaire' and 'roll_off' cannot both be true: "
+                                 "a solitaire game has one player and no roll-off")
         game = Game.new(players, solitaire=solitaire, roll_off=roll_off)
         settings = {"players": list(players), "solitaire": solitaire, "roll_off": roll_off}
         with self._lock:

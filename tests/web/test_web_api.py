@@ -321,9 +321,8 @@ def test_requests_that_gave_a_500_get_a_clear_4xx(client):
     assert_refused(client.get("/api/score", query_string={"roll": NEVER, "phase": "١"}), 400,
                    "'phase'")
     assert_refused(client.get(f"/api/games/{HUGE_ID}"), 404, f"no game {HUGE_ID}")
-    for action in ("score", "roll", "undo"):
-        assert_refused(post(client, HUGE_ID, action, {"player": "Ann", "roll": NEVER}), 404,
-                       f"no game {HUGE_ID}")
+    for action, body in (("score", {"player": "Ann"}), ("roll", {"roll": NEVER}), ("undo", {})):
+        assert_refused(post(client, HUGE_ID, action, body), 404, f"no game {HUGE_ID}")
     assert client.get(f"/games/{HUGE_ID}").status_code == 404
     assert client.get(f"/stream/games/{HUGE_ID}").status_code == 404
     nested = "[" * 5000 + "]" * 5000
@@ -331,6 +330,44 @@ def test_requests_that_gave_a_500_get_a_clear_4xx(client):
         reply = client.post("/api/games", data=body, content_type="application/json")
         assert_refused(reply, 400, "nested too deeply")
     assert client.get("/api/games").json["games"] == []
+
+
+def test_solitaire_with_a_roll_off_is_refused(client):
+    reply = client.post("/api/games", json={"players": ["Ann"], "solitaire": True,
+                                            "roll_off": True})
+    assert_refused(reply, 400, "'solitaire'", "'roll_off'")
+    assert client.get("/api/games").json["games"] == []
+    assert new_game(client, ["Ann"], solitaire=True, roll_off=False)["roll_off_pending"] == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "field"),
+    [
+        ("post", "/api/games", {"players": ["Ann", "Bob"], "rolloff": True}, "rolloff"),
+        ("post", "/api/games/{id}/roll", {"roll": NEVER, "roll_nuber": 2}, "roll_nuber"),
+        ("post", "/api/games/{id}/roll/dice/0", {"die": "8G", "unsure": False}, "unsure"),
+        ("delete", "/api/games/{id}/roll", {"everything": True}, "everything"),
+        ("post", "/api/games/{id}/score", {"player": "Ann", "verison": 1}, "verison"),
+        ("post", "/api/games/{id}/fail", {"player": "Ann", "score": 0}, "score"),
+        ("post", "/api/games/{id}/undo", {"player": "Ann"}, "player"),
+        ("post", "/api/games/{id}/roll-off", {"player": "Ann", "value": 9, "x": 1}, "x"),
+        ("post", "/api/games/{id}/correct", {"turn": 0, "roll": NEVER, "made": False,
+                                             "score": 3}, "score"),
+        ("put", "/api/camera/tray", {"points": [[0, 0], [1, 0], [1, 1], [0, 1]], "pts": 1},
+         "pts"),
+        ("post", "/api/camera/exposure/lock", {"control": {}}, "control"),
+    ],
+)
+def test_unknown_fields_are_refused_by_name(client, method, path, body, field):
+    game = new_game(client)
+    post(client, game["id"], "roll", {"roll": NEVER})
+    reply = getattr(client, method)(path.format(id=game["id"]), json=body)
+    assert_refused(reply, 400, f"unknown field '{field}'")
+    after = client.get(f"/api/games/{game['id']}").json
+    assert after["version"] == game["version"] and after["current"]["notation"] == NEVER
+    assert len(client.get("/api/games").json["games"]) == 1
+    # "pin" is always taken, with or without a table PIN.
+    assert post(client, game["id"], "undo", {"pin": "1234"}).status_code == 409
 
 
 def test_body_that_is_not_a_json_object(client):

@@ -50,7 +50,7 @@ def list_games() -> ResponseReturnValue:
 
 @bp.post("/games")
 def create_game() -> ResponseReturnValue:
-    body = json_body()
+    body = json_body("players", "solitaire", "roll_off")
     require_pin(body)
     service = table().service
     game_id = service.create(
@@ -69,7 +69,7 @@ def get_game(game_id: int) -> ResponseReturnValue:
 @bp.post("/games/<int:game_id>/roll")
 def put_roll(game_id: int) -> ResponseReturnValue:
     """Put a hand-entered roll on the table (typed notation or the tapped dice)."""
-    body = json_body()
+    body = json_body("roll", "roll_number")
     require_pin(body)
     roll = Roll.from_text(body_field(body, "roll", str))
     if not roll.dice:
@@ -87,7 +87,7 @@ def clear_roll(game_id: int) -> ResponseReturnValue:
 @bp.post("/games/<int:game_id>/roll/dice/<int:index>")
 def correct_die(game_id: int, index: int) -> ResponseReturnValue:
     """One tap corrects a misread die: its value and colour."""
-    body = json_body()
+    body = json_body("die")
     require_pin(body)
     die = Die.from_text(body_field(body, "die", str))
     return jsonify(table().service.correct_die(game_id, index, die))
@@ -107,7 +107,7 @@ def act(game_id: int, action: str) -> ResponseReturnValue:
     """score, fail, undo, roll-off, correct: the engine's actions."""
     if action not in ACTIONS:
         raise BadActionError(f"unknown action {action!r}: expected one of {', '.join(ACTIONS)}")
-    body = json_body()
+    body = json_body(*ACTIONS[action].fields)
     require_pin(body)
     table().service.store.load(game_id, events=False)  # unknown game: 404 before anything else
     return jsonify(table().service.act(game_id, action, body))
@@ -147,7 +147,7 @@ def camera_status() -> ResponseReturnValue:
 @bp.put("/camera/game")
 def camera_game() -> ResponseReturnValue:
     """Which game the camera feeds: `{"game": 3}`, or `{"game": null}` for none."""
-    body = json_body()
+    body = json_body("game")
     require_pin(body)
     feed = _feed()
     if "game" not in body:

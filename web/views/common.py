@@ -18,8 +18,12 @@ def table() -> Any:
     return current_app.extensions["phase10"]
 
 
-def json_body() -> dict[str, Any]:
-    """The request's JSON object (an empty body counts as {}); anything else is refused."""
+def json_body(*fields: str) -> dict[str, Any]:
+    """The request's JSON object (an empty body counts as {}); anything else is refused.
+
+    `fields` are the names this request takes (besides "pin"); any other field is
+    refused by name, so a typo in an option ("rolloff") is not silently ignored.
+    """
     if not request.get_data(cache=True):
         return {}
     try:
@@ -28,6 +32,11 @@ def json_body() -> dict[str, Any]:
         raise BadActionError("the request body is nested too deeply to be a request") from None
     if not isinstance(body, dict):
         raise BadActionError("the request body must be a JSON object")
+    allowed = (*fields, "pin")
+    for name in body:
+        if name not in allowed:
+            raise BadActionError(f"unknown field {name!r}: this request takes "
+                                 + ", ".join(repr(field) for field in allowed))
     return body
 
 

@@ -63,7 +63,7 @@ def get_settings() -> ResponseReturnValue:
 @bp.put("/api/camera/tray")
 def save_tray() -> ResponseReturnValue:
     """The tray region: four corners as fractions of the frame, in order around the tray."""
-    body = json_body()
+    body = json_body("points")
     require_pin(body)
     tray = parse_tray(body.get("points"))
     table().setup.update(tray=tray)
@@ -83,7 +83,7 @@ def clear_tray() -> ResponseReturnValue:
 @bp.post("/api/camera/exposure/lock")
 def lock_exposure() -> ResponseReturnValue:
     """Freeze exposure and white balance where auto control is now (or at given controls)."""
-    body = json_body()
+    body = json_body("controls")
     require_pin(body)
     given = body.get("controls")
     wanted = None if given is None else ExposureLock.from_controls(given).to_controls()
