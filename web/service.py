@@ -319,11 +319,14 @@ class GameService:
         source: str = "hand",
         unsure: tuple[int, ...] = (),
         flags: tuple[str, ...] = (),
+        replace: bool = False,
     ) -> dict[str, Any]:
         """Put a roll on the table (typed, tapped or read); the verdict comes with the state.
 
         Without a roll number, a new roll is the one after the current one (1/3 at
-        the start of a turn, never past 3/3).
+        the start of a turn, never past 3/3). With `replace`, the roll on the table
+        is edited instead (a typo fixed): it keeps its roll number, since no dice
+        were thrown, and the advice keeps counting the same rolls left.
         """
         if roll_number is not None and not 1 <= roll_number <= ROLLS_PER_TURN:
             raise BadActionError(f"roll_number {roll_number} is outside 1-{ROLLS_PER_TURN}")
@@ -331,8 +334,10 @@ class GameService:
             stored = self.store.load(game_id, events=False)
             if stored.finished:
                 raise GameOverError(f"game {game_id} is over: no more rolls")
-            if roll_number is None:
-                previous = (stored.current or {}).get("roll_number", 0)
+            previous = (stored.current or {}).get("roll_number", 0)
+            if roll_number is None and replace:
+                roll_number = max(previous, 1)
+            elif roll_number is None:
                 roll_number = min(previous + 1, ROLLS_PER_TURN)
             current = stored_current(
                 roll, roll_number=roll_number, source=source, unsure=unsure, flags=flags,

@@ -63,6 +63,29 @@ def test_roll_number_counts_up_to_three_and_restarts_after_the_turn(client):
         "current"]["roll_number"] == 2
 
 
+def test_fixing_a_typo_is_not_the_next_roll(client):
+    """PUT edits the roll on the table (same number); POST throws the next roll."""
+    game_id = new_game(client)["id"]
+    first = post(client, game_id, "roll", {"roll": "8R 8B 8G 10O 5G 7R WR WB 1G 3B"}).json
+    fixed = client.put(f"/api/games/{game_id}/roll", json={"roll": MAKES[1][0]}).json
+    assert fixed["current"]["roll_number"] == 1 and fixed["current"]["notation"] == MAKES[1][0]
+    assert fixed["roll_id"] != first["roll_id"] and fixed["version"] == first["version"]
+    hint = client.get(f"/api/games/{game_id}/advice").json
+    assert hint["advice"]["rolls_left"] == 2  # still two rolls to come
+    second = post(client, game_id, "roll", {"roll": NEVER}).json["current"]
+    assert second["roll_number"] == 2
+    third = post(client, game_id, "roll", {"roll": NEVER}).json["current"]
+    again = client.put(f"/api/games/{game_id}/roll", json={"roll": MAKES[1][0]}).json["current"]
+    assert third["roll_number"] == again["roll_number"] == 3
+    post(client, game_id, "fail", {"player": "Ann"})
+    empty = client.put(f"/api/games/{game_id}/roll", json={"roll": NEVER}).json["current"]
+    assert empty["roll_number"] == 1  # nothing on the table: the fix is roll 1
+    assert_refused(client.put(f"/api/games/{game_id}/roll", json={"roll": NEVER,
+                                                                  "roll_number": 2}),
+                   400, "unknown field 'roll_number'")
+    assert_refused(client.put(f"/api/games/{game_id}/roll", json={"roll": " "}), 400, "no dice")
+
+
 def test_take_score_uses_the_roll_on_the_table_and_clears_it(client):
     game_id = new_game(client)["id"]
     post(client, game_id, "roll", {"roll": MAKES[1][0]})

@@ -101,3 +101,36 @@ def test_a_full_two_player_game_through_the_page(page):
             assert cell.inner_text().strip() == printed(column), (column.player, row)
     standings = page.locator("[data-testid=standings] li").all_inner_texts()
     assert standings[0].startswith(engine.winners[0])
+
+
+def test_fixing_a_typed_roll_keeps_its_roll_number(page):
+    """Issue 11: re-typing a roll to fix a typo is not the next roll of the turn."""
+    page.goto(page.base_url + "/")
+    inputs = page.locator("[data-testid=player-input]")
+    inputs.nth(0).fill("Ann")
+    inputs.nth(1).fill("Bob")
+    page.click("#start-game")
+    page.wait_for_url("**/games/*")
+    assert page.is_hidden("[data-testid=notation-fix]")
+    enter_roll(page, "8R 8B 8G 10O 5G 7R WR WB 1G 3B")  # the last die mistyped
+    assert page.inner_text("[data-testid=roll-number]") == "Roll 1/3"
+    assert page.inner_text("[data-testid=notation-fix]") == "Fix roll 1"
+    assert page.inner_text("[data-testid=notation-submit]") == "Roll 2"
+
+    page.fill("[data-testid=notation-input]", MAKES[1][0])
+    page.click("[data-testid=notation-fix]")
+    page.wait_for_function(f"document.getElementById('game').dataset.roll === '{MAKES[1][0]}'")
+    assert page.inner_text("[data-testid=roll-number]") == "Roll 1/3"
+
+    page.fill("[data-testid=notation-input]", NEVER)
+    page.press("[data-testid=notation-input]", "Enter")  # Enter: the next roll
+    page.wait_for_function(f"document.getElementById('game').dataset.roll === '{NEVER}'")
+    assert page.inner_text("[data-testid=roll-number]") == "Roll 2/3"
+
+    for die in parse_roll("8R 8B").dice:  # the picker fixes too
+        page.click(f"#picker .swatch[data-colour={die.colour}]")
+        page.click(f"#picker .value[data-value='{die.value}']")
+    page.click("[data-testid=built-fix]")
+    page.wait_for_function("document.getElementById('game').dataset.roll === '8R 8B'")
+    assert page.inner_text("[data-testid=roll-number]") == "Roll 2/3"
+    assert page.is_visible("[data-testid=built-use]")

@@ -175,6 +175,21 @@
     }
   }
 
+  /* A typed roll is either the next roll of the turn or a fix of the roll on the table. */
+  function drawEntryButtons() {
+    const number = state.current ? state.current.roll_number : 0;
+    const last = Boolean(state.current) && number >= state.current.rolls_per_turn;
+    const next = number ? `Roll ${number + 1}` : "Use";
+    $("notation-next").textContent = next;
+    $("built-use").textContent = number ? `Use as roll ${number + 1}` : "Use these dice";
+    $("notation-next").hidden = last;
+    $("built-use").hidden = last;
+    for (const id of ["notation-fix", "built-fix"]) {
+      $(id).hidden = !number;
+      $(id).textContent = `Fix roll ${number}`;
+    }
+  }
+
   async function drawHint() {
     const hint = $("hint");
     if (!config.advice || !state.current || !state.active_phase || !state.current.full) { hint.hidden = true; return; }
@@ -193,6 +208,7 @@
     drawGameOver();
     drawCamera();
     drawRoll();
+    drawEntryButtons();
     drawSheet();
     $("undo").disabled = state.version <= 1;
     const last = state.turns[state.turns.length - 1];
@@ -249,10 +265,17 @@
     if (result && result.ok) $("roll-source").textContent = `the demo dice are rolling (roll ${result.data.roll_number})…`;
   });
 
+  /* PUT edits the roll on the table (same roll number); POST is the next roll. After the
+     last roll of the turn there is no next one, so Enter fixes that roll. */
+  function typedMethod(fix) {
+    return fix || (state.current && state.current.roll_number >= state.current.rolls_per_turn) ? "PUT" : "POST";
+  }
+
   $("notation-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const input = $("notation-input");
-    const result = await send("POST", base + "/roll", { roll: input.value });
+    const fix = event.submitter && event.submitter.id === "notation-fix";
+    const result = await send(typedMethod(fix), base + "/roll", { roll: input.value });
     if (result && result.ok) input.value = "";
   });
 
@@ -265,6 +288,7 @@
       onclick: () => { built.splice(index, 1); drawBuilt(); },
     })));
     $("built-use").disabled = built.length === 0;
+    $("built-fix").disabled = built.length === 0;
   }
   document.querySelectorAll("#picker .swatch").forEach((button) => button.addEventListener("click", () => {
     colour = button.dataset.colour;
@@ -278,10 +302,12 @@
     drawBuilt();
   }));
   $("built-clear").addEventListener("click", () => { built = []; drawBuilt(); });
-  $("built-use").addEventListener("click", async () => {
-    const result = await send("POST", base + "/roll", { roll: built.join(" ") });
+  async function useBuilt(fix) {
+    const result = await send(typedMethod(fix), base + "/roll", { roll: built.join(" ") });
     if (result && result.ok) { built = []; drawBuilt(); }
-  });
+  }
+  $("built-use").addEventListener("click", () => useBuilt(false));
+  $("built-fix").addEventListener("click", () => useBuilt(true));
   drawBuilt();
 
   /* one tap corrects a die: value and colour */

@@ -66,16 +66,29 @@ def get_game(game_id: int) -> ResponseReturnValue:
     return jsonify(table().service.state(game_id))
 
 
-@bp.post("/games/<int:game_id>/roll")
-def put_roll(game_id: int) -> ResponseReturnValue:
-    """Put a hand-entered roll on the table (typed notation or the tapped dice)."""
-    body = json_body("roll", "roll_number")
-    require_pin(body)
+def _typed_roll(body: dict[str, Any]) -> Roll:
     roll = Roll.from_text(body_field(body, "roll", str))
     if not roll.dice:
         raise BadActionError("field 'roll' has no dice")
+    return roll
+
+
+@bp.post("/games/<int:game_id>/roll")
+def put_roll(game_id: int) -> ResponseReturnValue:
+    """Put the next roll of the turn on the table (typed notation or the tapped dice)."""
+    body = json_body("roll", "roll_number")
+    require_pin(body)
+    roll = _typed_roll(body)
     roll_number = body_field(body, "roll_number", int, required=False)
     return jsonify(table().service.set_roll(game_id, roll, roll_number=roll_number))
+
+
+@bp.put("/games/<int:game_id>/roll")
+def replace_roll(game_id: int) -> ResponseReturnValue:
+    """Edit the roll on the table (a typo fixed): same roll number, since nothing was thrown."""
+    body = json_body("roll")
+    require_pin(body)
+    return jsonify(table().service.set_roll(game_id, _typed_roll(body), replace=True))
 
 
 @bp.delete("/games/<int:game_id>/roll")
