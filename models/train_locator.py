@@ -26,7 +26,10 @@ from tqdm import tqdm
 from models.export import export_locator
 from models.locator_net import TopNet
 from models.options import LocatorConfig, add_locator_arguments, locator_config_from_args
+from vision.synth.font_library import Split, font_files
 from vision.synth.locator_training import LOCATOR_SEED_BASE, render_locator_samples
+from vision.synth.looks import LookMix
+from vision.synth.training import OUTLINE_SHARE
 from vision.tops_input import CHANNELS, NET_GRID, NET_STRIDE, to_tensor
 
 logger = logging.getLogger(__name__)
@@ -35,6 +38,8 @@ CHUNK = 100
 """Scenes rendered per worker task (and per cache file)."""
 
 _RUN_SPAN = 1_000_000  # seeds per run seed; the last tenth of each span is validation
+PIP_SHARE = 0.15
+"""Share of real-world scenes with pip dice: any die is a die to find."""
 _CHANNEL_WEIGHTS = (1.0, 2.0, 0.5)  # top, core, hand: cores decide how many dice there are
 
 
@@ -48,13 +53,23 @@ def scene_seeds(seed: int, count: int, validation: bool = False) -> list[int]:
     return [first + offset for offset in range(0, count, CHUNK)]
 
 
-def _render_chunk(task: tuple[int, int, Path | None]) -> tuple[np.ndarray, np.ndarray]:
-    first, count, cache = task
-    path = None if cache is None else cache / f"locator-{first}-{count}.npz"
+def training_look() -> LookMix:
+    """The dice sets and tables of the locator's real-world scenes: the training fonts
+    (never the held-out or reserved ones), pip dice, photographic surfaces, clutter."""
+    fonts = tuple(str(path) for path in font_files(Split.TRAIN))
+    return LookMix(fonts, OUTLINE_SHARE, pip_share=PIP_SHARE, world=True)
+
+
+def _render_chunk(
+    task: tuple[int, int, Path | None, LookMix | None],
+) -> tuple[np.ndarray, np.ndarray]:
+    first, count, cache, look = task
+    kind = "world" if look is not None else "tray"
+    path = None if cache is None else cache / f"locator-{kind}-{first}-{count}.npz"
     if path is not None and path.exists():
         with np.load(path) as stored:
             return stored["images"], stored["targets"]
-    images, targets = render_locator_samples(first, count)
+    images, targets = render_locator_samples(first, count, look)
     if path is not None:
         partial = path.with_suffix(".partial.npz")
         np.savez(partial, images=images, targets=targets)
@@ -63,18 +78,25 @@ def _render_chunk(task: tuple[int, int, Path | None]) -> tuple[np.ndarray, np.nd
 
 
 def render_scenes(
-    seeds: list[int], count: int, workers: int, cache: Path | None, desc: str
+    seeds: list[int],
+    count: int,
+    workers: int,
+    cache: Path | None,
+    desc: str,
+    look: LookMix | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Render (or load from `cache`) the chunks starting at `seeds`, `count` scenes in all."""
+    """Render (or load from `cache`) the chunks starting at `seeds`, `count` scenes in all;
+    `look` draws the real-world share of them (None: trays of the first renderer only)."""
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
-    tasks = [(first, min(CHUNK, count - i * CHUNK), cache) for i, first in enumerate(seeds)]
+    tasks = [(first, min(CHUNK, count - i * CHUNK), cache, look) for i, first in enumerate(seeds)]
     if workers <= 1:
         parts = [_render_chunk(task) for task in tqdm(tasks, desc=desc, unit="chunk")]
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            parts = list(tqdm(pool.map(_render_chunk, tasks), total=len(tasks), desc=desc,
-                              unit="chunk"))
+            parts = list(
+                tqdm(pool.map(_render_chunk, tasks), total=len(tasks), desc=desc, unit="chunk")
+            )
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
@@ -97,10 +119,15 @@ def _batch(
         top = rng.integers(0, (full_height - height) // NET_GRID + 1, len(x)) * NET_GRID
         s = NET_STRIDE
         pairs = list(zip(left, top, strict=True))
-        x = np.stack([a[:, v : v + height, u : u + width] for a, (u, v) in zip(x, pairs,
-                                                                              strict=True)])
-        y = np.stack([b[:, v // s : (v + height) // s, u // s : (u + width) // s]
-                      for b, (u, v) in zip(y, pairs, strict=True)])
+        x = np.stack(
+            [a[:, v : v + height, u : u + width] for a, (u, v) in zip(x, pairs, strict=True)]
+        )
+        y = np.stack(
+            [
+                b[:, v // s : (v + height) // s, u // s : (u + width) // s]
+                for b, (u, v) in zip(y, pairs, strict=True)
+            ]
+        )
     x_tensor, y_tensor = torch.from_numpy(x), torch.from_numpy(y)
     if rng is not None:  # mirrored tables are tables too; mirrored positions go with them
         flips = rng.random(2) < 0.5
@@ -134,8 +161,10 @@ def evaluate(net: TopNet, images: np.ndarray, targets: np.ndarray) -> dict[str, 
             truth = (y > 0.5).numpy()
             hits += (predicted & truth).sum(axis=(0, 2, 3))
             union += (predicted | truth).sum(axis=(0, 2, 3))
-    scores = {f"iou_{name}": float(h / max(u, 1)) for name, h, u in zip(CHANNELS, hits, union,
-                                                                          strict=True)}
+    scores = {
+        f"iou_{name}": float(h / max(u, 1))
+        for name, h, u in zip(CHANNELS, hits, union, strict=True)
+    }
     scores["loss"] = sum(losses) / len(images)
     return scores
 
@@ -146,14 +175,29 @@ def train(config: LocatorConfig) -> dict[str, float]:
     torch.set_num_threads(config.threads)
     rng = np.random.default_rng(config.seed)
     started = time.perf_counter()
-    images, targets = render_scenes(scene_seeds(config.seed, config.scenes), config.scenes,
-                                    config.workers, config.cache, "training scenes")
-    val_images, val_targets = render_scenes(
-        scene_seeds(config.seed, config.val_scenes, validation=True), config.val_scenes,
-        config.workers, config.cache, "validation scenes",
+    look = training_look()
+    images, targets = render_scenes(
+        scene_seeds(config.seed, config.scenes),
+        config.scenes,
+        config.workers,
+        config.cache,
+        "training scenes",
+        look,
     )
-    logger.info("rendered %d + %d scenes in %.0f s", len(images), len(val_images),
-                time.perf_counter() - started)
+    val_images, val_targets = render_scenes(
+        scene_seeds(config.seed, config.val_scenes, validation=True),
+        config.val_scenes,
+        config.workers,
+        config.cache,
+        "validation scenes",
+        look,
+    )
+    logger.info(
+        "rendered %d + %d scenes in %.0f s",
+        len(images),
+        len(val_images),
+        time.perf_counter() - started,
+    )
     net = TopNet()
     optimiser = torch.optim.AdamW(net.parameters(), lr=config.learning_rate, weight_decay=1e-4)
     steps = config.epochs * (len(images) // config.batch_size)

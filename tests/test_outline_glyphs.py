@@ -139,7 +139,7 @@ def test_random_looks_draw_outline_sets_with_inks_near_their_palette_colours():
     darks = []
     for _ in range(40):
         look = random_look(rng, random_conditions(rng, (640, 480)), [font])
-        assert look.outline is not None and look.outline.font == str(font)
+        assert look.artwork is not None and look.artwork.font == str(font)
         assert look.inks is not None and len(look.inks) == 4
         darks.append(look.body_dark)
     assert 0.2 < np.mean(darks) < 0.8

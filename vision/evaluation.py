@@ -50,6 +50,7 @@ class SceneScore:
     unsure: int
     seconds: float
     flags: tuple[str, ...] = ()
+    by_colour: tuple[tuple[str, int, int], ...] = ()  # (true colour letter, dice, read right)
 
     def all_found(self) -> bool:
         return self.missed == 0 and self.extra == 0
@@ -83,6 +84,16 @@ class PipelineScore:
     def median_ms(self) -> float:
         return float(np.median([s.seconds for s in self.scenes]) * 1000) if self.scenes else 0.0
 
+    def colour_accuracy(self) -> dict[str, float]:
+        """Share of the dice of each true colour read right (value and colour, sure)."""
+        dice: dict[str, int] = {}
+        right: dict[str, int] = {}
+        for scene in self.scenes:
+            for letter, count, hits in scene.by_colour:
+                dice[letter] = dice.get(letter, 0) + count
+                right[letter] = right.get(letter, 0) + hits
+        return {letter: _share(right[letter], dice[letter]) for letter in sorted(dice)}
+
     def failures(self) -> list[SceneScore]:
         return [s for s in self.scenes if not s.all_right()]
 
@@ -94,6 +105,9 @@ class PipelineScore:
             "per_die_accuracy": round(self.die_accuracy, 5),
             "unsure_dice": sum(s.unsure for s in self.scenes),
             "median_read_ms": round(self.median_ms, 1),
+            "per_die_accuracy_by_colour": {
+                k: round(v, 5) for k, v in self.colour_accuracy().items()
+            },
             "failed_seeds": [s.seed for s in self.failures()],
         }
 
@@ -109,7 +123,10 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
     radius = _MATCH_RADIUS * (float(np.median(sides)) if sides else 0.0)
     free = list(range(len(reading.dice)))
     missed = right = unsure = 0
+    colours: dict[str, list[int]] = {}
     for die in truth:
+        tally = colours.setdefault(die.die.colour, [0, 0])
+        tally[0] += 1
         centre = np.asarray(die.centre, np.float64)
         distances = [np.hypot(*(np.asarray(reading.dice[j].centre) - centre)) for j in free]
         if not distances or min(distances) > radius:
@@ -117,19 +134,38 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
             continue
         read = reading.dice[free.pop(int(np.argmin(distances)))]
         unsure += read.unsure
-        right += read.die == die.die and not read.unsure
+        hit = read.die == die.die and not read.unsure
+        right += hit
+        tally[1] += hit
     return SceneScore(
-        seed, len(truth), missed, len(free), right, unsure, seconds, tuple(reading.flags)
+        seed,
+        len(truth),
+        missed,
+        len(free),
+        right,
+        unsure,
+        seconds,
+        tuple(reading.flags),
+        tuple((letter, count, hits) for letter, (count, hits) in sorted(colours.items())),
     )
 
 
-def evaluate_pipeline(reader, seeds: Iterable[int]) -> PipelineScore:
-    """Render each seed's full scene, read it with `reader` (a DiceReader) and score it."""
-    from vision.synth import render_scene  # the renderer: evaluation only
+def evaluate_pipeline(reader, seeds: Iterable[int], look=None) -> PipelineScore:
+    """Render each seed's full scene, read it with `reader` (a DiceReader) and score it.
+
+    `look` (a `synth.looks.LookMix`) draws each scene's dice set, e.g. in fonts training
+    never saw; None renders the first renderer's Hershey dice.
+    """
+    from vision.synth import random_conditions, render_scene  # the renderer: evaluation only
 
     scores = []
     for seed in seeds:
-        scene = render_scene(seed)
+        if look is None:
+            scene = render_scene(seed)
+        else:
+            rng = np.random.default_rng([seed, 7])
+            conditions = look.apply(rng, random_conditions(rng, (1280, 960)))
+            scene = render_scene(seed, conditions=conditions)
         start = time.perf_counter()
         reading = reader.read(scene.image)
         seconds = time.perf_counter() - start

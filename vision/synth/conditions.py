@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 if TYPE_CHECKING:
-    from vision.synth.outline_glyphs import OutlineStyle
+    from vision.synth.artwork import FaceArtwork
 
 #: OpenCV's built-in vector fonts used for numerals (thickened when drawn); no font files.
 FONTS: tuple[int, ...] = (
@@ -100,9 +100,11 @@ class Conditions:
     blur_sigma: float  # defocus, pixels
     noise_sigma: float  # sensor noise, grey levels
     jpeg_quality: int  # 0 = no compression
-    # A dice set drawn in an outline font (None: the Hershey font fields above) and its
-    # own four inks in palette order (None: the palette's colours); see synth.looks.
-    outline: OutlineStyle | None = None
+    # A dice set's own face artwork, outline-font numerals or pips (None: the Hershey
+    # font fields above), and its four inks in palette order (None: the palette's
+    # colours); see synth.looks.
+    artwork: FaceArtwork | None = None
+    clutter: int = 0  # things at the picture's edge that are not dice (synth.clutter)
     inks: tuple[tuple[float, float, float], ...] | None = None
 
 

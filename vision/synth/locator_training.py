@@ -8,12 +8,15 @@ some motion blur of dice still rolling. Training only; the app never renders.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Final
 
 import cv2
 import numpy as np
 
-from vision.synth.placement import random_roll
+from vision.synth.conditions import random_conditions
+from vision.synth.looks import LookMix
+from vision.synth.placement import random_placements, random_roll
 from vision.synth.scene import Scene, render_scene
 from vision.tops_input import CORE_SHRINK, net_input, output_size
 
@@ -23,6 +26,10 @@ LOCATOR_SEED_BASE: Final[int] = 1_500_000_000
 FULL_ROLL_SHARE: Final[float] = 0.75
 HAND_SHARE: Final[float] = 0.2
 BLUR_SHARE: Final[float] = 0.1
+WORLD_SHARE: Final[float] = 0.7
+"""Share of scenes on tables like real photographs, when a LookMix is given."""
+TILT_SHARE: Final[float] = 0.35
+"""Share of those seen by a camera tipped off vertical."""
 _SUPERSAMPLE: Final[int] = 4  # target polygons are drawn this much finer, then averaged
 
 
@@ -52,19 +59,61 @@ def target_maps(scene: Scene) -> np.ndarray:
     return np.stack(maps)
 
 
-def render_locator_sample(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """One sample: the network input (H, W, 3) uint8 BGR and its target maps (3, h, w) uint8."""
+def tilt_scene(scene: Scene, rng: np.random.Generator, amount: float) -> Scene:
+    """The scene as a camera tipped off vertical sees it: a random homography moving each
+    frame corner by up to `amount` of the frame's size, applied to the picture, the dice's
+    corners and the hand alike (the picture's edge repeats outward)."""
+    height, width = scene.image.shape[:2]
+    frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    jitter = rng.uniform(-amount, amount, (4, 2)) * [width, height]
+    moved = (frame + jitter).astype(np.float32)
+    homography = cv2.getPerspectiveTransform(moved, frame)
+    image = cv2.warpPerspective(
+        scene.image, homography, (width, height), borderMode=cv2.BORDER_REFLECT_101
+    )
+    hand = None
+    if scene.hand_mask is not None:
+        hand = cv2.warpPerspective(scene.hand_mask, homography, (width, height))
+    dice = []
+    for die in scene.dice:
+        corners = cv2.perspectiveTransform(die.corners.reshape(-1, 1, 2), homography)
+        corners = corners.reshape(4, 2).astype(np.float32)
+        inside = np.all((corners >= 0) & (corners < [width, height]))
+        if inside:  # a top pushed out of the picture is no longer a die to find
+            centre = corners.mean(axis=0)
+            dice.append(dataclasses.replace(die, corners=corners, centre=tuple(map(float, centre))))
+    return Scene(image, tuple(dice), scene.conditions, hand)
+
+
+def render_locator_sample(seed: int, look: LookMix | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """One sample: the network input (H, W, 3) uint8 BGR and its target maps (3, h, w) uint8.
+
+    With `look`, WORLD_SHARE of the scenes are tables like real photographs, drawn by the
+    mix (its fonts, pip dice, surfaces, clutter), some seen by a tipped camera; the rest,
+    and all without `look`, are the first renderer's trays."""
     rng = np.random.default_rng([seed, 7])
     dice = list(random_roll(rng))
     if rng.random() >= FULL_ROLL_SHARE:
         dice = dice[: int(rng.integers(0, len(dice)))]
     hand = bool(rng.random() < HAND_SHARE)
     blur = float(rng.uniform(2.0, 14.0)) if rng.random() < BLUR_SHARE else 0.0
-    scene = render_scene(seed, dice=dice, hand=hand, motion_blur=blur)
+    if look is None or rng.random() >= WORLD_SHARE:
+        scene = render_scene(seed, dice=dice, hand=hand, motion_blur=blur)
+        return net_input(scene.image), target_maps(scene)
+    size = (1280, 960)
+    conditions = look.apply(rng, random_conditions(rng, size))
+    placements = random_placements(rng, dice, conditions, size)
+    scene = render_scene(
+        seed, placements=placements, conditions=conditions, hand=hand, motion_blur=blur
+    )
+    if rng.random() < TILT_SHARE:
+        scene = tilt_scene(scene, rng, float(rng.uniform(0.03, 0.12)))
     return net_input(scene.image), target_maps(scene)
 
 
-def render_locator_samples(first_seed: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+def render_locator_samples(
+    first_seed: int, count: int, look: LookMix | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """`count` samples from consecutive seeds, stacked: (N, H, W, 3) and (N, 3, h, w)."""
-    samples = [render_locator_sample(first_seed + i) for i in range(count)]
+    samples = [render_locator_sample(first_seed + i, look) for i in range(count)]
     return np.stack([s[0] for s in samples]), np.stack([s[1] for s in samples])

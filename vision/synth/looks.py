@@ -153,7 +153,7 @@ def random_look(
         wall_bgr=tuple(float(c) for c in np.clip(mat * rng.uniform(0.6, 1.3), 0, 255)),
         white_balance=random_white_balance(rng),
         glare=float(rng.uniform(0.0, 0.6)),
-        outline=random_outline_style(rng, font),
+        artwork=random_outline_style(rng, font),
         inks=random_inks(rng, body_dark),
     )
 
@@ -166,12 +166,17 @@ class LookMix:
     fonts: tuple[str, ...] = ()
     outline_share: float = 1.0
     dark: bool | None = None
+    pip_share: float = 0.0  # sets of pip dice instead (locator training)
+    world: bool = False  # tables like real photographs (`random_world`)
 
     def apply(self, rng: np.random.Generator, conditions: Conditions) -> Conditions:
         """`conditions` as one scene of this mix shows them."""
-        if self.fonts and rng.random() < self.outline_share:
-            return random_look(rng, conditions, self.fonts, dark=self.dark)
-        return conditions
+        looked = conditions
+        if self.pip_share and rng.random() < self.pip_share:
+            looked = random_pip_look(rng, conditions)
+        elif self.fonts and rng.random() < self.outline_share:
+            looked = random_look(rng, conditions, self.fonts, dark=self.dark)
+        return random_world(rng, looked) if self.world else looked
 
 
 @dataclass(frozen=True)
@@ -207,3 +212,75 @@ def eval_group(key: str) -> EvalGroup:
             return group
     known = ", ".join(group.key for group in EVAL_GROUPS)
     raise ValueError(f"unknown evaluation group {key!r}: expected one of {known}")
+
+
+#: Surfaces of tables in real photographs, with their shares: the first renderer's
+#: mats and more (woven cloth, stone, and photographs scikit-image ships).
+WORLD_SURFACES: tuple[tuple[str, float], ...] = (
+    ("felt", 0.15),
+    ("wood", 0.2),
+    ("speckle", 0.1),
+    ("plain", 0.1),
+    ("cloth", 0.15),
+    ("marble", 0.1),
+    ("photo", 0.2),
+)
+TABLETOP_SHARE = 0.5
+"""Share of real-world scenes with no tray: the dice lie on the table itself."""
+LOW_CONTRAST_SHARE = 0.3
+"""Share of real-world scenes whose table is close to the dice's colour (a pale desk)."""
+
+
+def random_pip_look(rng: np.random.Generator, conditions: Conditions) -> Conditions:
+    """A set of pip dice (not Phase 10 dice): white with dark pips, or coloured with white."""
+    from vision.synth.pips import PipStyle
+
+    if rng.random() < 0.7:
+        body, dark = random_body(rng)
+        while dark:
+            body, dark = random_body(rng)
+        ink = tuple(float(c) for c in rng.uniform(10, 60, 3))
+    else:
+        body = tuple(float(c) for c in rng.uniform(20, 200, 3))
+        dark = True
+        ink = (240.0, 240.0, 240.0)
+    mat, texture = pick_mat(rng, np.asarray(body))
+    style = PipStyle(
+        radius=float(rng.uniform(0.07, 0.11)),
+        spread=float(rng.uniform(0.85, 1.05)),
+        engraved=float(rng.uniform(0.0, 0.5)),
+    )
+    return dataclasses.replace(
+        conditions,
+        body_bgr=body,
+        body_dark=dark,
+        mat_bgr=tuple(float(c) for c in mat),
+        mat_texture=texture,
+        artwork=style,
+        inks=(ink,) * 4,
+    )
+
+
+def random_world(rng: np.random.Generator, conditions: Conditions) -> Conditions:
+    """`conditions` on a table like those in real photographs: many surfaces, often no
+    tray, things at the edges, dice from 30 to 120 pixels across at 1280x960."""
+    names = [name for name, _ in WORLD_SURFACES]
+    shares = np.array([share for _, share in WORLD_SURFACES])
+    surface = names[int(rng.choice(len(names), p=shares / shares.sum()))]
+    short = 960.0
+    scale = float(np.exp(rng.uniform(np.log(0.04 * short), np.log(0.12 * short))))
+    changes: dict = {
+        "mat_texture": surface,
+        "mat_texture_strength": float(rng.uniform(0.05, 0.2)),
+        "scale": scale,
+        "clutter": int(rng.choice([0, 1, 2, 3], p=[0.35, 0.35, 0.2, 0.1])),
+    }
+    if rng.random() < TABLETOP_SHARE:
+        changes["tray_inset"] = -(conditions.wall_width * scale) / short - 0.05
+    if rng.random() < LOW_CONTRAST_SHARE:  # white dice on a pale desk, dark on dark
+        body = np.asarray(conditions.body_bgr)
+        changes["mat_bgr"] = tuple(
+            float(c)
+            for c in np.clip(body * rng.uniform(0.6, 0.95) + rng.uniform(-25, 25, 3), 0, 255)
+        )
+    return dataclasses.replace(conditions, **changes)

@@ -52,6 +52,10 @@ class OutlineStyle:
     wear: float = 0.0  # share of ink worn off in patches
     wear_seed: int = 0
 
+    def layers(self, value: int) -> np.ndarray:
+        """The face of `value` as the renderer's layer columns (`FaceArtwork`)."""
+        return outline_face_layers(value, self)
+
 
 @lru_cache(maxsize=512)
 def _font(path: str, size: int):

@@ -107,10 +107,8 @@ def _face_texture(
     die: Die, shade: float, conditions: Conditions, rng: np.random.Generator, glare: bool
 ) -> np.ndarray:
     """Premultiplied BGRA float32 texture of one face under its shade."""
-    if conditions.outline is not None:
-        from vision.synth.outline_glyphs import outline_face_layers  # needs Pillow
-
-        layers = outline_face_layers(die.value, conditions.outline)
+    if conditions.artwork is not None:
+        layers = conditions.artwork.layers(die.value)
     else:
         layers = glyphs.face_layers(
             die.value,
@@ -300,6 +298,13 @@ def render_scene(
     light = np.array([np.cos(el) * np.cos(az), np.cos(el) * np.sin(az), np.sin(el)])
 
     image = _background(conditions, size, placements, light, rng_look)
+    if conditions.clutter:
+        from vision.synth.clutter import clutter_layer
+
+        colour, alpha = clutter_layer(size, conditions, rng_look)
+        colour *= float(_shade(conditions, np.array([0.0, 0.0, 1.0]), light))
+        image *= 1.0 - alpha
+        image += colour * alpha
     order = sorted(
         range(len(placements)),
         key=lambda i: (

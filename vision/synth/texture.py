@@ -51,8 +51,106 @@ def mat_texture(
     elif conditions.mat_texture == "speckle":
         dots = rng.random(small, dtype=np.float32)
         pattern += np.where(dots > 0.97, 2.5, 0.0).astype(np.float32)
+    elif conditions.mat_texture in SURFACES:
+        return SURFACES[conditions.mat_texture](conditions, small, rng)
     shade = 1.0 + strength * pattern
     return shade[..., None] * np.asarray(conditions.mat_bgr, np.float32)
+
+
+def _cloth(conditions: Conditions, shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A woven check: stripes of the mat colour and a second colour both ways, a fine weave."""
+    h, w = shape
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    base = np.asarray(conditions.mat_bgr, np.float32)
+    other = np.clip(base * rng.uniform(0.4, 1.6, 3), 0, 255).astype(np.float32)
+    period = rng.uniform(8, 60)
+    duty = rng.uniform(0.2, 0.5)
+    stripes_x = ((xs / period) % 1.0 < duty).astype(np.float32)
+    stripes_y = ((ys / (period * rng.uniform(0.7, 1.4))) % 1.0 < duty).astype(np.float32)
+    mix = (0.5 * stripes_x + 0.5 * stripes_y)[..., None]
+    weave = 1.0 + 0.08 * np.sin(xs * rng.uniform(1.5, 3.0)) * np.sin(ys * rng.uniform(1.5, 3.0))
+    return (base * (1 - mix) + other * mix) * weave[..., None]
+
+
+def _marble(conditions: Conditions, shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """Stone or laminate: soft veins bent by turbulence."""
+    h, w = shape
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, np.pi)
+    turbulence = _smooth_noise(rng, shape, 40) * 3 + _smooth_noise(rng, shape, 12)
+    veins = np.abs(
+        np.sin((xs * np.cos(angle) + ys * np.sin(angle)) / rng.uniform(20, 60) + turbulence)
+    )
+    shade = 1.0 - rng.uniform(0.1, 0.35) * (1.0 - veins) ** 6
+    return shade[..., None] * np.asarray(conditions.mat_bgr, np.float32)
+
+
+PHOTO_FILES: tuple[str, ...] = (
+    "brick.png",
+    "grass.png",
+    "gravel.png",
+    "coffee.png",
+    "page.png",
+    "moon.png",
+    "text.png",
+    "chelsea.png",
+    "astronaut.png",
+    "rocket.jpg",
+    "motorcycle_left.png",
+    "hubble_deep_field.jpg",
+    "coins.png",
+    "camera.png",
+)
+"""Photographs scikit-image ships inside its wheel (training only): real surfaces and clutter."""
+
+
+@lru_cache(maxsize=len(PHOTO_FILES))
+def photo(name: str) -> np.ndarray:
+    """One of PHOTO_FILES as (H, W, 3) float32 BGR (needs scikit-image, the train extra)."""
+    try:
+        import skimage
+    except ImportError as error:
+        raise RuntimeError(
+            "photographic surfaces need scikit-image (pip install -e '.[train]')"
+        ) from error
+    from pathlib import Path
+
+    path = Path(skimage.__file__).parent / "data" / name
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise FileNotFoundError(f"{path} is not in this scikit-image wheel")
+    return image.astype(np.float32)
+
+
+def photo_patch(
+    name: str, shape: tuple[int, int], rng: np.random.Generator, tint: np.ndarray | None = None
+) -> np.ndarray:
+    """A random window of a photograph resized to `shape` (h, w), optionally tinted."""
+    image = photo(name)
+    h, w = shape
+    ih, iw = image.shape[:2]
+    zoom = rng.uniform(0.3, 1.0)
+    ch, cw = max(int(ih * zoom), 8), max(int(iw * zoom), 8)
+    y0, x0 = int(rng.integers(0, ih - ch + 1)), int(rng.integers(0, iw - cw + 1))
+    patch = cv2.resize(image[y0 : y0 + ch, x0 : x0 + cw], (w, h), interpolation=cv2.INTER_AREA)
+    if rng.random() < 0.5:
+        patch = patch[:, ::-1]
+    if tint is not None:
+        grey = patch.mean(axis=2, keepdims=True)
+        patch = grey / max(float(grey.mean()), 1.0) * tint * 0.6 + patch * 0.4
+    return np.ascontiguousarray(patch, np.float32)
+
+
+def _photo_surface(
+    conditions: Conditions, shape: tuple[int, int], rng: np.random.Generator
+) -> np.ndarray:
+    name = PHOTO_FILES[int(rng.integers(len(PHOTO_FILES)))]
+    tint = np.asarray(conditions.mat_bgr, np.float32) if rng.random() < 0.6 else None
+    return photo_patch(name, shape, rng, tint)
+
+
+#: Surfaces beyond the first renderer's four, for scenes like real photographs.
+SURFACES = {"cloth": _cloth, "marble": _marble, "photo": _photo_surface}
 
 
 def lighting_gain(conditions: Conditions, size: tuple[int, int]) -> np.ndarray:
