@@ -1,9 +1,11 @@
 """`phase10 read IMAGE... [--json] [--overlay DIR]` on the golden photos."""
 
+import dataclasses
 import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from web.cli import main
 
@@ -20,7 +22,9 @@ def test_json_lines_one_per_image_with_the_dice(capsys):
         d["notation"] for d in truth["dice"]
     )
     die = lines[0]["dice"][0]
-    assert set(die) >= {"value", "colour", "notation", "centre", "confidence", "unsure"}
+    assert set(die) >= {"value", "colour", "notation", "centre", "confidence", "unsure",
+                        "unreadable", "box"}
+    assert die["unreadable"] is False and len(die["box"]) == 4
     assert len(lines[0]["dice"]) == 10 and lines[0]["complete"] is True
 
 
@@ -62,3 +66,40 @@ def test_a_corrupt_locator_is_a_clear_error(capsys, tmp_path):
     assert main(["read", str(GOLDEN / "cluster.jpg"), "--locator", str(locator)]) == 2
     err = capsys.readouterr().err
     assert "cannot load the top-face locator" in err and "SHA-256" in err
+
+
+class CannotReadTopmost:
+    """A face classifier that cannot read the topmost die found (crop 0 of each turn)."""
+
+    def __init__(self, classifier):
+        self.classifier = classifier
+
+    def predict(self, crops):
+        predictions = self.classifier.predict(crops)
+        face = np.array(predictions.face_prob, dtype=np.float32, copy=True)
+        face.reshape(4, len(crops) // 4, -1)[:, 0] = 0.02  # the reader averages 4 turns
+        return dataclasses.replace(predictions, face_prob=face)
+
+
+def test_a_die_that_cannot_be_read_is_listed_with_no_value(capsys, monkeypatch):
+    from vision.classifier import FaceClassifier
+
+    real_load = FaceClassifier.load
+    monkeypatch.setattr(
+        FaceClassifier, "load", classmethod(lambda cls, *a, **k: CannotReadTopmost(real_load()))
+    )
+    image = str(GOLDEN / "full_light.jpg")
+    assert main(["read", image, "--json"]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert len(line["dice"]) == 10 and line["complete"] is False
+    assert "unreadable-dice" in line["flags"]
+    unreadable = [die for die in line["dice"] if die["unreadable"]]
+    assert len(unreadable) == 1
+    die = unreadable[0]
+    assert die["value"] is None and die["colour"] is None and die["notation"] is None
+    assert len(die["centre"]) == 2 and len(die["box"]) == 4
+    truth = json.loads((GOLDEN / "full_light.json").read_text())
+    topmost = min(truth["dice"], key=lambda d: d["centre"][1])
+    assert np.hypot(*np.subtract(die["centre"], topmost["centre"])) < 0.35 * topmost["side"]
+    assert main(["read", image]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("??  [unreadable-dice]")

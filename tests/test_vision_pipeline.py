@@ -1,5 +1,6 @@
 """The camera pipeline on rendered and golden scenes: locate, classify, decode, read."""
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -9,9 +10,12 @@ import pytest
 
 from scorer.dice import Die
 from vision.evaluation import HELD_OUT_SEED_BASE, score_reading
-from vision.pipeline import DiceReader
-from vision.reading import FLAG_BAD_FRAME, FLAG_HAND
+from vision.pipeline import DiceReader, is_unreadable_die
+from vision.reading import FLAG_BAD_FRAME, FLAG_HAND, FLAG_TOO_MANY, FLAG_UNREADABLE
 from vision.synth import render_scene
+from vision.synth.conditions import random_conditions
+from vision.synth.placement import random_roll
+from vision.tops import Located
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 GOLDEN_SCENES = sorted(path.stem for path in GOLDEN.glob("*.json"))
@@ -155,3 +159,122 @@ def test_dice_set_aside_out_of_the_picture_read_as_a_partial_roll(reader):
     if len(kept) + len(gone) == len(scene.dice):
         assert sorted(str(r.die) for r in reading.dice) == sorted(str(d.die) for d in kept)
         assert reading.roll() is not None and not reading.is_complete()
+
+
+class CannotReadFirst:
+    """The shipped classifier, except that it cannot read the first crop of each call's
+    dice (the topmost die found): its face probability is forced down."""
+
+    def __init__(self, classifier, turns: int = 4):
+        self.classifier = classifier
+        self.turns = turns
+
+    def predict(self, crops):
+        predictions = self.classifier.predict(crops)
+        face = np.array(predictions.face_prob, dtype=np.float32, copy=True)
+        count = len(crops) // self.turns
+        face.reshape(self.turns, count, -1)[:, 0] = 0.02
+        return dataclasses.replace(predictions, face_prob=face)
+
+
+def test_a_die_the_classifier_cannot_read_is_listed_as_unreadable(reader):
+    scene = render_scene(HELD_OUT_SEED_BASE + 3)
+    stubbed = DiceReader(CannotReadFirst(reader.classifier), finder=reader.finder)
+    reading = stubbed.read(scene.image)
+    assert len(reading.dice) == 9 and len(reading.unreadable) == 1
+    assert FLAG_UNREADABLE in reading.flags and not reading.is_complete()
+    unread = reading.unreadable[0]
+    assert len(unread.corners) == 4 and unread.face_prob < 0.5
+    topmost = min(scene.dice, key=lambda die: die.corners.mean(axis=0)[1])
+    assert np.hypot(*np.subtract(unread.centre, topmost.corners.mean(axis=0))) < 10
+    read = sorted(str(r.die) for r in reading.dice)
+    assert read == sorted(str(d.die) for d in scene.dice if d is not topmost)
+
+
+def located_with(box, score=0.97, side=60.0, hand_mask=None):
+    return Located((np.asarray(box, np.float32),), hand_mask is not None, side, hand_mask,
+                   (score,), 320, 1280)
+
+
+def square(x, y, side=60.0, stretch=1.0):
+    half = side / 2
+    return [(x - half * stretch, y - half), (x + half * stretch, y - half),
+            (x + half * stretch, y + half), (x - half * stretch, y + half)]
+
+
+def test_a_rejected_box_is_a_die_only_when_the_locator_is_sure_of_a_die_shaped_top():
+    assert is_unreadable_die(located_with(square(500, 400)), 0)
+    assert not is_unreadable_die(located_with(square(500, 400), score=0.6), 0)
+    assert not is_unreadable_die(located_with(square(500, 400, stretch=1.8)), 0)  # long
+    assert not is_unreadable_die(located_with(square(500, 400, side=30), side=60), 0)
+    assert not is_unreadable_die(located_with(square(500, 400, side=100), side=60), 0)
+    hand = np.zeros((120, 160), bool)
+    hand[40:60, 55:70] = True  # over frame pixels (440..560, 320..480)
+    assert not is_unreadable_die(located_with(square(500, 400), hand_mask=hand), 0)
+    assert is_unreadable_die(located_with(square(100, 100), hand_mask=hand), 0)
+
+
+def test_more_than_ten_dice_are_all_listed_with_a_flag(reader):
+    rng = np.random.default_rng(1)
+    dice = [*random_roll(rng), *list(random_roll(rng))[:2]]
+    scene = render_scene(HELD_OUT_SEED_BASE + 40, dice=dice)
+    reading = reader.read(scene.image)
+    assert reading.found_count() == len(scene.dice) == 12
+    assert FLAG_TOO_MANY in reading.flags and not reading.is_complete()
+
+
+def found_all(scene, reading, dice=None) -> bool:
+    """Every one of `dice` (default: the scene's) has a die found, read or not, at its place
+    (within 0.2 of the scene's die side; 0.5 for a die tilted on the tray wall, whose box
+    takes in some of the side it leans over)."""
+    centres = reading.centres()
+    side = float(np.median([side_of(die) for die in scene.dice]))
+    return all(
+        centres
+        and min(np.hypot(*np.subtract(c, die.centre)) for c in centres)
+        < (0.5 if die.tilted else 0.2) * side
+        for die in (scene.dice if dice is None else dice)
+    )
+
+
+def side_of(die) -> float:
+    return float(np.linalg.norm(die.corners[0] - die.corners[1]))
+
+
+@pytest.mark.parametrize("offset", [100, 101, 102, 103])
+def test_a_hand_flag_keeps_the_dice_seen(reader, offset):
+    scene = render_scene(HELD_OUT_SEED_BASE + offset, hand=True)
+    reading = reader.read(scene.image)
+    assert FLAG_HAND in reading.flags
+    away = cv2.distanceTransform((scene.hand_mask < 128).astype(np.uint8), cv2.DIST_L2, 3)
+    clear = [d for d in scene.dice if away[int(d.centre[1]), int(d.centre[0])] > side_of(d)]
+    assert clear and found_all(scene, reading, clear)
+
+
+def test_a_16_by_9_frame_is_read(reader):
+    seed = HELD_OUT_SEED_BASE + 21
+    scene = render_scene(seed, size=(1280, 720))
+    reading = reader.read(scene.image)
+    assert reading.frame_size == (1280, 720)
+    score = score_reading(seed, scene.dice, reading, 0.0)
+    assert score.missed == 0 and score.extra == 0 and score.right == len(scene.dice)
+
+
+def scene_with_dice_of(seed: int, pixels: float):
+    """A rendered 1280x960 scene whose dice are `pixels` across on the tray."""
+    rng_conditions = np.random.default_rng(np.random.SeedSequence(seed).spawn(4)[0])
+    conditions = dataclasses.replace(random_conditions(rng_conditions), scale=pixels)
+    return render_scene(seed, conditions=conditions)
+
+
+@pytest.mark.parametrize("pixels", [30, 120])
+@pytest.mark.parametrize("offset", [0, 1, 2])
+def test_dice_far_from_the_trained_size_are_found_and_read(reader, pixels, offset):
+    # The locator learned dice of 62 to 101 pixels in 1280x960 frames; the frame is looked
+    # at again resized so the measured dice are that size (vision.tops.TopFinder.locate).
+    seed = HELD_OUT_SEED_BASE + offset
+    scene = scene_with_dice_of(seed, pixels)
+    reading = reader.read(scene.image)
+    assert found_all(scene, reading) and reading.found_count() == len(scene.dice)
+    score = score_reading(seed, scene.dice, reading, 0.0)
+    assert score.right >= len(scene.dice) - 1

@@ -7,7 +7,7 @@ import numpy as np
 
 from scorer.dice import Die, Roll
 from vision.overlay import SURE_BGR, UNSURE_BGR, draw_overlay, encode_jpeg
-from vision.reading import FLAG_HAND, ReadDie, Reading
+from vision.reading import FLAG_HAND, FLAG_UNREADABLE, ReadDie, Reading, UnreadableDie
 
 
 def read_die(text, x, y, unsure=False, confidence=0.99):
@@ -51,8 +51,38 @@ def test_to_dict_is_json_safe_and_complete():
     assert data["flags"] == ["hand-in-frame"]
     assert data["complete"] is False
     assert data["dice"][0] == {"value": "W", "colour": "B", "notation": "WB",
-                               "centre": [10.1, 20.0], "confidence": 0.4123, "unsure": True}
+                               "centre": [10.1, 20.0], "confidence": 0.4123, "unsure": True,
+                               "unreadable": False,
+                               "box": [[-9.9, 0.0], [30.1, 0.0], [30.1, 40.0], [-9.9, 40.0]]}
     assert data["dice"][1]["value"] == 10 and data["dice"][1]["notation"] == "10O"
+
+
+def unreadable_die(x, y):
+    corners = ((x - 20, y - 20), (x + 20, y - 20), (x + 20, y + 20), (x - 20, y + 20))
+    return UnreadableDie((x, y), corners, locator_score=0.97, face_prob=0.03)
+
+
+def test_an_unreadable_die_is_listed_with_no_face_and_the_reading_is_incomplete():
+    dice = full_reading().dice[:9]
+    reading = Reading(dice, (640, 480), (FLAG_UNREADABLE,), (unreadable_die(300, 50),))
+    assert not reading.is_complete()
+    assert reading.found_count() == 10 and len(reading.centres()) == 10
+    assert reading.notation().endswith(" ??")
+    assert reading.roll() == Roll(tuple(read.die for read in dice))  # the dice read
+    data = json.loads(json.dumps(reading.to_dict()))
+    assert data["complete"] is False and data["flags"] == ["unreadable-dice"]
+    assert len(data["dice"]) == 10
+    first = data["dice"][0]  # the unreadable die lies highest in the frame
+    assert first["value"] is None and first["colour"] is None and first["notation"] is None
+    assert first["unreadable"] is True and first["centre"] == [300.0, 50.0]
+    assert first["box"] == [[280.0, 30.0], [320.0, 30.0], [320.0, 70.0], [280.0, 70.0]]
+    assert not any(die["unreadable"] for die in data["dice"][1:])
+
+
+def test_the_overlay_marks_unreadable_dice():
+    reading = Reading((), (200, 150), (FLAG_UNREADABLE,), (unreadable_die(100, 75),))
+    image = draw_overlay(np.zeros((150, 200, 3), np.uint8), reading)
+    assert np.all(image[75, 80] == UNSURE_BGR)  # the box's left edge
 
 
 def test_notation_marks_unsure_dice():

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from scorer.dice import Die
-from vision.reading import FLAG_HAND, ReadDie, Reading
+from vision.reading import FLAG_HAND, FLAG_UNREADABLE, ReadDie, Reading, UnreadableDie
 from vision.settle import SettleWatcher, same_layout, same_reading
 
 SIZE = (320, 240)
@@ -110,8 +110,17 @@ def test_a_hand_resting_in_the_frame_blocks_the_event_until_it_leaves():
     frames += [table(REST, hand_at=(290, 200))] * 10
     fired = feed_all(watcher, frames)
     assert fired == []
+    seen = watcher.latest_reading  # the hand is flagged, and the dice are still listed
+    assert seen.has_flag(FLAG_HAND) and len(seen.dice) == len(REST)
     fired = feed_all(watcher, [table(REST)] * 8)
     assert len(fired) == 1
+
+
+def test_an_unreadable_die_counts_in_the_layout():
+    read = SquareReader().read(table(REST))
+    unread = UnreadableDie(read.dice[0].centre, read.dice[0].corners, 0.95, 0.05)
+    partial = Reading(read.dice[1:], SIZE, (FLAG_UNREADABLE,), (unread,))
+    assert same_layout(read, partial) and not same_layout(read, Reading(read.dice[1:], SIZE))
 
 
 def test_sensor_noise_is_not_motion():

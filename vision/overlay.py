@@ -1,8 +1,8 @@
 """The annotated picture for the web page: each die's box and face, unsure dice stand out.
 
 Sure dice get a green box and their face in notation; unsure dice a magenta box
-and a trailing '?', so the players know which dice to check. Reading flags are
-written along the top edge.
+and a trailing '?', and dice found but unreadable a magenta box marked '??', so
+the players know which dice to check. Reading flags are written along the top edge.
 """
 
 from __future__ import annotations
@@ -37,20 +37,30 @@ def draw_overlay(frame: np.ndarray, reading: Reading | None, *, status: str = ""
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     scale = max(0.4, image.shape[1] / 1600)
-    for read in reading.dice if reading is not None else ():
-        colour = UNSURE_BGR if read.unsure else SURE_BGR
-        corners = np.round(np.asarray(read.corners, dtype=np.float32)).astype(np.int32)
+    if reading is None:
+        reading = Reading()
+    marked = [
+        (read.corners, read.centre, f"{read.die}{'?' if read.unsure else ''}", read.unsure)
+        for read in reading.dice
+    ] + [(die.corners, die.centre, "??", True) for die in reading.unreadable]
+    for box, centre, text, doubtful in marked:
+        colour = UNSURE_BGR if doubtful else SURE_BGR
+        corners = np.round(np.asarray(box, dtype=np.float32)).astype(np.int32)
         cv2.polylines(image, [corners.reshape(-1, 1, 2)], True, colour, max(2, round(scale * 3)))
         top = int(corners[:, 1].min()) - 6
-        text = f"{read.die}{'?' if read.unsure else ''}"
-        _label(image, text, (int(read.centre[0]), top), colour, scale)
+        _label(image, text, (int(centre[0]), top), colour, scale)
     notes = [status] if status else []
-    if reading is not None:
-        notes += list(reading.flags)
+    notes += list(reading.flags)
     for row, note in enumerate(notes):
         cv2.putText(
-            image, note, (8, int(24 * scale * (row + 1.2))), _FONT, scale, FLAG_BGR,
-            max(1, round(scale * 2)), cv2.LINE_AA,
+            image,
+            note,
+            (8, int(24 * scale * (row + 1.2))),
+            _FONT,
+            scale,
+            FLAG_BGR,
+            max(1, round(scale * 2)),
+            cv2.LINE_AA,
         )
     return image
 

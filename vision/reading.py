@@ -1,9 +1,12 @@
 """What the camera saw on the table: the `Reading` handed from vision to the scorer and web.
 
-A reading is a frozen value with one `ReadDie` per die found: its face, how sure
+A reading is a frozen value with one `ReadDie` per die read: its face, how sure
 the pipeline is, where it lies in the frame, and the runner-up faces. Dice the
 pipeline is unsure of stay in the reading, marked, so the web page can ask the
-players instead of guessing.
+players instead of guessing. A die that was found but whose face could not be
+read at all (a pip die, a face under glare) is an `UnreadableDie`: it has a place
+but no face, it is listed all the same, and it makes the reading incomplete
+(`FLAG_UNREADABLE`), never silently dropped.
 """
 
 from __future__ import annotations
@@ -19,6 +22,11 @@ FLAG_HAND: Final[str] = "hand-in-frame"
 FLAG_TOO_MANY: Final[str] = "too-many-dice"
 FLAG_BAD_COMPOSITION: Final[str] = "too-many-high-or-low"
 FLAG_BAD_FRAME: Final[str] = "unreadable-frame"
+FLAG_UNREADABLE: Final[str] = "unreadable-dice"  # some found dice could not be read
+
+
+def _point(point: tuple[float, float]) -> list[float]:
+    return [round(float(point[0]), 1), round(float(point[1]), 1)]
 
 
 @dataclass(frozen=True)
@@ -41,16 +49,48 @@ class ReadDie:
             "centre": [round(float(self.centre[0]), 1), round(float(self.centre[1]), 1)],
             "confidence": round(float(self.confidence), 4),
             "unsure": bool(self.unsure),
+            "unreadable": False,
+            "box": [_point(corner) for corner in self.corners],
+        }
+
+
+@dataclass(frozen=True)
+class UnreadableDie:
+    """A die the locator is sure of whose face the classifier cannot read: where it lies
+    (pixels), the locator's confidence in it and the classifier's face probability."""
+
+    centre: tuple[float, float]
+    corners: tuple[tuple[float, float], ...]
+    locator_score: float
+    face_prob: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe summary in the shape of `ReadDie.to_dict`, with no face: value,
+        colour and notation null, `unreadable` true."""
+        return {
+            "value": None,
+            "colour": None,
+            "notation": None,
+            "centre": _point(self.centre),
+            "confidence": 0.0,
+            "unsure": True,
+            "unreadable": True,
+            "box": [_point(corner) for corner in self.corners],
         }
 
 
 @dataclass(frozen=True)
 class Reading:
-    """The dice read from one frame, in a stable order (top to bottom, left to right)."""
+    """The dice read from one frame, in a stable order (top to bottom, left to right).
+
+    `dice` are the dice read (what a Roll is made of); `unreadable` the dice found
+    whose face could not be read, in the same order among themselves.
+    """
 
     dice: tuple[ReadDie, ...] = ()
     frame_size: tuple[int, int] = (0, 0)  # (width, height) in pixels
     flags: tuple[str, ...] = field(default=())
+    unreadable: tuple[UnreadableDie, ...] = ()
 
     @classmethod
     def empty(cls, frame_size: tuple[int, int] = (0, 0), *flags: str) -> Reading:
@@ -65,8 +105,20 @@ class Reading:
             return None
 
     def is_complete(self) -> bool:
-        """All ten dice are on the table and none of them is unsure."""
-        return len(self.dice) == FULL_ROLL and not any(read.unsure for read in self.dice)
+        """All ten dice are on the table, read, and none of them is unsure."""
+        return (
+            len(self.dice) == FULL_ROLL
+            and not self.unreadable
+            and not any(read.unsure for read in self.dice)
+        )
+
+    def found_count(self) -> int:
+        """Dice found, read or not."""
+        return len(self.dice) + len(self.unreadable)
+
+    def centres(self) -> tuple[tuple[float, float], ...]:
+        """Where every die found lies, read or not (read ones first)."""
+        return tuple(die.centre for die in (*self.dice, *self.unreadable))
 
     def unsure_count(self) -> int:
         return sum(read.unsure for read in self.dice)
@@ -75,16 +127,20 @@ class Reading:
         return flag in self.flags
 
     def notation(self) -> str:
-        """The dice in notation, unsure ones marked with a trailing '?'."""
-        return " ".join(f"{read.die}{'?' if read.unsure else ''}" for read in self.dice)
+        """The dice in notation, unsure ones marked with a trailing '?', each unreadable
+        die as '??' at the end."""
+        read = [f"{die.die}{'?' if die.unsure else ''}" for die in self.dice]
+        return " ".join(read + ["??"] * len(self.unreadable))
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe form for the API and `phase10 read --json`."""
+        """JSON-safe form for the API and `phase10 read --json`: every die found, read or
+        unreadable, in one list top to bottom, left to right."""
+        found = sorted((*self.dice, *self.unreadable), key=lambda d: (d.centre[1], d.centre[0]))
         return {
             "frame_size": [int(self.frame_size[0]), int(self.frame_size[1])],
             "flags": list(self.flags),
             "complete": self.is_complete(),
-            "dice": [read.to_dict() for read in self.dice],
+            "dice": [die.to_dict() for die in found],
         }
 
     def __len__(self) -> int:

@@ -5,7 +5,9 @@ rest are read (the expensive part). A roll event fires when the table has been
 still for a few frames, the reading has held steady for a few readings, no hand
 is in the frame, and something moved since the last settled state. Dice that
 were already lying there when watching began, or a hand that passes over the
-dice without moving them, never produce an event.
+dice without moving them, never produce an event. A reading flagged for a hand
+still lists its dice (`latest_reading` shows them), but the watcher waits for the
+hand to go before it settles.
 """
 
 from __future__ import annotations
@@ -49,19 +51,20 @@ def motion_image(frame: np.ndarray) -> np.ndarray:
 
 
 def same_layout(first: Reading, second: Reading, *, tolerance: float = 0.02) -> bool:
-    """Whether two readings show the same dice at the same places (faces ignored).
+    """Whether two readings show the same dice at the same places (faces ignored; dice
+    found but unreadable count as dice).
 
     `tolerance` is a fraction of the frame's diagonal that a centre may drift.
     """
-    if len(first.dice) != len(second.dice):
+    if first.found_count() != second.found_count():
         return False
     width, height = first.frame_size
     limit = tolerance * float(np.hypot(width, height))
-    remaining = [read.centre for read in second.dice]
-    for read in first.dice:
+    remaining = list(second.centres())
+    for centre in first.centres():
         if not remaining:
             return False
-        distances = [np.hypot(read.centre[0] - x, read.centre[1] - y) for x, y in remaining]
+        distances = [np.hypot(centre[0] - x, centre[1] - y) for x, y in remaining]
         nearest = int(np.argmin(distances))
         if distances[nearest] > limit:
             return False
@@ -172,7 +175,7 @@ class SettleWatcher:
         if not moved:
             logger.debug("dice at rest since watching began: taken as the starting table")
             return None
-        if not reading.dice:
+        if not reading.found_count():
             return None
         if previous is not None and same_reading(previous, reading):
             logger.debug("the table moved but the dice did not: no new roll")

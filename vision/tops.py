@@ -8,8 +8,16 @@ by side stay apart: each core is one die. Every cell of top face goes to its
 nearest core, and each die's share of the top map, enlarged back to frame
 pixels, gives its box.
 
-Dice under a hand, centred outside the tray polygon, or of a size no die has in this
-frame are left out; the classifier's face probability rejects whatever else.
+The network learned dice of one size range (their side 0.065 to 0.105 of the
+frame's shorter side, about 20 pixels of its input). When the dice of a frame
+measure well outside it (a camera higher or lower, a 16:9 frame, a photo), the
+frame is looked at again resized so that the measured die is the trained size.
+
+Dice centred outside the tray polygon, or of a size no die has at this scale, are
+left out; the classifier's face probability judges whatever else. A die under
+the hand map is kept: the top map, trained to mark no top under a hand, already
+says whether a top is seen there, and a hand map spread over a real table must
+never empty the reading.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision.onnx_model import load_session
-from vision.tops_input import CORE, HAND, TOP, net_input, to_tensor
+from vision.tops_input import CORE, HAND, NET_GRID, NET_STRIDE, NET_WIDTH, TOP, net_input, to_tensor
 
 logger = logging.getLogger(__name__)
 
@@ -33,13 +41,55 @@ LOCATOR_NAME: Final[str] = "dice_tops.onnx"
 OUTPUT_NAMES: Final[tuple[str, ...]] = ("maps",)
 
 #: A top face's side as a fraction of the frame's shorter side: anything outside is not a die.
+#: (At the network's trained scale; a frame looked at enlarged or shrunk scales them too.)
 MIN_SIDE_FRACTION: Final[float] = 0.03
 MAX_SIDE_FRACTION: Final[float] = 0.2
+
+TRAINED_DIE_PX: Final[float] = 20.0
+"""The die side, in pixels of the network's input, that the locator was trained on: the
+renderer's dice are 0.065..0.105 of the shorter side, and 1280x960 scenes shrink to
+320x240, so 15.6..25.2 pixels, 20 in the middle. A frame whose dice measure outside
+TRAINED_DIE_RANGE is looked at again resized so that they measure this."""
+
+TRAINED_DIE_RANGE: Final[tuple[float, float]] = (13.0, 32.0)
+"""Measured die sides (network input pixels) left at the first look: the trained range
+with a margin (a box's longest side measures up to about 1.2 times the die's edge, from
+perspective and the box's own slack), so frames like the training scenes are read as
+validated."""
+
+NET_WIDTH_RANGE: Final[tuple[int, int]] = (96, 1280)
+"""Network input widths a rescaled look may use: dice of 150 pixels in a 640-wide photo
+(96) up to 30 pixels in a 1920-wide frame (1280, about 16 times the work of 320)."""
+
+SEARCH_WIDTHS: Final[tuple[int, ...]] = (NET_WIDTH // 2, 2 * NET_WIDTH)
+"""Further looks when the first does not fit: at half and at twice the trained width."""
+
+FIT_SCORE: Final[float] = 0.9
+"""A look fits when its dice measure within TRAINED_DIE_RANGE and their median score is at
+least this. Dice at the trained size score 0.98 to 1 (median over a frame, 40 held-out
+scenes); at the wrong scale the network sees parts of dice or clusters of them and is
+less sure (0.7 to 0.9), though their measured size may look right."""
+
+HAND_MIN_DICE: Final[float] = 3.0
+"""A hand region must cover at least this many die tops (at the measured die size).
+A hand or forearm reaching over the tray covers several dice; the map's false
+alarms on real tables (a glint, a bare patch of wood, a skin-coloured box) are
+blobs of one or two die sizes."""
+
+HAND_MIN_WIDTH: Final[float] = 1.5
+"""A hand region must be at least this many die sides thick somewhere (twice its largest
+inner distance to its own edge, the frame's border counting as an edge). A palm is four
+to five dice across and a forearm more; a strip of tray wall or table along the
+picture's edge, however long, is not a hand."""
+
+HAND_BORDER_CELLS: Final[int] = 2
+"""A hand region must reach this close (map cells) to the frame's border. A hand always
+enters the picture from its edge (the camera looks down from above the tray); a
+region that floats inside the frame is something on the table, not a hand."""
 
 _LEVEL: Final[float] = 0.5  # a map's probability above which a cell is what the map shows
 _CORE_PEAK: Final[float] = 0.7  # a core must be this sure somewhere
 _MIN_CORE_CELLS: Final[int] = 2
-_HAND_DICE: Final[float] = 1.0  # hand cells covering at least this many die tops: a hand
 _BOX_SCALE: Final[float] = 0.94  # cut at the map's level, boxes come out this much too big
 _SIDE_NEAR: Final[float] = 1.2  # of the side: a side face lies this close to its top
 _SIDE_SHADE: Final[float] = 0.88  # and is at most this bright relative to it
@@ -49,17 +99,31 @@ _SIDE_SHADE: Final[float] = 0.88  # and is at most this bright relative to it
 class Located:
     """Top-face corners (4, 2) float32 per die in frame pixels, and what else was seen.
 
-    `hand_mask` is the hand map (bool) on the network's output grid, or None.
+    `scores` are the locator's confidence in each box (0..1, see `box_score`), in the
+    order of `boxes`. `hand_mask` is the flagged hand region (bool) on the network's
+    output grid, or None. `net_width` is the network input width the boxes come from,
+    `frame_width` the frame's.
     """
 
     boxes: tuple[np.ndarray, ...] = ()
     hand: bool = False
     die_side: float = 0.0
     hand_mask: np.ndarray | None = field(default=None, repr=False, compare=False)
+    scores: tuple[float, ...] = ()
+    net_width: int = NET_WIDTH
+    frame_width: int = 0
+
+    @property
+    def net_die_side(self) -> float:
+        """The measured die side in pixels of the network's input (0 without dice)."""
+        if self.die_side <= 0 or self.frame_width <= 0:
+            return 0.0
+        return self.die_side * self.net_width / self.frame_width
 
 
-def tray_mask(shape: tuple[int, int], tray: np.ndarray | None, scale: tuple[float, float]
-              ) -> np.ndarray:
+def tray_mask(
+    shape: tuple[int, int], tray: np.ndarray | None, scale: tuple[float, float]
+) -> np.ndarray:
     """255 inside the tray polygon (given in frame pixels) on a grid of `shape` (h, w),
     `scale` being grid cells per frame pixel in x and y."""
     height, width = shape
@@ -90,19 +154,84 @@ class TopFinder:
         logger.info("loaded %s (%d threads)", name, threads)
         return finder
 
-    def maps(self, frame: np.ndarray) -> np.ndarray:
+    def maps(self, frame: np.ndarray, net_width: int = NET_WIDTH) -> np.ndarray:
         """The network's (3, h, w) float32 maps of a (H, W, 3) uint8 BGR frame."""
-        image = net_input(frame)
+        image = net_input(frame, net_width)
         return self._session.run(None, {self._input: to_tensor(image[None])})[0][0]
 
     def locate(
         self, frame: np.ndarray, tray: Sequence[Sequence[float]] | np.ndarray | None = None
     ) -> Located:
-        """Top-face boxes of the dice in a BGR frame; nothing outside `tray` (a polygon)."""
+        """Top-face boxes of the dice in a BGR frame; nothing outside `tray` (a polygon).
+
+        The first look is at the trained input width, and it is kept when it fits
+        (`fits`): every frame like the training scenes takes one look. Otherwise the
+        frame is looked at also at SEARCH_WIDTHS, then at the width that brings the
+        best look's dice to TRAINED_DIE_PX, and the best of these looks (`quality`)
+        is kept. At most four looks; a frame without dice takes three.
+        """
+        first = self.locate_at(frame, tray, NET_WIDTH)
+        if fits(first):
+            return first
+        looks = {NET_WIDTH: first}
+        for net_width in SEARCH_WIDTHS:
+            looks[net_width] = self.locate_at(frame, tray, net_width)
+        best = max(looks.values(), key=quality)
+        if not best.boxes:
+            return first
+        wanted = fitted_net_width(best)
+        if wanted not in looks:
+            looks[wanted] = self.locate_at(frame, tray, wanted)
+        return max(looks.values(), key=quality)
+
+    def locate_at(
+        self,
+        frame: np.ndarray,
+        tray: Sequence[Sequence[float]] | np.ndarray | None,
+        net_width: int,
+    ) -> Located:
+        """One look at the frame with the network input `net_width` pixels wide."""
         height, width = frame.shape[:2]
-        located = boxes_from_maps(self.maps(frame), (width, height), tray)
+        located = boxes_from_maps(self.maps(frame, net_width), (width, height), tray)
         kept = _drop_side_faces(list(located.boxes), frame, located.die_side)
-        return replace(located, boxes=tuple(kept))
+        keep = [any(box is k for k in kept) for box in located.boxes]
+        scores = tuple(score for score, chosen in zip(located.scores, keep, strict=True) if chosen)
+        return replace(located, boxes=tuple(kept), scores=scores)
+
+
+def fits(located: Located) -> bool:
+    """Whether a look found dice at the size the network was trained on, and sure of them."""
+    if not located.boxes:
+        return False
+    measured = located.net_die_side
+    low, high = TRAINED_DIE_RANGE
+    return low <= measured <= high and float(np.median(located.scores)) >= FIT_SCORE
+
+
+def quality(located: Located) -> tuple[int, float, float]:
+    """How good a look is, to compare looks at different widths: how many dice it is sure
+    of (score at least FIT_SCORE), then the sum of all its scores, then how near their
+    size is to the trained one. Sure dice first: a look at too fine a scale cuts dice
+    into more pieces, each of them doubtful."""
+    if not located.boxes:
+        return (0, 0.0, 0.0)
+    sure = sum(score >= FIT_SCORE for score in located.scores)
+    closeness = -abs(float(np.log(located.net_die_side / TRAINED_DIE_PX)))
+    return (sure, round(sum(located.scores), 1), closeness)
+
+
+def fitted_net_width(located: Located) -> int:
+    """The network input width that shows `located`'s dice at TRAINED_DIE_PX: its own
+    width when they already measure within TRAINED_DIE_RANGE (or there are none)."""
+    measured = located.net_die_side
+    if measured <= 0:
+        return located.net_width
+    low, high = TRAINED_DIE_RANGE
+    if low <= measured <= high:
+        return located.net_width
+    wanted = located.net_width * TRAINED_DIE_PX / measured
+    wanted = int(round(wanted / NET_GRID)) * NET_GRID
+    return int(np.clip(wanted, *NET_WIDTH_RANGE))
 
 
 def boxes_from_maps(
@@ -113,35 +242,90 @@ def boxes_from_maps(
     """Dice boxes in frame pixels from the network's maps of a frame of `frame_size`."""
     width, height = frame_size
     _, rows, cols = maps.shape
+    net_width = cols * NET_STRIDE
+    zoom = net_width / NET_WIDTH  # how much larger than at the trained scale dice look
     cell = (width / cols, height / rows)  # frame pixels per grid cell in x and y
-    inside = tray_mask((rows, cols), None if tray is None else np.asarray(tray),
-                       (1 / cell[0], 1 / cell[1])) > 0
-    short = min(width, height)
-    hand_cells = maps[HAND] > _LEVEL
+    inside = (
+        tray_mask(
+            (rows, cols), None if tray is None else np.asarray(tray), (1 / cell[0], 1 / cell[1])
+        )
+        > 0
+    )
+    short = min(width, height) / zoom
     cores = _cores(maps[CORE])
     top = maps[TOP]
     owners = _owners(cores, top > 0.5 * _LEVEL)
-    boxes = []
+    found: list[tuple[np.ndarray, float]] = []
     for number in range(1, len(cores) + 1):
-        box = _box(top, owners == number, np.isin(owners, (0, number)), cell)
+        owned = owners == number
+        box = _box(top, owned, np.isin(owners, (0, number)), cell)
         if box is None:
             continue
-        centre = box.mean(axis=0)
-        column = min(int(centre[0] / cell[0]), cols - 1)
-        row = min(int(centre[1] / cell[1]), rows - 1)
-        if hand_cells[row, column]:
-            continue  # a die under the hand is not read
-        if tray is not None and not _within(tray, centre):
+        if tray is not None and not _within(tray, box.mean(axis=0)):
             continue
         if not MIN_SIDE_FRACTION * short <= _longest_side(box) <= MAX_SIDE_FRACTION * short:
             continue
-        boxes.append(box)
-    side = float(np.median([_longest_side(box) for box in boxes])) if boxes else 0.0
-    die_area = (side if side else 0.085 * short) ** 2
-    hand_area = np.count_nonzero(hand_cells & inside) * cell[0] * cell[1]
-    hand = hand_area >= _HAND_DICE * die_area
-    boxes.sort(key=lambda box: (float(box[:, 1].mean()), float(box[:, 0].mean())))
-    return Located(tuple(boxes), bool(hand), side, hand_cells if hand else None)
+        found.append((box, box_score(top, maps[CORE], owned, cores[number - 1])))
+    side = float(np.median([_longest_side(box) for box, _ in found])) if found else 0.0
+    hand_mask = hand_region(maps[HAND] > _LEVEL, inside, cell, side or 0.085 * short)
+    found.sort(key=lambda item: (float(item[0][:, 1].mean()), float(item[0][:, 0].mean())))
+    return Located(
+        tuple(box for box, _ in found),
+        hand_mask is not None,
+        side,
+        hand_mask,
+        tuple(score for _, score in found),
+        net_width,
+        width,
+    )
+
+
+def box_score(
+    top: np.ndarray, core: np.ndarray, owned: np.ndarray, core_cells: np.ndarray
+) -> float:
+    """The locator's confidence in one die, 0..1: the smaller of its core's peak and the
+    mean top probability over the middle of its top (the cells of its core). A real top
+    face gives both near 1; a doubtful blob (a shadow, a bit of clutter) falls short in
+    one of them."""
+    middle = core_cells & owned
+    if not middle.any():
+        middle = owned
+    return float(min(core[core_cells].max(), top[middle].mean()))
+
+
+def hand_region(
+    hand_cells: np.ndarray, inside: np.ndarray, cell: tuple[float, float], die_side: float
+) -> np.ndarray | None:
+    """The hand map's cells that make a hand (bool, map grid), or None when none does.
+
+    A region of hand cells (8-connected) is a hand only when it reaches the frame's
+    border (within HAND_BORDER_CELLS), covers, inside the tray, at least HAND_MIN_DICE
+    die tops of `die_side` pixels, and is HAND_MIN_WIDTH die sides thick: a hand enters
+    from the picture's edge and is large, while the map's stray blobs on a real table
+    and strips along its edge are not.
+    """
+    if not hand_cells.any():
+        return None
+    rows, cols = hand_cells.shape
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        hand_cells.astype(np.uint8), connectivity=8
+    )
+    margin = HAND_BORDER_CELLS
+    die_cells = die_side * die_side / (cell[0] * cell[1])
+    hand = np.zeros_like(hand_cells, dtype=bool)
+    for label in range(1, count):
+        x, y, w, h = (int(v) for v in stats[label, :4])
+        at_border = x < margin or y < margin or x + w > cols - margin or y + h > rows - margin
+        if not at_border:
+            continue
+        part = labels == label
+        if np.count_nonzero(part & inside) < HAND_MIN_DICE * die_cells:
+            continue
+        padded = np.pad(part, 1).astype(np.uint8)  # the frame's border is an edge
+        inner = cv2.distanceTransform(padded, cv2.DIST_L2, 3).max()  # in cells
+        if 2 * inner * min(cell) >= HAND_MIN_WIDTH * die_side:
+            hand |= part
+    return hand if hand.any() else None
 
 
 def _longest_side(box: np.ndarray) -> float:

@@ -30,24 +30,32 @@ CORE_SHRINK: Final[float] = 0.5
 tops stay apart, so each core is one die."""
 
 
-def net_size(width: int, height: int) -> tuple[int, int]:
-    """(width, height) of the network input for a frame of this size."""
+def net_size(width: int, height: int, net_width: int = NET_WIDTH) -> tuple[int, int]:
+    """(width, height) of the network input for a frame of this size.
+
+    `net_width` (a multiple of NET_GRID) is NET_WIDTH for every frame the network was
+    trained on; the locator picks another one to bring dice to their trained size."""
     if width < 1 or height < 1:
         raise ValueError(f"frame size must be positive, got {width}x{height}")
-    net_height = max(NET_GRID, int(NET_WIDTH * height / width / NET_GRID + 0.5) * NET_GRID)
-    return NET_WIDTH, net_height
+    if net_width < NET_GRID or net_width % NET_GRID:
+        raise ValueError(f"network width must be a multiple of {NET_GRID}, got {net_width}")
+    net_height = max(NET_GRID, int(net_width * height / width / NET_GRID + 0.5) * NET_GRID)
+    return net_width, net_height
 
 
-def output_size(width: int, height: int) -> tuple[int, int]:
+def output_size(width: int, height: int, net_width: int = NET_WIDTH) -> tuple[int, int]:
     """(width, height) of the network's maps for a frame of this size."""
-    net_width, net_height = net_size(width, height)
+    net_width, net_height = net_size(width, height, net_width)
     return net_width // NET_STRIDE, net_height // NET_STRIDE
 
 
-def net_input(frame: np.ndarray) -> np.ndarray:
-    """The frame (H, W, 3) uint8 BGR shrunk to the network's input size, still uint8 BGR."""
+def net_input(frame: np.ndarray, net_width: int = NET_WIDTH) -> np.ndarray:
+    """The frame (H, W, 3) uint8 BGR resized to the network's input size, still uint8 BGR
+    (shrunk by area averaging, enlarged bilinearly)."""
     height, width = frame.shape[:2]
-    return cv2.resize(frame, net_size(width, height), interpolation=cv2.INTER_AREA)
+    size = net_size(width, height, net_width)
+    shrink = size[0] <= width
+    return cv2.resize(frame, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
 
 
 INPUT_CHANNELS: Final[int] = 5

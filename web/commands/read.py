@@ -1,9 +1,14 @@
 """`phase10 read IMAGE...`: read the dice in photos of the tray, one line per image.
 
-With `--json`, each line is one JSON object: the image path and its dice (value,
-colour letter, notation, centre in pixels, confidence, unsure), or the error
-that stopped that image. A bad image does not stop the others; the exit status
-is non-zero at the end when any image could not be read.
+With `--json`, each line is one JSON object: the image path, the reading's flags,
+whether it is complete, and every die found (value, colour letter, notation,
+centre and box corners in pixels, confidence, unsure, unreadable), or the error
+that stopped that image. A die found whose face cannot be read is listed with
+value, colour and notation null and `"unreadable": true`, and the reading is
+flagged `unreadable-dice` (never complete); more than ten dice are all listed,
+flagged `too-many-dice`. In plain output an unreadable die is `??`. A bad image
+does not stop the others; the exit status is non-zero at the end when any image
+could not be read.
 """
 
 from __future__ import annotations
