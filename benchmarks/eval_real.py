@@ -1,0 +1,201 @@
+"""Finding dice in real photographs: the reader on ../shared/realdata, never copied here.
+
+    .venv/bin/python benchmarks/eval_real.py                  # pip-dice-desk, dice 70 px
+    .venv/bin/python benchmarks/eval_real.py --die-px 45 --json
+    .venv/bin/python benchmarks/eval_real.py --root /data/realdata --limit 50
+
+`pip-dice-desk/` holds 396 webcam photos (640x480) of one to five white pip dice on
+a wooden desk, no hands, with a YOLO box around each whole die (top and visible
+sides) in `labels/NAME.txt`. Each photo is resized so that the median labelled
+box (its longer side) measures `--die-px` pixels, then read twice: the locate step
+alone (`DiceReader.locate`) and the full read (`DiceReader.read`, every die listed
+whether read or unreadable). A die found counts as located when its centre falls
+inside a labelled box, one to one (nearest box centre first); every other die
+found is a false detection. Reported, for each step: the share of labelled dice
+located, false detections per photo, the share of photos flagged for a hand (none
+shows one) and the median time per photo (one thread). Pip faces are not Phase 10
+faces, so values are not scored: the full read lists them as unreadable at best.
+
+Exits 0 with a message when the folder is absent (it lives outside the repository).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+DEFAULT_ROOT = Path(__file__).resolve().parents[1].parent / "shared" / "realdata"
+SET_NAME = "pip-dice-desk"
+DEFAULT_DIE_PX = 70.0
+
+
+@dataclass(frozen=True)
+class Photo:
+    """One labelled photo: its path and the whole-die boxes (cx, cy, w, h) in pixels."""
+
+    path: Path
+    boxes: np.ndarray  # (N, 4) float64
+
+
+@dataclass
+class Tally:
+    """Counts of one step (locate or read) over the photos."""
+
+    photos: int = 0
+    labelled: int = 0
+    located: int = 0
+    false: int = 0
+    hands: int = 0
+    seconds: list[float] = field(default_factory=list)
+
+    def add(self, labelled: int, located: int, found: int, hand: bool, seconds: float) -> None:
+        self.photos += 1
+        self.labelled += labelled
+        self.located += located
+        self.false += found - located
+        self.hands += bool(hand)
+        self.seconds.append(seconds)
+
+    def summary(self) -> dict[str, float | int]:
+        return {
+            "photos": self.photos,
+            "labelled_dice": self.labelled,
+            "located_share": round(self.located / self.labelled, 4) if self.labelled else 0.0,
+            "false_per_photo": round(self.false / self.photos, 3) if self.photos else 0.0,
+            "hand_flagged_share": round(self.hands / self.photos, 4) if self.photos else 0.0,
+            "median_ms": round(1000 * statistics.median(self.seconds), 1) if self.seconds else 0.0,
+        }
+
+
+def load_photos(folder: Path) -> list[Photo]:
+    """The photos of `folder/images` that have a non-empty `folder/labels/NAME.txt`."""
+    photos = []
+    for path in sorted((folder / "images").iterdir()):
+        if path.suffix.lower() not in {".jpg", ".jpeg", ".png"}:
+            continue
+        label = folder / "labels" / f"{path.stem}.txt"
+        if not label.is_file():
+            continue
+        rows = [line.split() for line in label.read_text().splitlines() if line.strip()]
+        if not rows:
+            continue
+        photos.append(Photo(path, np.array([[float(v) for v in row[1:5]] for row in rows])))
+    return photos
+
+
+def scaled(photo: Photo, die_px: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """The photo resized so its median labelled die measures `die_px`, and its boxes in
+    pixels of the resized photo (None if the image cannot be read)."""
+    image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+    if image is None:
+        return None
+    height, width = image.shape[:2]
+    boxes = photo.boxes * np.array([width, height, width, height], np.float64)
+    factor = die_px / float(np.median(np.maximum(boxes[:, 2], boxes[:, 3])))
+    size = (max(8, round(width * factor)), max(8, round(height * factor)))
+    method = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
+    return cv2.resize(image, size, interpolation=method), boxes * factor
+
+
+def match(centres: Sequence[tuple[float, float]], boxes: np.ndarray) -> int:
+    """How many labelled boxes get a found die: a centre inside a box, one to one, the
+    pairs nearest the box centres first."""
+    pairs = []
+    for i, (x, y) in enumerate(centres):
+        for j, (cx, cy, w, h) in enumerate(boxes):
+            if abs(x - cx) <= w / 2 and abs(y - cy) <= h / 2:
+                pairs.append((float(np.hypot(x - cx, y - cy)), i, j))
+    used_found: set[int] = set()
+    used_box: set[int] = set()
+    for _, i, j in sorted(pairs):
+        if i not in used_found and j not in used_box:
+            used_found.add(i)
+            used_box.add(j)
+    return len(used_box)
+
+
+def evaluate(reader, photos: Sequence[Photo], die_px: float) -> dict[str, dict]:
+    """Both steps over the photos: {"locate": summary, "read": summary}."""
+    from vision.reading import FLAG_HAND
+
+    locate, read = Tally(), Tally()
+    for photo in photos:
+        loaded = scaled(photo, die_px)
+        if loaded is None:
+            print(f"eval_real: cannot read {photo.path.name}, skipped", file=sys.stderr)
+            continue
+        frame, boxes = loaded
+        start = time.perf_counter()
+        located = reader.locate(frame)
+        seconds = time.perf_counter() - start
+        centres = [tuple(box.mean(axis=0)) for box in located.boxes]
+        locate.add(len(boxes), match(centres, boxes), len(centres), located.hand, seconds)
+        start = time.perf_counter()
+        reading = reader.read(frame)
+        seconds = time.perf_counter() - start
+        centres = list(reading.centres())
+        hand = reading.has_flag(FLAG_HAND)
+        read.add(len(boxes), match(centres, boxes), len(centres), hand, seconds)
+    return {"locate": locate.summary(), "read": read.summary()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--root", type=Path, default=DEFAULT_ROOT, help=f"the realdata folder ({DEFAULT_ROOT})"
+    )
+    parser.add_argument(
+        "--die-px",
+        type=float,
+        default=DEFAULT_DIE_PX,
+        help="median labelled die size each photo is scaled to, pixels (70; the camera "
+        "sees Phase 10 dice at 45-90)",
+    )
+    parser.add_argument("--limit", type=int, default=0, help="only the first N photos (0: all)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if args.die_px <= 0:
+        parser.error("--die-px must be positive")
+    folder = args.root / SET_NAME
+    if not (folder / "images").is_dir() or not (folder / "labels").is_dir():
+        print(f"eval_real: skipped: no {SET_NAME}/images and labels under {args.root}")
+        return 0
+    photos = load_photos(folder)
+    if args.limit > 0:
+        photos = photos[: args.limit]
+    if not photos:
+        print(f"eval_real: skipped: no labelled photos in {folder}")
+        return 0
+
+    cv2.setNumThreads(1)
+    from vision.pipeline import DiceReader
+
+    reader = DiceReader(threads=1)
+    results = evaluate(reader, photos, args.die_px)
+    report = {"set": SET_NAME, "die_px": args.die_px, **results}
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"== {SET_NAME}: {len(photos)} photos, median labelled die scaled to {args.die_px:g} px")
+    for step, title in (("locate", "locate step"), ("read", "full read (read + unreadable)")):
+        figures = results[step]
+        print(f"-- {title}")
+        share, labelled = figures["located_share"], figures["labelled_dice"]
+        print(f"dice located:          {share:.2%} of {labelled}")
+        print(f"false detections:      {figures['false_per_photo']:.3f} per photo")
+        print(f"photos flagged (hand): {figures['hand_flagged_share']:.2%}")
+        print(f"median time:           {figures['median_ms']:.1f} ms per photo")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
