@@ -32,6 +32,7 @@ class TrainConfig:
     workers: int = 2
     output: Path = DEFAULT_MODEL_PATH
     resume: bool = False
+    cache: Path | None = None
 
 
 def checkpoint_path(output: Path) -> Path:
@@ -53,6 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers", type=int, default=defaults.workers, help="processes rendering crops"
     )
     parser.add_argument("--output", type=Path, default=defaults.output, help="ONNX file to write")
+    parser.add_argument("--cache", type=Path, default=None, help="keep rendered crops here")
     parser.add_argument(
         "--resume",
         action="store_true",

@@ -9,6 +9,7 @@ and numpy are seeded before anything random happens. Needs the `train` extra
 from __future__ import annotations
 
 import argparse
+import hashlib
 import logging
 import math
 import time
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -45,10 +47,24 @@ def chunk_seeds(seed: int, count: int, offset: int = 0) -> list[int]:
     return seeds
 
 
+def _look_key(look: LookMix | None) -> str:
+    """A short name for what a chunk's dice sets were drawn with (cache files carry it)."""
+    return hashlib.sha256(repr(look).encode()).hexdigest()[:12]
+
+
 def _render_chunk(
-    seed: int, look: LookMix | None = None
+    seed: int, look: LookMix | None = None, cache: Path | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    return render_face_crops(seed, CHUNK, look=look)
+    path = None if cache is None else cache / f"faces-{_look_key(look)}-{seed}-{CHUNK}.npz"
+    if path is not None and path.exists():
+        with np.load(path) as stored:
+            return stored["crops"], stored["values"], stored["colours"], stored["faces"]
+    crops, values, colours, faces = render_face_crops(seed, CHUNK, look=look)
+    if path is not None:
+        partial_path = path.with_suffix(".partial.npz")
+        np.savez(partial_path, crops=crops, values=values, colours=colours, faces=faces)
+        partial_path.replace(path)  # never a half-written cache file
+    return crops, values, colours, faces
 
 
 def render_crops(
@@ -57,12 +73,14 @@ def render_crops(
     workers: int,
     desc: str,
     look: LookMix | None = None,
+    cache: Path | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Render the chunks for `seeds` (in order, in `workers` processes) and keep `count` crops.
-
-    `look` says which dice sets are drawn (None: the Hershey fonts only).
-    """
-    render = partial(_render_chunk, look=look)
+    """Render (or load from `cache`) the chunks for `seeds`, in order, in `workers`
+    processes, and keep `count` crops. `look` says which dice sets are drawn (None: the
+    Hershey fonts only)."""
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+    render = partial(_render_chunk, look=look, cache=cache)
     if workers <= 1:
         parts = [render(seed) for seed in tqdm(seeds, desc=desc, unit="k")]
     else:
@@ -131,7 +149,7 @@ def accuracy(net: FaceNet, crops, values, colours, faces, batch_size: int = 512)
 
 def _run_key(config: TrainConfig) -> dict:
     """What must match for a checkpoint to go on: everything but threads, workers, resume."""
-    skip = {"threads", "workers", "resume"}
+    skip = {"threads", "workers", "resume", "cache"}
     return {k: str(v) for k, v in asdict(config).items() if k not in skip}
 
 
@@ -188,9 +206,15 @@ def train(config: TrainConfig) -> dict:
         config.workers,
         "render train",
         LookMix(train_fonts, OUTLINE_SHARE),
+        config.cache,
     )
     val = render_crops(
-        val_seeds, config.val_crops, config.workers, "render val", LookMix(held_out_fonts)
+        val_seeds,
+        config.val_crops,
+        config.workers,
+        "render val",
+        LookMix(held_out_fonts),
+        config.cache,
     )
     logger.info("rendered %d training crops (%.0f%% faces)", len(crops), 100 * faces.mean())
 
