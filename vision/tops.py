@@ -64,6 +64,11 @@ NET_WIDTH_RANGE: Final[tuple[int, int]] = (96, 1280)
 SEARCH_WIDTHS: Final[tuple[int, ...]] = (NET_WIDTH // 2, 2 * NET_WIDTH)
 """Further looks when the first does not fit: at half and at twice the trained width."""
 
+NO_TOP: Final[float] = 0.25
+"""A first look whose top map stays below this everywhere saw no dice of any size: no
+further looks. (Empty trays and blank frames peak below 0.02; dice of 25 to 30 pixels
+in a 1280-wide frame, too small to be cut into boxes at that look, above 0.99.)"""
+
 FIT_SCORE: Final[float] = 0.9
 """A look fits when its dice measure within TRAINED_DIE_RANGE and their median score is at
 least this. Dice at the trained size score 0.98 to 1 (median over a frame, 40 held-out
@@ -102,7 +107,7 @@ class Located:
     `scores` are the locator's confidence in each box (0..1, see `box_score`), in the
     order of `boxes`. `hand_mask` is the flagged hand region (bool) on the network's
     output grid, or None. `net_width` is the network input width the boxes come from,
-    `frame_width` the frame's.
+    `frame_width` the frame's; `top_peak` the top map's highest probability anywhere.
     """
 
     boxes: tuple[np.ndarray, ...] = ()
@@ -112,6 +117,7 @@ class Located:
     scores: tuple[float, ...] = ()
     net_width: int = NET_WIDTH
     frame_width: int = 0
+    top_peak: float = 0.0
 
     @property
     def net_die_side(self) -> float:
@@ -168,10 +174,11 @@ class TopFinder:
         (`fits`): every frame like the training scenes takes one look. Otherwise the
         frame is looked at also at SEARCH_WIDTHS, then at the width that brings the
         best look's dice to TRAINED_DIE_PX, and the best of these looks (`quality`)
-        is kept. At most four looks; a frame without dice takes three.
+        is kept. At most four looks. A frame whose top map shows no top anywhere (an
+        empty tray) takes one: dice even a third of the trained size still show there.
         """
         first = self.locate_at(frame, tray, NET_WIDTH)
-        if fits(first):
+        if fits(first) or (not first.boxes and first.top_peak < NO_TOP):
             return first
         looks = {NET_WIDTH: first}
         for net_width in SEARCH_WIDTHS:
@@ -277,6 +284,7 @@ def boxes_from_maps(
         tuple(score for _, score in found),
         net_width,
         width,
+        float(top.max()),
     )
 
 
