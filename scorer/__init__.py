@@ -30,6 +30,7 @@ from scorer.game_errors import (
     GameOverError,
     InvalidCorrectionError,
     InvalidEventError,
+    InvalidFirstFinishRuleError,
     InvalidPlayersError,
     NothingToUndoError,
     NotYourTurnError,
@@ -39,6 +40,7 @@ from scorer.game_errors import (
 )
 from scorer.odds import Advice, advise, turn_odds
 from scorer.phases import PHASES, GroupKind, GroupSpec, InvalidPhaseError, Phase, get_phase
+from scorer.rules import DEFAULT_FIRST_FINISH, FirstFinishRule
 from scorer.scorepad import PlayerColumn, Scorepad, TurnRecord
 from scorer.solver import GroupResult, PhaseResult, evaluate, evaluate_all
 
@@ -59,6 +61,9 @@ __all__ = [
     "GameOverError",
     "InvalidCorrectionError",
     "InvalidEventError",
+    "InvalidFirstFinishRuleError",
+    "DEFAULT_FIRST_FINISH",
+    "FirstFinishRule",
     "InvalidPlayersError",
     "NothingToUndoError",
     "NotYourTurnError",

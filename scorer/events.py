@@ -14,6 +14,7 @@ from typing import Any, ClassVar, TypeAlias
 
 from scorer.dice import InvalidDieError, InvalidRollError, Roll
 from scorer.game_errors import InvalidEventError
+from scorer.rules import DEFAULT_FIRST_FINISH, LEGACY_RULES, RULES, FirstFinishRule, check_rules
 
 logger = logging.getLogger(__name__)
 
@@ -24,23 +25,38 @@ def _roll_text(roll: Roll | None) -> str | None:
 
 @dataclass(frozen=True)
 class GameCreated:
-    """The first event of every log: who sits at the table, in seat order."""
+    """The first event of every log: who sits at the table, in seat order, and the rules.
+
+    `rules` is the edition of the engine's rules (scorer.rules); a stored log
+    without it was written before there were editions and replays by the first.
+    """
 
     players: tuple[str, ...]
     solitaire: bool = False
     roll_off: bool = False
+    first_finish: FirstFinishRule = DEFAULT_FIRST_FINISH
+    rules: int = RULES
     TYPE: ClassVar[str] = "game_created"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
+        if not isinstance(self.first_finish, FirstFinishRule):
+            object.__setattr__(self, "first_finish", FirstFinishRule.from_value(self.first_finish))
+        check_rules(self.rules)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "type": self.TYPE,
             "players": list(self.players),
             "solitaire": self.solitaire,
             "roll_off": self.roll_off,
         }
+        # A legacy log keeps its exact old form.
+        if self.rules != LEGACY_RULES or self.first_finish is not DEFAULT_FIRST_FINISH:
+            data["first_finish"] = self.first_finish.value
+        if self.rules != LEGACY_RULES:
+            data["rules"] = self.rules
+        return data
 
 
 @dataclass(frozen=True)
@@ -155,6 +171,23 @@ def _optional_roll(data: Mapping[str, Any]) -> Roll | None:
     return None if _field(data, "roll", (str, type(None))) is None else _roll(data)
 
 
+def _game_created(data: Mapping[str, Any]) -> GameCreated:
+    """A log from before rule editions has neither `rules` nor `first_finish`: edition 1."""
+    rules = _field(data, "rules", int) if "rules" in data else LEGACY_RULES
+    first_finish = (
+        FirstFinishRule.from_value(_field(data, "first_finish", str))
+        if "first_finish" in data
+        else DEFAULT_FIRST_FINISH
+    )
+    return GameCreated(
+        _players(data),
+        _field(data, "solitaire", bool),
+        _field(data, "roll_off", bool),
+        first_finish=first_finish,
+        rules=rules,
+    )
+
+
 def _players(data: Mapping[str, Any]) -> tuple[str, ...]:
     players = _field(data, "players", list)
     if not all(isinstance(name, str) for name in players):
@@ -163,9 +196,7 @@ def _players(data: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 _READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
-    GameCreated.TYPE: lambda d: GameCreated(
-        _players(d), _field(d, "solitaire", bool), _field(d, "roll_off", bool)
-    ),
+    GameCreated.TYPE: _game_created,
     RollOffThrown.TYPE: lambda d: RollOffThrown(_field(d, "player", str), _field(d, "value", int)),
     TurnScored.TYPE: lambda d: TurnScored(
         _field(d, "player", str),

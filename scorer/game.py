@@ -30,6 +30,7 @@ from scorer.game_errors import (
     NothingToUndoError,
     UnknownPlayerError,
 )
+from scorer.rules import DEFAULT_FIRST_FINISH, FirstFinishRule
 from scorer.scorepad import Scorepad, TurnRecord
 from scorer.table import Table
 
@@ -89,11 +90,28 @@ class Game:
 
     @classmethod
     def new(
-        cls, players: Sequence[str], *, solitaire: bool = False, roll_off: bool = False
+        cls,
+        players: Sequence[str],
+        *,
+        solitaire: bool = False,
+        roll_off: bool = False,
+        first_finish: FirstFinishRule | str = DEFAULT_FIRST_FINISH,
     ) -> Game:
-        """A fresh game. Without a roll-off, play follows the given seat order."""
+        """A fresh game by the current rules. Without a roll-off, play follows the seats.
+
+        `first_finish` is the printing's reading of the First Finish Bonus (a
+        FirstFinishRule or its value, e.g. "already_on_phase_10").
+        """
         names = validate_players(players, solitaire=solitaire)
-        return cls(GameCreated(names, solitaire=bool(solitaire), roll_off=bool(roll_off)))
+        rule = (
+            first_finish
+            if isinstance(first_finish, FirstFinishRule)
+            else FirstFinishRule.from_value(first_finish)
+        )
+        created = GameCreated(
+            names, solitaire=bool(solitaire), roll_off=bool(roll_off), first_finish=rule
+        )
+        return cls(created)
 
     @classmethod
     def replay(cls, events: Iterable[Event]) -> Game:
@@ -240,6 +258,21 @@ class Game:
     @property
     def solitaire(self) -> bool:
         return self._table.solitaire
+
+    @property
+    def first_finish(self) -> FirstFinishRule:
+        """The printing's reading of the First Finish Bonus this game follows."""
+        return self._table.created.first_finish
+
+    @property
+    def rules(self) -> int:
+        """The edition of the engine's rules the log was played by (scorer.rules)."""
+        return self._table.created.rules
+
+    @property
+    def roll_off_throws(self) -> dict[str, tuple[int, ...]]:
+        """Each player's roll-off throws, first throw first, in seat order (empty: none)."""
+        return {name: self._table.throws_of(name) for name in self.players}
 
     @property
     def roll_off_pending(self) -> tuple[str, ...]:

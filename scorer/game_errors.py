@@ -45,3 +45,7 @@ class InvalidCorrectionError(GameError):
 
 class InvalidEventError(GameError):
     """An event (or its dict form) that is malformed or cannot start or continue a log."""
+
+
+class InvalidFirstFinishRuleError(InvalidEventError):
+    """A First Finish Bonus rule that is not one of the printings' readings."""

@@ -23,6 +23,7 @@ from scorer.game_errors import (
     RollOffError,
 )
 from scorer.phases import LAST_PHASE, get_phase
+from scorer.rules import LEGACY_RULES, FirstFinishRule
 from scorer.scorepad import PlayerColumn, Scorepad, TurnRecord
 
 logger = logging.getLogger(__name__)
@@ -53,6 +54,8 @@ class _Seat:
     failed_turns: int = 0
     failed_on_last_phase: int = 0
     finish_round: int | None = None
+    finished_on_extra_turn: bool = False
+    """Completed phase 10 on a turn gained by making phase 9 on a last try."""
     out: bool = False
 
     @property
@@ -72,19 +75,34 @@ class Table:
         self.created = created
         self.seats: dict[str, _Seat] = {name: _Seat(name) for name in created.players}
         self.throws: list[RollOffThrown] = []
-        self.pending: tuple[str, ...] = created.players if created.roll_off else ()
+        # The roll-off's ranking so far: groups in rank order, highest throw first,
+        # each marked settled or not: everyone throws once, then each tie again.
+        self._ranks: list[tuple[tuple[str, ...], bool]] = (
+            [(created.players, False)] if created.roll_off else []
+        )
         self._round_throws: dict[str, int] = {}
         self.order: tuple[str, ...] = () if created.roll_off else created.players
         self.turns: list[TurnRecord] = []
         self.first_finish_round: int | None = None
         self.round = 1
         self.active: str | None = self.order[0] if self.order else None
+        self._extra_turn = False  # the active player's turn comes from a made last try
 
     # -- queries --------------------------------------------------------------
 
     @property
     def solitaire(self) -> bool:
         return self.created.solitaire
+
+    @property
+    def legacy(self) -> bool:
+        """Played by the first edition of the engine's rules (see scorer.rules)."""
+        return self.created.rules == LEGACY_RULES
+
+    @property
+    def pending(self) -> tuple[str, ...]:
+        """Players still to throw in the roll-off: every tie, highest first, seats within."""
+        return tuple(name for group, settled in self._ranks if not settled for name in group)
 
     def phase_of(self, player: str) -> int | None:
         return self.seats[player].phase
@@ -113,14 +131,19 @@ class Table:
     def _earns_first_finish(self, seat: _Seat) -> bool:
         """Solitaire: phase 10 made on its first try. Else: finished in the first finish round.
 
-        Each player has one turn per round, so finishing in that round means being
-        on phase 10 when their turn of it came, and being seated after the first finisher.
+        Players seated before the first finisher have had their turn of that round,
+        so only those after can join them. The 2010 printing also wants them "already
+        in Phase 10": not there by making phase 9 on a last try in that round.
         """
         if seat.finish_round is None:
             return False
         if self.solitaire:
             return seat.failed_on_last_phase == 0
-        return seat.finish_round == self.first_finish_round
+        if seat.finish_round != self.first_finish_round:
+            return False
+        if self.created.first_finish is FirstFinishRule.ALREADY_ON_PHASE_10:
+            return not seat.finished_on_extra_turn
+        return True
 
     def winners(self) -> tuple[str, ...]:
         """Highest Grand Total once the game is over (several on a tie); () before."""
@@ -158,21 +181,34 @@ class Table:
     def apply_throw(self, event: RollOffThrown) -> None:
         self.throws.append(event)
         self._round_throws[event.player] = event.value
-        if len(self._round_throws) < len(self.pending):
+        at = next(i for i, (group, _) in enumerate(self._ranks) if event.player in group)
+        group = self._ranks[at][0]
+        if any(player not in self._round_throws for player in group):
             return
-        best = max(self._round_throws.values())
-        tied = tuple(p for p in self.pending if self._round_throws[p] == best)
-        self._round_throws = {}
-        if len(tied) > 1:
-            logger.debug("roll-off tie at %d between %s: they throw again", best, tied)
-            self.pending = tied
+        thrown = {player: self._round_throws.pop(player) for player in group}
+        split = [
+            tuple(p for p in group if thrown[p] == value)
+            for value in sorted(set(thrown.values()), reverse=True)
+        ]
+        if self.legacy:
+            # Edition 1 only looked for the starting player; the seats from them gave the rest.
+            if len(split[0]) == 1:
+                seats = self.created.players
+                start = seats.index(split[0][0])
+                split = [(p,) for p in seats[start:] + seats[:start]]
+            else:
+                split = split[:1]
+        self._ranks[at : at + 1] = [(tied, len(tied) == 1) for tied in split]
+        if self.pending:
+            logger.debug("roll-off ties: %s throw again", self.pending)
             return
-        self.pending = ()
-        players = self.created.players
-        start = players.index(tied[0])
-        self.order = players[start:] + players[:start]
+        self.order = tuple(group[0] for group, _ in self._ranks)
         self.active = self.order[0]
-        logger.debug("roll-off won by %s; play order %s", tied[0], self.order)
+        logger.debug("roll-off settled; play order %s", self.order)
+
+    def throws_of(self, player: str) -> tuple[int, ...]:
+        """A player's roll-off throws so far, first throw first."""
+        return tuple(throw.value for throw in self.throws if throw.player == player)
 
     @property
     def waiting_for_throws(self) -> tuple[str, ...]:
@@ -212,6 +248,7 @@ class Table:
             seat.scores[phase - 1] = score
             if phase == LAST_PHASE:
                 seat.finish_round = self.round
+                seat.finished_on_extra_turn = self._extra_turn
                 if self.first_finish_round is None:
                     self.first_finish_round = self.round
                     logger.debug("%s finished first, in round %d", player, self.round)
@@ -219,14 +256,29 @@ class Table:
             seat.failed_turns += 1
             seat.failed_on_last_phase += phase == LAST_PHASE
             seat.out = self.first_finish_round is not None and not self.solitaire
-        self._advance()
+        self._advance(goes_on=made and self._on_last_tries and not seat.done)
 
-    def _advance(self) -> None:
-        """Pass play to the next player in play order who is not done; a wrap is a new round."""
+    @property
+    def _on_last_tries(self) -> bool:
+        """Someone has completed phase 10: every turn now is a last try (not in solitaire)."""
+        return self.first_finish_round is not None and not self.solitaire
+
+    def _advance(self, *, goes_on: bool) -> None:
+        """Pass play to the next player in play order who is not done; a wrap is a new round.
+
+        A player who makes a phase on a last try "gets another turn, to try and make"
+        the next one (`goes_on`): they keep playing, in the same round, until they
+        fail or complete phase 10. Edition 1 of the rules passed the turn instead.
+        """
         if self.is_over:
             self.active = None
+            self._extra_turn = False
             return
         assert self.active is not None
+        self._extra_turn = goes_on and not self.legacy
+        if self._extra_turn:
+            logger.debug("%s made a phase on a last try and goes on", self.active)
+            return
         current = self.order.index(self.active)
         for step in range(1, len(self.order) + 1):
             candidate = self.seats[self.order[(current + step) % len(self.order)]]

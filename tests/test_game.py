@@ -19,8 +19,11 @@ from game_rolls import (
 )
 
 from scorer import (
+    DEFAULT_FIRST_FINISH,
+    FirstFinishRule,
     Game,
     GameOverError,
+    InvalidFirstFinishRuleError,
     InvalidPlayersError,
     InvalidRollError,
     NotYourTurnError,
@@ -133,18 +136,74 @@ def test_first_finisher_and_players_seated_after_in_the_same_round_get_the_bonus
         game.score_turn("Al", best_roll(10))
 
 
-def test_chaining_phases_in_the_last_tries_earns_no_first_finish_bonus():
-    game = Game.new(["Al", "Bea", "Cy"])
+def _chained_finish(first_finish: FirstFinishRule) -> Game:
+    """Bea finishes first in round 10; Cy, seated after her, makes phase 9 and then 10."""
+    game = Game.new(["Al", "Bea", "Cy"], first_finish=first_finish)
     play_all_make(game, 7)
     play_round(game, {"Al": True, "Bea": True, "Cy": False})  # Cy stays on phase 8
     play_round(game, {"Al": True, "Bea": True, "Cy": True})  # Cy 8
-    play_round(game, {"Al": False, "Bea": True, "Cy": True})  # Bea finishes; Cy 9
-    assert game.scorepad.column("Bea").finished and game.active_player == "Al"
-    play_round(game, {"Al": True, "Cy": True})  # Al finishes (not the same round); Cy 10
+    play_round(game, {"Al": False, "Bea": True, "Cy": True})  # Bea finishes; Cy makes 9 ...
+    assert (game.active_player, game.active_phase, game.round) == ("Cy", 10, 10)
+    take_turn(game, True)  # ... and goes straight on to make 10, in the same round
+    assert (game.active_player, game.round) == ("Al", 11)
+    take_turn(game, True)  # Al finishes on his last try, in the next round
     assert game.is_over
-    pad = game.scorepad
-    assert [c.first_finish_bonus for c in pad.columns] == [0, 40, 0]
-    assert [t.round for t in game.turns if t.player == "Cy"][-3:] == [9, 10, 11]
+    return game
+
+
+def test_the_newest_printing_pays_a_finish_reached_by_last_tries_in_the_same_round():
+    pad = _chained_finish(FirstFinishRule.SAME_ROUND).scorepad
+    assert [c.first_finish_bonus for c in pad.columns] == [0, 40, 40]
+
+
+def test_the_2010_printing_pays_only_those_already_on_phase_ten():
+    game = _chained_finish(FirstFinishRule.ALREADY_ON_PHASE_10)
+    assert [c.first_finish_bonus for c in game.scorepad.columns] == [0, 40, 0]
+    assert game.first_finish is FirstFinishRule.ALREADY_ON_PHASE_10
+    assert game.events[0].to_dict()["first_finish"] == "already_on_phase_10"
+
+
+@pytest.mark.parametrize("rule", list(FirstFinishRule))
+def test_both_printings_pay_a_player_after_the_first_finisher_already_on_phase_ten(rule):
+    game = Game.new(["Al", "Bea", "Cy"], first_finish=rule)
+    play_all_make(game, 9)
+    play_round(game, {"Al": False, "Bea": True, "Cy": True})
+    take_turn(game, True)  # Al, seated before Bea, finishes on his last try: too late
+    assert [c.first_finish_bonus for c in game.scorepad.columns] == [0, 40, 40]
+
+
+def test_the_first_finish_rule_is_named_in_plain_words_and_refused_by_name():
+    assert DEFAULT_FIRST_FINISH is FirstFinishRule.SAME_ROUND
+    assert Game.new(["Al", "Bea"]).first_finish is FirstFinishRule.SAME_ROUND
+    assert "2011 and 2020" in FirstFinishRule.SAME_ROUND.description
+    assert "2010" in FirstFinishRule.ALREADY_ON_PHASE_10.description
+    assert "already on phase 10" in FirstFinishRule.ALREADY_ON_PHASE_10.description
+    game = Game.new(["Al", "Bea"], first_finish="already_on_phase_10")
+    assert game.first_finish is FirstFinishRule.ALREADY_ON_PHASE_10
+    with pytest.raises(InvalidFirstFinishRuleError, match="'2010' is not a First Finish Bonus"):
+        Game.new(["Al", "Bea"], first_finish="2010")
+
+
+def test_last_tries_go_straight_on_through_several_phases_until_a_failure():
+    game = Game.new(["Al", "Bea", "Cy"])
+    play_all_make(game, 6)
+    play_round(game, {"Al": True, "Bea": True, "Cy": False})  # Cy stays on phase 7
+    play_round(game, {"Al": True, "Bea": True, "Cy": False})
+    play_round(game, {"Al": True, "Bea": True, "Cy": False})
+    play_round(game, {"Al": True, "Bea": False, "Cy": True})  # Al finishes; Bea out; Cy 7
+    seen = []
+    for made in (True, True, False):  # Cy: 8 and 9 made, 10 failed, all in round 10
+        seen.append((game.round, game.active_player, game.active_phase))
+        take_turn(game, made)
+    assert seen == [(10, "Cy", 8), (10, "Cy", 9), (10, "Cy", 10)]
+    assert game.is_over and game.scorepad.column("Cy").out
+    assert [t.round for t in game.turns[-4:]] == [10] * 4
+
+
+def test_no_straight_on_before_the_first_finish():
+    game = Game.new(["Al", "Bea"])
+    play_round(game, {"Al": True})
+    assert game.active_player == "Bea"
 
 
 def test_last_tries_continue_until_fail_or_finish_and_skip_players_who_are_out():
@@ -160,7 +219,7 @@ def test_last_tries_continue_until_fail_or_finish_and_skip_players_who_are_out()
     assert pad.column("Al").out is False and game.scorepad.column("Al").out is True
 
 
-def test_last_tries_of_a_player_making_phases_come_round_again():
+def test_a_last_try_that_makes_a_phase_goes_straight_on_with_the_next():
     game = Game.new(["Al", "Bea", "Cy"])
     play_all_make(game, 8)
     play_round(game, {"Al": True, "Bea": True, "Cy": False})  # Cy stays on phase 9
@@ -169,8 +228,9 @@ def test_last_tries_of_a_player_making_phases_come_round_again():
     while not game.is_over:
         order.append((game.round, game.active_player, game.active_phase))
         take_turn(game, True)
-    assert order == [(11, "Cy", 10)]
-    assert game.winners == ("Al",)
+    assert order == [(10, "Cy", 10)]
+    assert game.winners == ("Al", "Cy")  # both 649: Cy finished in Al's round
+    assert [c.first_finish_bonus for c in game.scorepad.columns] == [40, 0, 40]
 
 
 def test_a_tie_has_several_winners():
@@ -217,6 +277,15 @@ def test_solitaire_failures_before_phase_ten_keep_the_first_finish_bonus():
     assert (column.first_finish_bonus, column.grand_total) == (40, 649 - 10)
 
 
+def test_roll_off_orders_every_player_by_their_throw():
+    game = Game.new(["A", "B", "C", "D"], roll_off=True)
+    for player, value in (("A", 6), ("B", 9), ("C", 5), ("D", 8)):
+        game.roll_off(player, value)
+    assert game.play_order == ("B", "D", "A", "C")  # issue 16's example
+    assert [c.player for c in game.scorepad.columns] == ["B", "D", "A", "C"]
+    assert game.roll_off_throws == {"A": (6,), "B": (9,), "C": (5,), "D": (8,)}
+
+
 def test_roll_off_ties_rethrow_among_the_tied_only():
     game = Game.new(["Al", "Bea", "Cy", "Di"], roll_off=True)
     assert game.active_player is None and game.roll_off_pending == ("Al", "Bea", "Cy", "Di")
@@ -238,14 +307,27 @@ def test_roll_off_ties_rethrow_among_the_tied_only():
     game.roll_off("Cy", 6)
     game.roll_off("Di", 8)
     assert game.roll_off_pending == ()
-    assert game.play_order == ("Di", "Al", "Bea", "Cy")
+    assert game.play_order == ("Di", "Cy", "Al", "Bea")
     assert game.active_player == "Di" and game.round == 1
-    assert [c.player for c in game.scorepad.columns] == ["Di", "Al", "Bea", "Cy"]
+    assert game.roll_off_throws == {"Al": (7,), "Bea": (5,), "Cy": (9, 10, 6), "Di": (9, 10, 8)}
     with pytest.raises(RollOffError, match="already settled"):
         game.roll_off("Al", 7)
     game.undo()
     assert game.roll_off_pending == ("Di",) and game.active_player is None
     assert before[1:] == snapshot(game)[1:]
+
+
+def test_roll_off_ties_below_the_top_are_rethrown_too_in_any_order():
+    game = Game.new(["A", "B", "C", "D", "E"], roll_off=True)
+    for player, value in (("A", 9), ("B", 9), ("C", 6), ("D", 6), ("E", 7)):
+        game.roll_off(player, value)
+    assert game.roll_off_pending == ("A", "B", "C", "D")  # two ties, highest first
+    game.roll_off("D", 5)  # the lower tie may throw first
+    game.roll_off("C", 8)
+    assert game.roll_off_pending == ("A", "B")
+    game.roll_off("A", 7)
+    game.roll_off("B", 10)
+    assert game.play_order == ("B", "A", "E", "C", "D")
 
 
 @pytest.mark.parametrize("value", [4, 11, 0, True, "7", 7.5, None])

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from game_rolls import NEVER, best_roll, play_all_make, play_round, snapshot
 
 from scorer import (
+    DEFAULT_FIRST_FINISH,
+    FirstFinishRule,
     Game,
     GameCreated,
     InvalidCorrectionError,
@@ -16,6 +19,7 @@ from scorer import (
     NothingToUndoError,
     NotYourTurnError,
     PhaseNotMadeError,
+    RollOffError,
     RollOffThrown,
     TurnCorrected,
     TurnFailed,
@@ -25,6 +29,7 @@ from scorer import (
     event_from_dict,
     parse_roll,
 )
+from scorer.rules import LEGACY_RULES, RULES
 
 
 def state(game: Game):
@@ -38,6 +43,8 @@ def round_trip(game: Game) -> Game:
 
 EVENTS = [
     GameCreated(("Al", "Bea"), solitaire=False, roll_off=True),
+    GameCreated(("Al", "Bea"), first_finish=FirstFinishRule.ALREADY_ON_PHASE_10),
+    GameCreated(("Al", "Bea"), roll_off=True, rules=LEGACY_RULES),
     GameCreated(("Sol",), solitaire=True, roll_off=False),
     RollOffThrown("Al", 9),
     TurnScored("Al", 1, best_roll(1), 60),
@@ -85,13 +92,92 @@ def test_replay_rebuilds_the_same_game():
     for player, value in (("Al", 8), ("Bea", 8), ("Cy", 6), ("Bea", 7), ("Al", 5)):
         game.roll_off(player, value)
     play_all_make(game, 3)
-    play_round(game, {"Bea": False, "Cy": True, "Al": False})
+    play_round(game, {"Bea": False, "Al": True, "Cy": False})
     game.undo()
     game.correct_turn(len(game.turns) - 1, None, False)
     copy = round_trip(game)
     assert copy.events == game.events
     assert state(copy) == state(game)
-    assert copy.play_order == ("Bea", "Cy", "Al")
+    assert copy.play_order == ("Bea", "Al", "Cy")
+    assert copy.rules == RULES and copy.first_finish is DEFAULT_FIRST_FINISH
+
+
+LEGACY_LOGS = json.loads((Path(__file__).parent / "data" / "legacy_game_logs.json").read_text())
+
+
+def _state_dict(game: Game) -> dict[str, object]:
+    """The fields tests/data/write_legacy_game_logs.py stored for each old game."""
+    return {
+        "play_order": list(game.play_order),
+        "active_player": game.active_player,
+        "round": game.round,
+        "is_over": game.is_over,
+        "winners": list(game.winners),
+        "scorepad": game.scorepad.to_dict(),
+        "turns": [t.to_dict() for t in game.turns],
+    }
+
+
+@pytest.mark.parametrize("stored", LEGACY_LOGS["games"], ids=["seats-after-winner", "rethrow"])
+def test_a_log_from_before_rule_editions_replays_to_the_state_it_had(stored):
+    game = Game.replay(event_from_dict(data) for data in stored["events"])
+    assert game.rules == LEGACY_RULES and game.first_finish is DEFAULT_FIRST_FINISH
+    assert _state_dict(game) == stored["state"]
+    assert [event.to_dict() for event in game.events] == stored["events"]  # written back as is
+    assert state(round_trip(game)) == state(game)
+
+
+def test_a_legacy_game_keeps_its_rules_through_undo_and_correction():
+    stored = LEGACY_LOGS["games"][0]
+    game = Game.replay(event_from_dict(data) for data in stored["events"])
+    # Edition 1: Cy made phase 9 on a last try in round 10 and tried 10 in round 11.
+    assert [(t.round, t.player, t.phase) for t in game.turns[-2:]] == [
+        (11, "Cy", 10),
+        (11, "Al", 10),
+    ]
+    game.undo()  # the correction of turn 0
+    game.undo()  # Al's last try
+    assert (game.active_player, game.active_phase, game.round) == ("Al", 10, 11)
+    copy = round_trip(game)
+    assert copy.rules == LEGACY_RULES and state(copy) == state(game)
+
+
+def test_the_same_old_log_is_refused_by_the_current_rules():
+    events = [dict(data) for data in LEGACY_LOGS["games"][0]["events"]]
+    events[0] = {**events[0], "rules": RULES, "first_finish": "same_round"}
+    # A6 B9 C5 D6: the current rules have Al and Di throw again before anyone plays.
+    with pytest.raises(RollOffError, match="event 5 .*waiting for Al, Di"):
+        Game.replay(event_from_dict(data) for data in events)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"rules": 3}, "rules=3 is not an edition of the rules: expected 1, 2"),
+        ({"rules": True}, "rules=True"),
+        ({"rules": "2"}, "rules='2': expected int"),
+        ({"first_finish": "2010"}, "'2010' is not a First Finish Bonus rule"),
+        ({"first_finish": 1}, "first_finish=1: expected str"),
+    ],
+)
+def test_bad_rules_in_a_log_are_refused_by_name(extra, message):
+    data = {**GameCreated(("Al", "Bea")).to_dict(), **extra}
+    with pytest.raises(InvalidEventError, match=message):
+        event_from_dict(data)
+
+
+def test_game_created_writes_its_rules_and_a_legacy_one_its_old_form():
+    assert GameCreated(("Al", "Bea")).to_dict() == {
+        "type": "game_created",
+        "players": ["Al", "Bea"],
+        "solitaire": False,
+        "roll_off": False,
+        "first_finish": "same_round",
+        "rules": RULES,
+    }
+    legacy = GameCreated(("Al", "Bea"), rules=LEGACY_RULES)
+    assert "rules" not in legacy.to_dict() and "first_finish" not in legacy.to_dict()
+    assert event_from_dict(legacy.to_dict()) == legacy
 
 
 @pytest.mark.parametrize(

@@ -9,12 +9,14 @@ undo must give back exactly the game before the undone action.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from game_rolls import best_roll
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from scorer import (
+    FirstFinishRule,
     Game,
     GameError,
     InvalidCorrectionError,
@@ -25,6 +27,7 @@ from scorer import (
     event_from_dict,
 )
 from scorer.dice import PHYSICAL_DICE
+from scorer.game import MAX_PLAYERS
 from scorer.scorepad import FAILED_TURN_PENALTY
 
 NAMES = ("Al", "Bea", "Cy", "Di", "Ed")
@@ -51,7 +54,53 @@ def replayed(game: Game) -> Game:
     return Game.replay(event_from_dict(data) for data in json.loads(text))
 
 
+def check_last_tries(game: Game) -> None:
+    """After the first finish, a made phase short of 10 is followed by the same player's turn."""
+    turns = game.turns
+    first = next((t.index for t in turns if t.made and t.phase == 10), None)
+    if first is None or game.solitaire:
+        return
+    for turn, after in zip(turns[first + 1 :], turns[first + 2 :], strict=False):
+        if turn.made and turn.phase < 10:
+            assert (after.player, after.phase, after.round) == (
+                turn.player,
+                turn.phase + 1,
+                turn.round,
+            )
+    last = turns[-1]
+    if last.index > first and last.made and last.phase < 10:
+        assert (game.active_player, game.active_phase) == (last.player, last.phase + 1)
+
+
+def with_rule(game: Game, rule: FirstFinishRule) -> Game:
+    """The same log replayed under the other printing's First Finish Bonus."""
+    created = replace(game.events[0], first_finish=rule)
+    return Game.replay((created, *game.events[1:]))
+
+
+def check_first_finish_readings(game: Game) -> None:
+    """The 2010 reading pays a subset of the newest one's; nothing else on the pad differs."""
+    newest, oldest = (with_rule(game, rule).scorepad for rule in FirstFinishRule)
+    paid = {c.player for c in newest.columns if c.first_finish_bonus}
+    paid_2010 = {c.player for c in oldest.columns if c.first_finish_bonus}
+    assert paid_2010 <= paid
+    for a, b in zip(newest.columns, oldest.columns, strict=True):
+        assert replace(a, first_finish_bonus=0, grand_total=0) == replace(
+            b, first_finish_bonus=0, grand_total=0
+        )
+    first = next((t for t in game.turns if t.made and t.phase == 10), None)
+    if first is not None and not game.solitaire:
+        assert first.player in paid_2010  # the first finisher always gets it
+    for column in newest.columns:
+        finish = next(
+            (t for t in game.turns if t.player == column.player and t.made and t.phase == 10), None
+        )
+        if column.first_finish_bonus and not game.solitaire:
+            assert finish is not None and first is not None and finish.round == first.round
+
+
 def check_invariants(game: Game) -> None:
+    check_last_tries(game)
     pad = game.scorepad
     for column in pad.columns:
         made = [score for score in column.phase_scores if score is not None]
@@ -124,7 +173,8 @@ def try_wrong_player(game: Game) -> None:
 def play(data, steps: int, make_chance: int) -> Game:
     count = data.draw(st.integers(1, len(NAMES)))
     roll_off = data.draw(st.booleans())
-    game = Game.new(NAMES[:count], solitaire=count == 1, roll_off=roll_off)
+    rule = data.draw(st.sampled_from(FirstFinishRule))
+    game = Game.new(NAMES[:count], solitaire=count == 1, roll_off=roll_off, first_finish=rule)
     undo_stack = []  # the state before each action still standing
     for _ in range(steps):
         before = state(game)
@@ -165,6 +215,27 @@ def test_long_random_games_reach_the_end_and_replay_exactly(data):
     game = play(data, steps=250, make_chance=75)
     copy = replayed(game)
     assert copy.events == game.events and state(copy) == state(game)
+    check_first_finish_readings(game)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, MAX_PLAYERS), st.data())
+def test_roll_off_ranks_every_player_by_their_throws(count, data):
+    """Settled order = throws compared first throw first, highest first; re-throws only in ties."""
+    players = [f"P{i}" for i in range(count)]
+    game = Game.new(players, roll_off=True)
+    while game.roll_off_pending:
+        # Everyone waiting throws, in any order; each throw is shifted by the thrower's
+        # place in the queue, so the simplest draws settle (rather than tie forever).
+        for at, player in enumerate(data.draw(st.permutations(game.roll_off_pending))):
+            game.roll_off(player, 10 - (data.draw(st.integers(0, 5)) + at) % 6)
+    throws = game.roll_off_throws
+    assert len(set(throws.values())) == count  # everyone's sequence differs
+    assert list(game.play_order) == sorted(players, key=lambda p: throws[p], reverse=True)
+    for player, values in throws.items():
+        # A second throw only for one who tied with someone on every throw before it.
+        for k in range(1, len(values)):
+            assert any(throws[o][:k] == values[:k] for o in players if o != player)
 
 
 def test_not_your_turn_is_the_error_for_a_wrong_player():
