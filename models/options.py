@@ -98,6 +98,7 @@ class LocatorConfig:
     workers: int = 2
     cache: Path | None = None
     output: Path = DEFAULT_LOCATOR_PATH
+    init: Path | None = None
 
 
 def _window(text: str) -> tuple[int, int]:
@@ -129,6 +130,9 @@ def add_locator_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--cache", type=Path, default=None, help="keep rendered scenes here")
     parser.add_argument("--output", type=Path, default=defaults.output, help="ONNX file to write")
+    parser.add_argument(
+        "--init", type=Path, default=None, help="start from this exported locator (fine-tune)"
+    )
 
 
 def locator_config_from_args(args: argparse.Namespace) -> LocatorConfig:

@@ -169,6 +169,55 @@ def evaluate(net: TopNet, images: np.ndarray, targets: np.ndarray) -> dict[str, 
     return scores
 
 
+def load_onnx_weights(net: TopNet, path: Path) -> None:
+    """Start from a shipped locator: its exported convolutions (batch norm folded in) go
+    into `net`'s convolutions in graph order, and each batch norm becomes the folded bias
+    (scale 1, mean 0, variance 1); `freeze_norms` keeps them so while training goes on."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    exported = [node.input[1:] for node in model.graph.node if node.op_type == "Conv"]
+    convs = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
+    norms = {id(block[0]): block[1] for block in net.modules() if _is_block(block)}
+    if len(exported) != len(convs):
+        raise ValueError(f"{path} has {len(exported)} convolutions, the network {len(convs)}")
+    with torch.no_grad():
+        for conv, names in zip(convs, exported, strict=True):
+            weight = torch.from_numpy(weights[names[0]].copy())
+            bias = torch.from_numpy(weights[names[1]].copy())
+            if weight.shape != conv.weight.shape:
+                raise ValueError(
+                    f"{path}: {names[0]} is {tuple(weight.shape)}, not {tuple(conv.weight.shape)}"
+                )
+            conv.weight.copy_(weight)
+            norm = norms.get(id(conv))
+            if norm is None:
+                conv.bias.copy_(bias)
+            else:
+                norm.weight.fill_(1.0)
+                norm.bias.copy_(bias)
+                norm.running_mean.zero_()
+                norm.running_var.fill_(1.0 - norm.eps)
+
+
+def _is_block(module: nn.Module) -> bool:
+    return (
+        isinstance(module, nn.Sequential)
+        and len(module) == 3
+        and isinstance(module[0], nn.Conv2d)
+        and isinstance(module[1], nn.BatchNorm2d)
+    )
+
+
+def freeze_norms(net: nn.Module) -> None:
+    """Batch norms use their stored statistics (a fine-tuned network keeps its folding)."""
+    for module in net.modules():
+        if isinstance(module, nn.BatchNorm2d):
+            module.eval()
+
+
 def train(config: LocatorConfig) -> dict[str, float]:
     """Render, train, export; returns the validation figures of the exported network."""
     torch.manual_seed(config.seed)
@@ -199,6 +248,9 @@ def train(config: LocatorConfig) -> dict[str, float]:
         time.perf_counter() - started,
     )
     net = TopNet()
+    if config.init is not None:
+        load_onnx_weights(net, config.init)
+        logger.info("starting from %s", config.init)
     optimiser = torch.optim.AdamW(net.parameters(), lr=config.learning_rate, weight_decay=1e-4)
     steps = config.epochs * (len(images) // config.batch_size)
     schedule = torch.optim.lr_scheduler.OneCycleLR(
@@ -206,6 +258,8 @@ def train(config: LocatorConfig) -> dict[str, float]:
     )
     for epoch in range(config.epochs):
         net.train()
+        if config.init is not None:
+            freeze_norms(net)
         order = rng.permutation(len(images))
         batches = range(0, len(order) - config.batch_size + 1, config.batch_size)
         progress = tqdm(batches, desc=f"epoch {epoch + 1}/{config.epochs}", unit="batch")

@@ -186,3 +186,37 @@ def test_tiny_locator_training_run_exports_a_loadable_network(tmp_path):
     assert 0.0 <= scores["iou_top"] <= 1.0
     finder = TopFinder.load(tmp_path / "tops.onnx")
     assert finder.maps(np.zeros((480, 640, 3), np.uint8)).shape == (3, 120, 160)
+
+
+def test_a_fine_tuned_locator_starts_exactly_where_the_shipped_one_is():
+    """--init loads the exported network (batch norms folded in) back into PyTorch."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import onnxruntime as ort
+    import torch
+
+    from models.locator_net import TopNet, TopNetProbabilities
+    from models.options import DEFAULT_LOCATOR_PATH
+    from models.train_locator import freeze_norms, load_onnx_weights
+
+    net = TopNet()
+    load_onnx_weights(net, DEFAULT_LOCATOR_PATH)
+    net.train()
+    freeze_norms(net)  # training mode, but the folded norms stay as loaded
+    x = np.random.default_rng(0).random((1, 5, 128, 160)).astype(np.float32)
+    session = ort.InferenceSession(str(DEFAULT_LOCATOR_PATH))
+    want = session.run(None, {session.get_inputs()[0].name: x})[0]
+    with torch.no_grad():
+        got = TopNetProbabilities(net)(torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+def test_a_locator_of_another_shape_is_refused(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from models.locator_net import TopNet
+    from models.options import DEFAULT_LOCATOR_PATH
+    from models.train_locator import load_onnx_weights
+
+    with pytest.raises(ValueError, match="is \\(16, 5, 3, 3\\), not"):
+        load_onnx_weights(TopNet(widths=(8, 32, 64, 96)), DEFAULT_LOCATOR_PATH)
