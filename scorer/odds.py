@@ -4,13 +4,15 @@
 make Phase 1". The objective is the chance of making the phase; among equal
 chances (within 1e-12) the expected score (a failed phase scores 0). Set/run
 phases are exact (scorer.odds_tables, built once per phase and cached); so is
-the colour phase's chance (scorer.odds_colour_tables), whose expected score is
-that of keeping the advised colour on the rolls left (scorer.odds_colour).
+the colour phase's chance (scorer.odds_colour_tables, weighed over the ways the
+faces shown can lie on the physical dice), whose expected score is that of
+keeping the advised colour on the rolls left (scorer.odds_colour).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Any, Final
@@ -51,7 +53,9 @@ class Advice:
     expected_score: float
     made_now: MadeNow
     #: The probability is the exact optimum; False only for a colour-phase roll that
-    #: no matching of the inventory explains (then it is the target-colour policy's).
+    #: no matching of the inventory explains (then it is the target-colour policy's),
+    #: or whose possible placements on the dice make some keep of several colours
+    #: better than the advised one colour (then it is that colour's exact chance).
     exact: bool
 
     def to_dict(self) -> dict[str, Any]:
@@ -144,8 +148,14 @@ def _best_keep(
     return best
 
 
-def advise(roll: Roll, phase: int | Phase, rolls_left: int) -> Advice:
-    """The best keep for this full roll with `rolls_left` re-rolls left in the turn (0..2)."""
+def advise(
+    roll: Roll, phase: int | Phase, rolls_left: int, *, dice: Sequence[str] | None = None
+) -> Advice:
+    """The best keep for this full roll with `rolls_left` re-rolls left in the turn (0..2).
+
+    `dice`: the physical die showing each die of the roll (names such as "H3", roll
+    order), when the camera matched them; only the colour phase depends on it.
+    """
     phase = get_phase(phase)
     rolls_left = _check_rolls_left(rolls_left)
     roll = roll.require_full()
@@ -156,7 +166,7 @@ def advise(roll: Roll, phase: int | Phase, rolls_left: int) -> Advice:
             phase, 0, float(made_now.made), roll.dice, (), float(made_now.score), made_now, exact
         )
     if phase.is_colour_phase():
-        choice = best_target(roll, rolls_left, TOLERANCE)
+        choice = best_target(roll, rolls_left, TOLERANCE, dice)
         keep = tuple(roll.dice[i] for i in choice.keep)
         reroll = tuple(die for i, die in enumerate(roll) if i not in choice.keep)
         chance, score, exact = choice.chance, choice.expected_score, choice.exact

@@ -11,8 +11,17 @@ when seven or more dice are re-rolled), but it is not optimised beyond that
 policy: re-asking after the next roll may switch colour, and a made phase might
 score more by re-rolling a low die of the colour.
 
-A roll no matching of the inventory explains falls back to the target-colour
-policy's chance, with each re-rolled die the average die of its kind.
+The chance depends on which physical die shows which face, and the faces on the
+table do not always say (WR is on L1 and on L4, whose other faces differ). So
+every way of placing the shown faces on distinct dice (a placement) is weighed
+by how likely the dice are to show them, and the chance of a keep is the
+weighted mean of its chance under each placement; the dice the camera matched,
+when given, are the one placement. Each placement's chance assumes the rest of
+the turn is played knowing which die is which (the dice can be told apart by
+their other faces), as the tables do.
+
+A roll no placement explains falls back to the target-colour policy's chance,
+with each re-rolled die the average die of its kind.
 """
 
 from __future__ import annotations
@@ -22,9 +31,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 from typing import Final
 
-from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE, Die, Roll, inventory_matching
+from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE, Die, Roll
 from scorer.odds_colour_tables import colour_table
 
 logger = logging.getLogger(__name__)
@@ -40,6 +50,87 @@ def _model(faces: Sequence[Die]) -> DieModel:
     return tuple((face, 1 / len(faces)) for face in faces)
 
 
+class InvalidPlacementError(ValueError):
+    """Physical dice named for a roll that cannot be showing its faces."""
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One way the faces of a roll lie on the physical dice, and how likely it is."""
+
+    dice: tuple[str, ...]
+    """The physical die's name for each die of the roll, in roll order."""
+    weight: float
+    """Its chance given the faces shown: the placements of a roll sum to 1."""
+
+
+def _likelihood(roll: Roll, names: Sequence[str]) -> float:
+    """Chance that these dice show these faces: a die carrying a face m of n times, m/n."""
+    by_name = {die.name: die for die in PHYSICAL_DICE}
+    chance = 1.0
+    for face, name in zip(roll.dice, names, strict=True):
+        faces = by_name[name].faces
+        chance *= faces.count(face) / len(faces)
+    return chance
+
+
+def placements(roll: Roll, dice: Sequence[str] | None = None) -> tuple[Placement, ...]:
+    """Every placement of the roll's faces on distinct physical dice, weighted; () if none.
+
+    Two dice showing the same face are interchangeable, so placements that only
+    swap them are one (the first of them takes the lower-listed die). `dice`,
+    the names the camera matched (roll order), makes the one placement, checked.
+    """
+    if dice is not None:
+        return (Placement(check_placement(roll, dice), 1.0),)
+    carriers = [
+        [at for at, physical in enumerate(PHYSICAL_DICE) if face in physical.faces]
+        for face in roll.dice
+    ]
+    found: list[tuple[str, ...]] = []
+    chosen: list[int] = []
+
+    def place(index: int) -> None:
+        if index == len(roll.dice):
+            found.append(tuple(PHYSICAL_DICE[at].name for at in chosen))
+            return
+        twin = max((i for i in range(index) if roll.dice[i] == roll.dice[index]), default=None)
+        floor = -1 if twin is None else chosen[twin]
+        for at in carriers[index]:
+            if at > floor and at not in chosen:
+                chosen.append(at)
+                place(index + 1)
+                chosen.pop()
+
+    place(0)
+    weights = [_likelihood(roll, names) for names in found]
+    total = sum(weights)
+    return tuple(Placement(names, w / total) for names, w in zip(found, weights, strict=True))
+
+
+def check_placement(roll: Roll, dice: Sequence[str]) -> tuple[str, ...]:
+    """The camera's matched dice for a roll, refused by name unless each shows its face."""
+    by_name = {die.name: die for die in PHYSICAL_DICE}
+    names = tuple(dice)
+    if len(names) != len(roll.dice):
+        raise InvalidPlacementError(
+            f"{len(names)} physical dice named for the {len(roll.dice)} dice of {roll}"
+        )
+    for face, name in zip(roll.dice, names, strict=True):
+        if name not in by_name:
+            raise InvalidPlacementError(
+                f"{name!r} is not a die of the inventory: expected one of {', '.join(by_name)}"
+            )
+        if names.count(name) > 1:
+            raise InvalidPlacementError(f"{name} is named for {names.count(name)} dice of {roll}")
+        if face not in by_name[name].faces:
+            raise InvalidPlacementError(
+                f"{name} has no face {face}: its faces are "
+                f"{' '.join(str(f) for f in by_name[name].faces)}"
+            )
+    return names
+
+
 @lru_cache(maxsize=1)
 def _average_models() -> tuple[DieModel, DieModel]:
     """The average high die and the average low die, for rolls the inventory cannot explain."""
@@ -48,15 +139,18 @@ def _average_models() -> tuple[DieModel, DieModel]:
     return _model(high), _model(low)
 
 
-def die_models(roll: Roll) -> tuple[DieModel, ...]:
-    """How each die of the roll re-rolls: its physical die's faces, found by matching."""
+def die_models(roll: Roll, placement: Placement | None = None) -> tuple[DieModel, ...]:
+    """How each die of the roll re-rolls: its physical die's faces under `placement`
+    (the first placement when None), or the average die of its kind when none exists."""
     by_name = {die.name: die for die in PHYSICAL_DICE}
-    matching = inventory_matching(roll)
-    if matching is None:
-        logger.info("%s: no matching of the inventory; re-rolls use average dice", roll)
-        high, low = _average_models()
-        return tuple(high if die.is_high() else low for die in roll)
-    return tuple(_model(by_name[matching[index]].faces) for index in range(len(roll)))
+    if placement is None:
+        found = placements(roll)
+        if not found:
+            logger.info("%s: no matching of the inventory; re-rolls use average dice", roll)
+            high, low = _average_models()
+            return tuple(high if die.is_high() else low for die in roll)
+        placement = found[0]
+    return tuple(_model(by_name[name].faces) for name in placement.dice)
 
 
 def made_score(dice: Sequence[Die]) -> int | None:
@@ -180,56 +274,105 @@ class ColourChoice:
     exact: bool  # the chance is the exact optimum (from the colour tables)
 
 
-def type_state(roll: Roll) -> list[tuple[int, ...]] | None:
-    """Per dice type, how many of its dice show each colour; None if no matching exists.
+#: Per dice type, how many of its dice show each colour (a colour-table state).
+TypeState = tuple[tuple[int, ...], ...]
 
-    Uses one matching of the roll to the inventory; where several exist and they
-    put a face on dice of different types, the chance is that of this matching.
+
+def type_state(roll: Roll, placement: Placement, keep: Sequence[int] | None = None) -> TypeState:
+    """Per dice type, how many of its dice show each colour, under a placement.
+
+    With `keep` (indices into the roll), only those dice are counted.
     """
-    matching = inventory_matching(roll)
-    if matching is None:
-        return None
     table = colour_table()
     state = [[0] * len(COLOUR_LETTERS) for _ in table.type_faces]
-    for index, name in matching.items():
-        state[table.die_type[name]][COLOUR_LETTERS.index(roll.dice[index].colour)] += 1
-    return [tuple(counts) for counts in state]
+    for index, name in enumerate(placement.dice):
+        if keep is None or index in keep:
+            state[table.die_type[name]][COLOUR_LETTERS.index(roll.dice[index].colour)] += 1
+    return tuple(tuple(counts) for counts in state)
 
 
-def best_target(roll: Roll, rolls_left: int, tolerance: float) -> ColourChoice:
+def keep_chance(
+    roll: Roll, found: Sequence[Placement], keep: Sequence[int], rolls_left: int
+) -> float:
+    """Chance of keeping these dice (indices) and playing on, weighed over the placements."""
+    table = colour_table()
+    return sum(
+        placement.weight * table.keep_value(rolls_left, type_state(roll, placement, keep))
+        for placement in found
+    )
+
+
+def is_one_state(roll: Roll, found: Sequence[Placement]) -> bool:
+    """Whether every placement puts the same colours on the same dice types."""
+    return len({type_state(roll, placement) for placement in found}) == 1
+
+
+def best_of_all_keeps(
+    roll: Roll, found: Sequence[Placement], rolls_left: int
+) -> tuple[float, tuple[int, ...]]:
+    """The best chance over all 1,024 keeps (and stopping), weighed over the placements.
+
+    For one type state the tables prove one colour is always a best keep; a mix
+    of states need not follow, so it is searched in full (a few milliseconds).
+    """
+    made = float(made_score(roll.dice) is not None)
+    best = (made, tuple(range(len(roll.dice))))
+    for size in range(len(roll.dice)):
+        for keep in combinations(range(len(roll.dice)), size):
+            chance = keep_chance(roll, found, keep, rolls_left)
+            if chance > best[0]:
+                best = (chance, keep)
+    return best
+
+
+def best_target(
+    roll: Roll, rolls_left: int, tolerance: float, dice: Sequence[str] | None = None
+) -> ColourChoice:
     """The colour to keep: the best chance, then the best expected score.
 
-    Chances come from the exact colour tables (keeping one colour, then playing
-    optimally; the tests check over every state that no other keep does better),
-    or from the target-colour policy when the inventory cannot explain the roll.
-    The expected score, computed only for the colours tied on chance, is the
-    target-colour policy's.
+    Chances come from the exact colour tables weighed over the placements of the
+    roll (or the one placement `dice` names), or from the target-colour policy
+    when no placement explains the roll. The expected score, computed only for
+    the colours tied on chance, is the target-colour policy's, weighed the same
+    way. Exact where the placements agree on every die type's colours, and where
+    they do not, once no keep of any colours beats the advised one.
     """
-    models = die_models(roll)
-    state = type_state(roll)
+    found = placements(roll, dice)
     options = []
-    for c, colour in enumerate(COLOUR_LETTERS):
+    for colour in COLOUR_LETTERS:
         keep = tuple(i for i, die in enumerate(roll) if die.colour == colour)
-        if state is not None:
-            kept_per_type = [tuple(n if j == c else 0 for j, n in enumerate(m)) for m in state]
-            chance = colour_table().keep_value(rolls_left, kept_per_type)
+        if found:
+            chance = keep_chance(roll, found, keep, rolls_left)
         else:
+            models = die_models(roll)
             kept = [roll.dice[i] for i in keep]
             rerolled = [models[i] for i in range(len(roll)) if i not in keep]
             chance = target_chance(kept, rerolled, colour, rolls_left)
         options.append((chance, colour, keep))
     top = max(chance for chance, _, _ in options)
     best: ColourChoice | None = None
+    weighed = found or (None,)
     for chance, colour, keep in options:
         if chance < top - tolerance:
             continue
         kept = [roll.dice[i] for i in keep]
-        rerolled = [models[i] for i in range(len(roll)) if i not in keep]
-        walk_chance, score = target_value(kept, rerolled, colour, rolls_left)
+        walk_chance = score = 0.0
+        for placement in weighed:
+            models = die_models(roll, placement)
+            rerolled = [models[i] for i in range(len(roll)) if i not in keep]
+            part_chance, part_score = target_value(kept, rerolled, colour, rolls_left)
+            weight = 1.0 if placement is None else placement.weight
+            walk_chance += weight * part_chance
+            score += weight * part_score
         if best is None or score > best.expected_score:
-            exact = state is not None
+            exact = bool(found)
             best = ColourChoice(colour, keep, chance if exact else walk_chance, score, exact)
     assert best is not None  # the palette is never empty
+    if found and not is_one_state(roll, found):
+        beaten, keep = best_of_all_keeps(roll, found, rolls_left)
+        if beaten > best.chance + tolerance:
+            logger.info("%s: keeping %s beats one colour over its placements", roll, keep)
+            best = ColourChoice(best.colour, best.keep, best.chance, best.expected_score, False)
     return best
 
 

@@ -17,7 +17,15 @@ import pytest
 from scorer import Roll, advise, turn_odds
 from scorer.dice import HIGH_VALUES, PHYSICAL_DICE, WILD, Die
 from scorer.odds import Advice, InvalidRollsLeftError, MadeNow
-from scorer.odds_colour import at_least, best_target, die_models, made_score, target_value
+from scorer.odds_colour import (
+    InvalidPlacementError,
+    at_least,
+    best_target,
+    die_models,
+    made_score,
+    placements,
+    target_value,
+)
 from scorer.odds_multiset import best_score
 from scorer.odds_tables import TOLERANCE, counts_of, odds_table, sides
 from scorer.phases import PHASES, GroupKind, get_phase
@@ -320,17 +328,19 @@ def test_colour_phase_simulations_match_the_exact_chance_and_the_policy():
 
 
 def explicit_colour_keep(roll: Roll, keep: tuple[int, ...]) -> tuple[float, float]:
-    """Every face of every re-rolled physical die, judged by the solver's rule."""
-    models = die_models(roll)
+    """Every face of every re-rolled physical die, judged by the solver's rule, weighed
+    over the ways the faces shown lie on the dice."""
     rerolled = [i for i in range(10) if i not in keep]
     chance = score = 0.0
-    for outcome in itertools.product(*(models[i] for i in rerolled)):
-        dice = [roll.dice[i] for i in keep] + [face for face, _ in outcome]
-        weight = math.prod(w for _, w in outcome)
-        made = made_score(dice)
-        if made is not None:
-            chance += weight
-            score += weight * made
+    for placement in placements(roll):
+        models = die_models(roll, placement)
+        for outcome in itertools.product(*(models[i] for i in rerolled)):
+            dice = [roll.dice[i] for i in keep] + [face for face, _ in outcome]
+            weight = placement.weight * math.prod(w for _, w in outcome)
+            made = made_score(dice)
+            if made is not None:
+                chance += weight
+                score += weight * made
     return chance, score
 
 
@@ -350,7 +360,13 @@ def test_colour_target_value_equals_enumeration_with_one_roll_left():
 
 def any_keep_chance(roll: Roll, keep: tuple[int, ...]) -> float:
     """Exact chance with one roll left for any keep: colours' successes are disjoint."""
-    models = die_models(roll)
+    return sum(
+        placement.weight * _placed_keep_chance(roll, keep, die_models(roll, placement))
+        for placement in placements(roll)
+    )
+
+
+def _placed_keep_chance(roll: Roll, keep: tuple[int, ...], models) -> float:
     total = 0.0
     for colour in "ROGB":
         dist = [1.0]
@@ -436,3 +452,35 @@ def test_colour_advice_for_a_roll_the_inventory_cannot_explain():
     assert [str(d) for d in advice.keep] == ["5O", "5O", "6O", "7O", "9O", "10O", "3O"]
     assert advice.probability == pytest.approx(1.0) and not advice.exact
     assert advice.expected_score >= advice.made_now.score == 45
+
+
+#: 10O and 9G are on H3 and on H6: the faces lie on the dice two ways, whose chances
+#: differ (26.2 % and 32.4 % with two rolls left).
+ROLL8 = Roll.from_text("3O WO 3R WR 10G 7G 10O 8B 5B 9G")
+MATCHED = ("L1", "L2", "L3", "L4", "H1", "H2", "H3", "H4", "H5", "H6")
+
+
+@pytest.mark.parametrize(
+    ("dice", "message"),
+    [
+        (MATCHED[:9], "9 physical dice named for the 10 dice"),
+        (("H7", *MATCHED[1:]), "'H7' is not a die of the inventory"),
+        ((*MATCHED[:9], "H3"), "H3 is named for 2 dice"),
+        ((*MATCHED[:4], "H2", "H1", *MATCHED[6:]), "H2 has no face 10G: its faces are 5G"),
+    ],
+)
+def test_matched_dice_that_cannot_show_the_roll_are_refused_by_name(dice, message):
+    with pytest.raises(InvalidPlacementError, match=message):
+        advise(ROLL8, 8, 1, dice=dice)
+
+
+def test_a_roll_whose_faces_lie_on_the_dice_two_ways_weighs_both():
+    found = placements(ROLL8)
+    assert [p.weight for p in found] == [0.5, 0.5]
+    assert {p.dice[6] for p in found} == {"H3", "H6"}
+    chances = [advise(ROLL8, 8, 2, dice=p.dice).probability for p in found]
+    assert chances == pytest.approx([0.26155416977, 0.32392564919])
+    advice = advise(ROLL8, 8, 2)
+    # One keep for both ways: a hair below the mean of each way's own best keep.
+    assert advice.exact and advice.probability == pytest.approx(0.29272991185)
+    assert sum(chances) / 2 - 1e-4 < advice.probability < sum(chances) / 2
