@@ -38,7 +38,9 @@ logger = logging.getLogger(__name__)
 
 _A = TypeVar("_A", RollOffThrown, TurnScored, TurnFailed, TurnCorrected)
 
-MAX_PLAYERS: Final[int] = 8
+MAX_PLAYERS: Final[int] = 12
+"""The rulebooks say "one or more"; twelve columns still scroll on a phone beside the
+fixed label column."""
 MAX_NAME_LENGTH: Final[int] = 20
 
 

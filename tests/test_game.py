@@ -59,8 +59,8 @@ def test_new_game_starts_with_the_first_seat_on_phase_one():
         (["Al", "  "], False, "'  ' is empty"),
         (["Al", "bea", "BEA"], False, "'BEA' is used twice"),
         (["Al", "x" * (MAX_NAME_LENGTH + 1)], False, "at most 20"),
-        ([f"P{i}" for i in range(MAX_PLAYERS + 1)], False, "got 9"),
-        (["Al"], False, "2-8 players"),
+        ([f"P{i}" for i in range(MAX_PLAYERS + 1)], False, "2-12 players .*got 13"),
+        (["Al"], False, "2-12 players"),
         (["Al", "Bea"], True, "exactly one player, got 2"),
         (["Al", 7], False, "7 is not text"),
         ("Al", False, "list of names"),
@@ -69,6 +69,19 @@ def test_new_game_starts_with_the_first_seat_on_phase_one():
 def test_bad_players_are_refused_by_name(players, solitaire, message):
     with pytest.raises(InvalidPlayersError, match=message):
         Game.new(players, solitaire=solitaire)
+
+
+def test_twelve_players_play_a_round_in_seat_order():
+    names = [f"Player {i:02d}" for i in range(1, 13)]
+    game = Game.new(names, roll_off=True)
+    for value, name in zip([5, 6, 7, 8, 9, 10] * 2, names, strict=True):
+        game.roll_off(name, value)
+    assert len(game.roll_off_pending) == 12  # six ties of two
+    for value, name in zip([5] * 6 + [6] * 6, names, strict=True):
+        game.roll_off(name, value)
+    assert game.play_order[:4] == ("Player 12", "Player 06", "Player 11", "Player 05")
+    play_all_make(game, 1)
+    assert game.round == 2 and len(game.turns) == 12
 
 
 def test_names_are_matched_ignoring_case_and_spaces():

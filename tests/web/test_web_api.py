@@ -325,7 +325,7 @@ def test_unknown_game_action_and_route(client):
 
 
 def test_bad_new_game_requests(client):
-    assert_refused(client.post("/api/games", json={"players": ["Ann"]}), 400, "2-8 players")
+    assert_refused(client.post("/api/games", json={"players": ["Ann"]}), 400, "2-12 players")
     assert_refused(client.post("/api/games", json={"players": ["Ann", "ann"]}), 400, "twice")
     assert_refused(client.post("/api/games", json={"players": "Ann,Bob"}), 400, "'players'")
     assert_refused(client.post("/api/games", json={"players": ["Ann", 7]}), 400, "names")
@@ -449,3 +449,11 @@ def test_a_failed_save_changes_nothing(app, client, monkeypatch):
     state = client.get(f"/api/games/{game_id}").json
     assert state["version"] == 1 and state["active_player"] == "Ann"
     assert post(client, game_id, "score", {"player": "Ann", "roll": MAKES[1][0]}).status_code == 200
+
+
+def test_twelve_players_start_a_game_and_thirteen_are_refused(client):
+    names = [f"Player {i}" for i in range(1, 14)]
+    state = new_game(client, names[:12])
+    assert state["players"] == names[:12] and len(state["scorepad"]["columns"]) == 12
+    refused = client.post("/api/games", json={"players": names})
+    assert_refused(refused, 400, "2-12 players", "got 13")

@@ -42,7 +42,7 @@
     const head = el("tr", {}, el("th", { class: "corner", scope: "col", text: "Phase" }),
       ...pad.columns.map((c) => el("th", {
         scope: "col", class: c.player === state.active_player ? "active" : null,
-        dataset: { player: c.player },
+        title: c.player, dataset: { player: c.player },
       }, c.player, c.finished ? el("span", { class: "tick", title: "all ten phases made", text: " ✓" }) : null)));
     const body = SHEET_ROWS.filter((row) => !row.solitaire || state.solitaire).map((row) => {
       const label = row.phase

@@ -8,7 +8,7 @@
 
   document.getElementById("add-player").addEventListener("click", () => {
     const n = list.children.length + 1;
-    if (n > 8) return;
+    if (n > 12) return;  // scorer.game.MAX_PLAYERS
     const input = el("input", { name: "player", placeholder: "Player " + n, "aria-label": "Player " + n,
       maxlength: "20", "data-testid": "player-input" });
     list.append(el("li", {}, input));
