@@ -15,7 +15,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scorer import PHASES, Die, Game, Roll, event_from_dict
+from scorer import (
+    DEFAULT_FIRST_FINISH,
+    PHASES,
+    Die,
+    FirstFinishRule,
+    Game,
+    InvalidFirstFinishRuleError,
+    Roll,
+    event_from_dict,
+)
 from web.live import Hub
 from web.store import GameStore, UnknownGameError
 from web.verdict import ROLLS_PER_TURN, current_dict, stored_current
@@ -125,6 +134,11 @@ def _json_safe(value: Any) -> Any:
     return str(value)
 
 
+def first_finish_dict(rule: FirstFinishRule) -> dict[str, str]:
+    """A First Finish Bonus reading for the page: its value, printing and plain words."""
+    return {"rule": rule.value, "printing": rule.printing, "description": rule.description}
+
+
 def _column_dict(column: Any) -> dict[str, Any]:
     return {
         "player": column.player,
@@ -206,6 +220,9 @@ class GameService:
                 "play_order": _json_safe(game.play_order),
                 "round": game.round,
                 "roll_off_pending": _json_safe(game.roll_off_pending),
+                "roll_off_throws": _json_safe(game.roll_off_throws),
+                "first_finish": first_finish_dict(game.first_finish),
+                "rules": game.rules,
                 "active_player": None if game.is_over else game.active_player,
                 "active_phase": None if active_phase is None else {
                     "number": active_phase,
@@ -260,14 +277,22 @@ class GameService:
 
     # --- changing --------------------------------------------------------------------
 
-    def create(self, players: list[str], *, solitaire: bool = False, roll_off: bool = False
-               ) -> int:
-        """Start a game; the players' order is the play order unless a roll-off decides it."""
+    def create(self, players: list[str], *, solitaire: bool = False, roll_off: bool = False,
+               first_finish: str = DEFAULT_FIRST_FINISH.value) -> int:
+        """Start a game; the players' order is the play order unless a roll-off decides it.
+
+        `first_finish` names the printing's reading of the First Finish Bonus.
+        """
         if solitaire and roll_off:
             raise BadActionError("fields 'solitaire' and 'roll_off' cannot both be true: "
                                  "a solitaire game has one player and no roll-off")
-        game = Game.new(players, solitaire=solitaire, roll_off=roll_off)
-        settings = {"players": list(players), "solitaire": solitaire, "roll_off": roll_off}
+        try:
+            rule = FirstFinishRule.from_value(first_finish)
+        except InvalidFirstFinishRuleError as error:
+            raise BadActionError(f"field 'first_finish': {error}") from error
+        game = Game.new(players, solitaire=solitaire, roll_off=roll_off, first_finish=rule)
+        settings = {"players": list(players), "solitaire": solitaire, "roll_off": roll_off,
+                    "first_finish": rule.value}
         with self._lock:
             game_id = self.store.create_game(
                 settings, [event.to_dict() for event in game.events], summary_dict(game)

@@ -86,3 +86,5 @@ def test_roll_off_by_taps_sets_the_play_order(new_tab, app):
     assert tab.is_hidden("[data-testid=roll-off]")
     assert tab.inner_text("[data-testid=status]").startswith("Bob")
     assert tab.inner_text("thead th.active") == "Bob"
+    throws = tab.inner_text("[data-testid=roll-off-throws]")
+    assert throws == "Roll-off: Ann 6 · Bob 9 → play order Bob, Ann"

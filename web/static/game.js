@@ -83,6 +83,11 @@
   function drawRollOff() {
     const panel = $("roll-off-panel");
     const pending = state.roll_off_pending || [];
+    const throws = Object.entries(state.roll_off_throws || {}).filter(([, values]) => values.length);
+    const settled = pending.length === 0 ? " → play order " + state.play_order.join(", ") : "";
+    $("roll-off-throws").hidden = throws.length === 0;
+    $("roll-off-throws").textContent = "Roll-off: " +
+      throws.map(([player, values]) => player + " " + values.join(", ")).join(" · ") + settled;
     panel.hidden = state.is_over || pending.length === 0;
     const values = [5, 6, 7, 8, 9, 10];
     const reading = state.current && state.current.dice.length === 1 && state.current.dice[0].value >= 5

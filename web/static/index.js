@@ -23,6 +23,7 @@
     const order = form.querySelector("input[name=order]:checked").value;
     const result = await api("POST", "/api/games", {
       players, solitaire: order === "solitaire", roll_off: order === "roll_off",
+      first_finish: form.querySelector("input[name=first_finish]:checked").value,
     });
     if (result.ok) location.href = "/games/" + result.data.id;
     else error.textContent = result.data.error || "could not start the game";

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from scorer import Die, Roll, advise, get_phase
+from scorer import DEFAULT_FIRST_FINISH, Die, Roll, advise, get_phase
 from web.camera import CameraControlError, CameraFeed
 from web.service import ACTIONS, BadActionError, body_field
 from web.verdict import ROLLS_PER_TURN, die_dict, verdict_dict
@@ -50,13 +50,15 @@ def list_games() -> ResponseReturnValue:
 
 @bp.post("/games")
 def create_game() -> ResponseReturnValue:
-    body = json_body("players", "solitaire", "roll_off")
+    body = json_body("players", "solitaire", "roll_off", "first_finish")
     require_pin(body)
     service = table().service
     game_id = service.create(
         _players(body),
         solitaire=body_field(body, "solitaire", bool, required=False, default=False),
         roll_off=body_field(body, "roll_off", bool, required=False, default=False),
+        first_finish=body_field(body, "first_finish", str, required=False,
+                                default=DEFAULT_FIRST_FINISH.value),
     )
     return jsonify(service.state(game_id)), 201
 

@@ -8,7 +8,7 @@ import segno
 from flask import Blueprint, Response, abort, render_template, request
 from flask.typing import ResponseReturnValue
 
-from scorer import PHASES, WILD
+from scorer import DEFAULT_FIRST_FINISH, PHASES, WILD, FirstFinishRule
 from scorer.dice import COLOUR_LETTERS, COLOUR_NAMES, HIGH_VALUES, LOW_VALUES
 from web.network import shareable_url
 from web.views.common import table
@@ -35,6 +35,7 @@ def index() -> ResponseReturnValue:
     return render_template(
         "index.html", games=tab.service.list_games(), pin_required=tab.config.pin is not None,
         address=shareable_url(request.host_url, request.host),
+        first_finish_rules=list(FirstFinishRule), default_first_finish=DEFAULT_FIRST_FINISH,
     )
 
 
