@@ -126,8 +126,15 @@ def _made(sides: Sequence[Side], colours: int) -> list[float]:
 
 @cache
 def colour_table() -> ColourTable:
-    """Build (once, then cached) the exact chance tables of the colour phase."""
-    started = time.perf_counter()
+    """The exact chance tables of the colour phase: from the shipped file when it was
+    built for this inventory (scorer.odds_file), else built here; then cached."""
+    from scorer.odds_file import shipped_colour_table  # the file's reader needs this module
+
+    return shipped_colour_table() or build_colour_table()
+
+
+def colour_layout() -> tuple[list[Counts], dict[str, int], tuple[Side, ...]]:
+    """The inventory's dice types (faces per colour), each die's type, and one side per type."""
     types: list[Counts] = []
     die_type: dict[str, int] = {}
     for die in PHYSICAL_DICE:
@@ -140,6 +147,13 @@ def colour_table() -> ColourTable:
         Side.build(size, tuple(n / sum(faces) for n in faces))
         for size, faces in zip(sizes, types, strict=True)
     )
+    return types, die_type, sides
+
+
+def build_colour_table() -> ColourTable:
+    """Build the exact chance tables of the colour phase (a few seconds)."""
+    started = time.perf_counter()
+    types, die_type, sides = colour_layout()
     values = _made(sides, len(COLOUR_LETTERS))
     keep_chance, best_chance = [], []
     for _ in range(MAX_ROLLS_LEFT):

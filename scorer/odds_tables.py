@@ -225,7 +225,15 @@ class OddsTable:
 
 @cache
 def odds_table(phase: Phase) -> OddsTable:
-    """Build (once per phase, then cached) the exact value tables of a set/run phase."""
+    """The exact value tables of a set/run phase: from the shipped file when there is
+    one (scorer.odds_file), else built here; then cached, once per phase."""
+    from scorer.odds_file import shipped_odds_table  # the file's reader needs this module
+
+    return shipped_odds_table(phase) or build_odds_table(phase)
+
+
+def build_odds_table(phase: Phase) -> OddsTable:
+    """Build the exact value tables of a set/run phase (about a second)."""
     started = time.perf_counter()
     high, low = sides()
     chance, score = _final_values(phase, high, low)
