@@ -7,7 +7,7 @@ built from the one validated Config; nothing here reads the environment.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from flask import Flask
 
@@ -16,6 +16,7 @@ from web.camera_settings import SettingsFile
 from web.config import Config
 from web.errors import register_error_handlers
 from web.live import Hub
+from web.pin_guard import PinGuard
 from web.service import GameService
 from web.store import GameStore
 from web.views import api, camera, pages, setup, stream
@@ -36,6 +37,7 @@ class Table:
     service: GameService
     camera: CameraFeed | None
     setup: SettingsFile
+    pins: PinGuard = field(default_factory=PinGuard)
 
     def close(self) -> None:
         if self.camera is not None:

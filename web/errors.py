@@ -24,6 +24,7 @@ from scorer import (
 from web.camera import CameraControlError
 from web.camera_settings import InvalidSetupError, SettingsSaveError
 from web.demo_dice import DemoRollError
+from web.pin_guard import PinLockedError
 from web.service import BadActionError, GameOverError, StaleVersionError
 from web.store import UnknownGameError
 
@@ -43,6 +44,7 @@ STATUS: dict[type[BaseException], int] = {
     UnknownGameError: 404,
     PinRequiredError: 401,
     WrongPinError: 403,
+    PinLockedError: 429,
     InvalidDieError: 400,
     InvalidRollError: 400,
     InvalidPhaseError: 400,
@@ -93,4 +95,6 @@ def register_error_handlers(app: Flask) -> None:
             message = str(error)
             if isinstance(error, LookupError) and error.args:
                 message = str(error.args[0])
-            return _json_error(message, status)
+            retry_after = getattr(error, "retry_after", None)  # a client told to wait (429)
+            headers = {} if retry_after is None else {"Retry-After": str(retry_after)}
+            return jsonify(error=message), status, headers

@@ -457,3 +457,82 @@ def test_twelve_players_start_a_game_and_thirteen_are_refused(client):
     assert state["players"] == names[:12] and len(state["scorepad"]["columns"]) == 12
     refused = client.post("/api/games", json={"players": names})
     assert_refused(refused, 400, "2-12 players", "got 13")
+
+
+class FakeClock:
+    """The PIN guard's clock, moved by hand (no test waits for real time)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_wrong_pins_slow_down_then_lock_out_one_client_not_the_table(tmp_path):
+    from web.pin_guard import FREE_TRIES, LOCKOUT_AFTER, LOCKOUT_S
+
+    app = create_app(make_config(tmp_path, pin="2468"))
+    clock = FakeClock()
+    guard = app.extensions["phase10"].pins
+    guard._clock = clock
+    client = app.test_client()
+    attacker = {"REMOTE_ADDR": "192.168.1.66"}
+    family = {"REMOTE_ADDR": "192.168.1.20"}
+
+    def roll(pin: str, who: dict):
+        return client.post(f"/api/games/{game_id}/roll", json={"roll": NEVER},
+                           headers={"X-Table-Pin": pin}, environ_base=who)
+
+    try:
+        game_id = new_game(client, pin="2468")["id"]
+        for _ in range(FREE_TRIES):  # a few wrong PINs are checked at once
+            assert_refused(roll("0000", attacker), 403, "wrong")
+        assert_refused(roll("0001", attacker), 403, "wrong")
+        # now the attacker must wait 1 s: any PIN, even the right one, is refused unchecked
+        slowed = roll("2468", attacker)
+        assert_refused(slowed, 429, "slowed down", "other phones")
+        assert slowed.headers["Retry-After"] == "1"
+        assert roll("2468", family).status_code == 200  # the table plays on meanwhile
+        waits = []
+        for _ in range(FREE_TRIES + 1, LOCKOUT_AFTER - 1):
+            clock.now += 3600  # long enough for any wait before the lock-out
+            assert_refused(roll("0002", attacker), 403, "wrong")
+            waits.append(int(roll("0003", attacker).headers["Retry-After"]))
+        assert waits == sorted(waits) and waits[-1] > waits[0]  # each wait longer
+        clock.now += 3600
+        assert_refused(roll("0004", attacker), 403, "wrong")  # the last wrong PIN: locked out
+        locked = roll("2468", attacker)
+        assert_refused(locked, 429, "locked out", "15 minutes")
+        assert int(locked.headers["Retry-After"]) == LOCKOUT_S
+        clock.now += LOCKOUT_S - 1
+        assert_refused(roll("2468", attacker), 429, "locked out")
+        assert client.get(f"/api/games/{game_id}", environ_base=attacker).status_code == 200
+        assert roll("2468", family).status_code == 200  # reads and other phones unaffected
+        clock.now += 2
+        assert_refused(roll("0005", attacker), 403)  # after the lock-out: one more wrong PIN...
+        assert_refused(roll("2468", attacker), 429, "locked out")  # ...locks it out again
+        clock.now += LOCKOUT_S
+        assert roll("2468", attacker).status_code == 200  # the right PIN clears the count
+        assert guard.wrong_count("192.168.1.66") == 0
+        assert_refused(roll("0006", attacker), 403, "wrong")
+        assert roll("2468", attacker).status_code == 200
+    finally:
+        close_app(app)
+
+
+def test_every_4_digit_pin_takes_days_from_one_client():
+    from web.pin_guard import PinGuard
+
+    clock = FakeClock()
+    guard = PinGuard(clock)
+    start, tries = clock.now, 0
+    while tries < 10_000:
+        try:
+            guard.check_allowed("phone")
+        except PermissionError as error:
+            clock.now += error.retry_after  # the attacker waits exactly as told
+            continue
+        guard.wrong("phone")
+        tries += 1
+    assert clock.now - start > 100 * 24 * 3600

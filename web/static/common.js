@@ -32,6 +32,7 @@ async function api(method, url, body) {
     }
     let data = {};
     try { data = await response.json(); } catch (err) { data = { error: response.statusText }; }
+    if (response.status === 403) localStorage.removeItem(PIN_KEY);  /* never resend a wrong PIN */
     if ((response.status === 401 || response.status === 403) && attempt === 0) {
       const entered = await askPin();
       if (!entered) return { ok: false, status: response.status, data };

@@ -41,8 +41,13 @@ def json_body(*fields: str) -> dict[str, Any]:
 
 
 def require_pin(body: dict[str, Any] | None = None) -> None:
-    """Refuse a change unless it carries the table PIN (when one is configured)."""
-    expected = table().config.pin
+    """Refuse a change unless it carries the table PIN (when one is configured).
+
+    Wrong PINs are counted per client (`web.pin_guard`): after a few, that client
+    must wait before its next PIN is even checked (429), then it is locked out.
+    """
+    tab = table()
+    expected = tab.config.pin
     if expected is None:
         return
     given = request.headers.get(PIN_HEADER)
@@ -50,5 +55,9 @@ def require_pin(body: dict[str, Any] | None = None) -> None:
         given = body["pin"]
     if not given:
         raise PinRequiredError(f"this table has a PIN: send it in the {PIN_HEADER} header")
+    client = request.remote_addr or "unknown"
+    tab.pins.check_allowed(client)
     if not hmac.compare_digest(given.encode(), expected.encode()):
+        tab.pins.wrong(client)
         raise WrongPinError("wrong table PIN")
+    tab.pins.right(client)
