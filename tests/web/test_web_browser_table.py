@@ -54,3 +54,25 @@ def test_start_page_keeps_typed_names_when_a_game_starts_or_a_camera_roll_arrive
     ids = page.locator("[data-testid=games-playing] li").evaluate_all(
         "items => items.map(li => li.dataset.gameId)")
     assert ids == [str(second), str(game_id)]
+
+
+def test_the_game_pages_qr_code_opens_the_game_not_the_start_page(app, new_tab):
+    cv2 = pytest.importorskip("cv2")
+    import numpy as np
+
+    game_id = app.test_client().post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+    phone = new_tab()
+    phone.goto(f"{phone.base_url}/games/{game_id}")
+    phone.click("details.join summary")
+    qr = phone.locator("[data-testid=join-qr]")
+    qr.evaluate("img => img.complete || new Promise(done => img.onload = done)")
+    shot = np.frombuffer(qr.screenshot(), np.uint8)
+    image = cv2.resize(cv2.imdecode(shot, cv2.IMREAD_GRAYSCALE), None, fx=3, fy=3,
+                       interpolation=cv2.INTER_NEAREST)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    assert text.endswith(f"/games/{game_id}"), text
+    assert phone.inner_text("[data-testid=join-address]") == text
+    other = new_tab()  # the phone that scanned it lands on the game
+    other.goto(phone.base_url + "/games/" + text.rsplit("/games/", 1)[1])
+    other.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
+    assert other.inner_text("[data-testid=status]").startswith("Ann")

@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from web.network import MDNS_NAME, lan_address
+from web.network import MDNS_NAME, is_loopback, lan_address
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
     urls = _urls(config.host, server.server_port)
     camera = app.extensions["phase10"].camera
     print(f"Phase 10 scorepad on {' and '.join(urls)}")
+    if is_loopback(config.host):
+        print(f"  listening on {config.host} only: other phones cannot open it "
+              "(use --host 0.0.0.0 to let them join)")
     print(f"  camera: {'none (enter rolls by hand)' if camera is None else camera.source}; "
           f"games in {config.database_path}")
     if not args.no_qr:

@@ -10,7 +10,7 @@ from flask.typing import ResponseReturnValue
 
 from scorer import DEFAULT_FIRST_FINISH, PHASES, WILD, FirstFinishRule
 from scorer.dice import COLOUR_LETTERS, COLOUR_NAMES, HIGH_VALUES, LOW_VALUES
-from web.network import shareable_url
+from web.network import is_loopback, shareable_url
 from web.views.common import table
 
 bp = Blueprint("pages", __name__)
@@ -29,12 +29,20 @@ def _picker() -> dict[str, object]:
     }
 
 
+def _join(path: str = "") -> dict[str, object]:
+    """The address another phone opens (this page's, at an address the server answers on),
+    and whether other phones can reach it at all (not when it listens on loopback only)."""
+    listen = table().config.host
+    url = shareable_url(request.host_url, request.host, listen) + path
+    return {"url": url, "local_only": is_loopback(listen), "listen": listen}
+
+
 @bp.get("/")
 def index() -> ResponseReturnValue:
     tab = table()
     return render_template(
         "index.html", games=tab.service.list_games(), pin_required=tab.config.pin is not None,
-        address=shareable_url(request.host_url, request.host),
+        join=_join(),
         first_finish_rules=list(FirstFinishRule), default_first_finish=DEFAULT_FIRST_FINISH,
     )
 
@@ -47,13 +55,14 @@ def game(game_id: int) -> ResponseReturnValue:
         "game.html", state=state, phases=PHASES, picker=_picker(),
         pin_required=tab.config.pin is not None, camera=tab.camera is not None,
         demo_dice=tab.camera is not None and tab.camera.rolls_on_request,
+        join=_join(f"games/{game_id}"),
     )
 
 
 @bp.get("/qr.svg")
 def qr() -> ResponseReturnValue:
-    """A QR code of the address this page was opened at (or ?url=), so another phone can join."""
-    url = request.args.get("url") or shareable_url(request.host_url, request.host)
+    """A QR code of ?url= (the pages pass the address they show), else of the start page."""
+    url = request.args.get("url") or str(_join()["url"])
     if len(url) > MAX_QR_TEXT:
         abort(400, description=f"url is longer than {MAX_QR_TEXT} characters")
     buffer = io.BytesIO()
