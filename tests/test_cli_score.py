@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from scorer import parse_roll
 from web.cli import main
 
 RULEBOOK = "8R 8B 8G 10O 5G 7R WR WB 1G 3R"
@@ -49,7 +50,7 @@ def test_one_phase_as_json(capsys):
     assert main(["score", RULEBOOK, "--phase", "1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["made"] is True and data["score"] == 34 and data["phase"] == 1
-    assert data["explained_by_inventory"] is True
+    assert data["explained"] is True
     assert [group["text"] for group in data["groups"]] == ["10O WR(=10) WB(=10)", "8R 8G 8B"]
     assert data["groups"][0]["stands_for"] == [10, 10, 10]
 
@@ -68,7 +69,7 @@ def test_roll_no_inventory_explains_is_flagged_but_scored(capsys):
     assert "Score: 0" in out
     assert main(["score", UNEXPLAINED, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert all(entry["explained_by_inventory"] is False for entry in data)
+    assert all(entry["explained"] is False for entry in data)
 
 
 def test_partial_roll(capsys):
@@ -97,3 +98,14 @@ def test_phase_and_all_are_exclusive(capsys):
         main(["score", RULEBOOK, "--phase", "1", "--all"])
     assert info.value.code == 2
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_readme_examples_are_rolls_the_dice_can_show():
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    rolls = re.findall(r'phase10 (?:score|odds) "([^"]+)"', readme)
+    assert rolls
+    for notation in rolls:
+        assert parse_roll(notation).is_explained_by_inventory(), notation

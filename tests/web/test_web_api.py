@@ -536,3 +536,21 @@ def test_every_4_digit_pin_takes_days_from_one_client():
         guard.wrong("phone")
         tries += 1
     assert clock.now - start > 100 * 24 * 3600
+
+
+def test_a_roll_on_a_finished_game_is_409_as_documented(client):
+    game_id = new_game(client, ["Ann"], solitaire=True)["id"]
+    for phase in range(1, 11):
+        assert post(client, game_id, "score", {"player": "Ann", "roll": MAKES[phase][0]}
+                    ).status_code == 200
+    assert_refused(post(client, game_id, "roll", {"roll": NEVER}), 409, "over")
+    assert_refused(client.put(f"/api/games/{game_id}/roll", json={"roll": NEVER}), 409, "over")
+
+
+def test_score_query_says_explained_like_the_state_and_the_cli(client):
+    made = client.get("/api/score", query_string={"roll": MAKES[1][0], "phase": "1"}).json
+    assert made["explained"] is True and made["made"] is True
+    two_5g = client.get("/api/score", query_string={"roll": "8R 8B 5G 10O 5G 7R 2R 1B 1G 3R",
+                                                    "phase": "1"}).json
+    assert two_5g["explained"] is False  # no set of the ten dice shows these faces at once
+

@@ -76,3 +76,14 @@ def test_the_game_pages_qr_code_opens_the_game_not_the_start_page(app, new_tab):
     other.goto(phone.base_url + "/games/" + text.rsplit("/games/", 1)[1])
     other.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
     assert other.inner_text("[data-testid=status]").startswith("Ann")
+
+
+def test_the_picker_buttons_are_laid_out_as_a_grid(app, page):
+    game_id = app.test_client().post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+    page.goto(f"{page.base_url}/games/{game_id}")
+    page.click("[data-testid=hand-entry] summary")
+    assert page.eval_on_selector("#picker .picker-values",
+                                 "e => getComputedStyle(e).display") == "grid"
+    tops = page.locator("#picker .picker-values .value").evaluate_all(
+        "buttons => buttons.map(b => Math.round(b.getBoundingClientRect().top))")
+    assert len(set(tops)) == 2  # 11 faces in rows of six, not one per line

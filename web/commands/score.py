@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _json_result(result: PhaseResult, explained: bool) -> dict[str, Any]:
-    return {**result.to_dict(), "explained_by_inventory": explained}
+    return {**result.to_dict(), "explained": explained}
 
 
 def _single(result: PhaseResult) -> str:

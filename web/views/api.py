@@ -138,6 +138,7 @@ def score() -> ResponseReturnValue:
     phase = get_phase(int(phase_text))
     verdict = verdict_dict(roll, phase.number)
     verdict["dice"] = [die_dict(die) for die in roll.dice]
+    verdict["explained"] = roll.is_explained_by_inventory()  # the name the state and CLI use
     return jsonify(verdict)
 
 
