@@ -264,7 +264,7 @@ def test_clock_before_the_build_fails(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("ntp", "status", "said"), [
     (True, Status.OK, "NTP-synchronised"),
-    (None, Status.OK, "NTP state unknown"),
+    (None, Status.WARN, "NTP state unknown"),
     (False, Status.WARN, "not synchronised with NTP"),
 ])
 def test_clock_after_the_build_reports_ntp(ntp: bool | None, status: Status, said: str) -> None:
@@ -498,3 +498,15 @@ def test_phase10_command_line_runs_doctor(tmp_path: Path,
     assert cli.main(["doctor", "--config", str(tmp_path / "nowhere.toml"), "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is False and report["checks"][0]["name"] == "config"
+
+
+def test_port_and_data_dir_flags_win_over_the_config_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _config_file(tmp_path, f'host = "127.0.0.1"\nport = 1\n'
+                                  f'data_dir = "{tmp_path / "old"}"\ncamera = "none"\n')
+    port, data = free_port(), tmp_path / "new"
+    run_doctor("--config", str(path), "--port", str(port), "--data-dir", str(data), "--json")
+    checks = {check["name"]: check for check in json.loads(capsys.readouterr().out)["checks"]}
+    assert f"--port {port}" in checks["config"]["message"]
+    assert str(port) in checks["port"]["message"] and checks["port"]["status"] == "ok"
+    assert str(data) in checks["database"]["message"] and "old" not in checks["database"]["message"]

@@ -11,6 +11,7 @@ import importlib
 import logging
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 
 #: Subcommand modules under web.commands, in the order `--help` lists them.
 COMMANDS: tuple[str, ...] = (
@@ -18,11 +19,20 @@ COMMANDS: tuple[str, ...] = (
 )
 
 
+def package_version() -> str:
+    """The installed package's version (pyproject.toml's), or "unknown" when not installed."""
+    try:
+        return metadata.version("phase10-dice")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed: pip install -e .)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="phase10", description="Phase 10 Dice companion: scorer, camera reader, scorepad."
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
         module = importlib.import_module(f"web.commands.{name}")

@@ -382,8 +382,12 @@ def check_clock(config: Any, *, now: datetime | None = None, built: datetime | N
     synchronised = ntp()
     if synchronised is False:
         return CheckResult("clock", Status.WARN, f"{stamp}, not synchronised with NTP", CLOCK_FIX)
-    state = "NTP-synchronised" if synchronised else "NTP state unknown (no timedatectl answer)"
-    return CheckResult("clock", Status.OK, f"{stamp}, {state}")
+    if synchronised is None:  # nothing says the time is right: not "ok"
+        return CheckResult(
+            "clock", Status.WARN,
+            f"{stamp}; NTP state unknown (no timedatectl answer), so the time may be wrong",
+            "check that this time is right, or " + CLOCK_FIX)
+    return CheckResult("clock", Status.OK, f"{stamp}, NTP-synchronised")
 
 
 # ---------------------------------------------------------------- the report
@@ -398,15 +402,23 @@ CHECKS: Final[dict[str, Callable[[Any], CheckResult]]] = {
 }
 
 
-def load(path: Path | None) -> tuple[Any, CheckResult]:
-    """The validated config (or None) and the report line saying where it came from."""
+def load(path: Path | None, **overrides: Any) -> tuple[Any, CheckResult]:
+    """The validated config (or None) and the report line saying where it came from.
+
+    `overrides` (port, data_dir: the command line's, None when not given) win over
+    the file, as they do for `phase10 serve`.
+    """
     from web.config import load_config
 
     if path is None and INSTALLED_CONFIG.is_file():
         path = INSTALLED_CONFIG
     origin = str(path) if path is not None else "built-in defaults"
+    given = [f"--{name.replace('_', '-')} {value}" for name, value in overrides.items()
+             if value is not None]
+    if given:
+        origin += " with " + ", ".join(given)
     try:
-        config = load_config(path)
+        config = load_config(path, **overrides)
     except ValueError as error:
         return None, CheckResult("config", Status.FAIL, str(error),
                                  "correct the file (see deploy/config.toml for every key)")
@@ -436,12 +448,16 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("--config", type=Path, default=None,
                         help=f"TOML config file (default: {INSTALLED_CONFIG} if present)")
+    parser.add_argument("--port", type=int, default=None,
+                        help="check this TCP port instead of the config's (as serve --port)")
+    parser.add_argument("--data-dir", type=Path, default=None,
+                        help="check this data folder instead of the config's (as serve --data-dir)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
-    config, loaded = load(args.config)
+    config, loaded = load(args.config, port=args.port, data_dir=args.data_dir)
     if config is None:
         results = [loaded, check_clock(None)]
     else:

@@ -21,7 +21,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
             "'8R 8B 8G 10O 5G 7R WR WB 1G 3R') with K re-rolls left in the turn."
         ),
     )
-    parser.add_argument("roll", help="the ten dice showing, e.g. '8R 8B 8G 10O 5G 7R WR WB 1G 3R'")
+    parser.add_argument("roll", metavar="ROLL", nargs="+",
+                        help="the ten dice showing, quoted or not, e.g. "
+                             "'8R 8B 8G 10O 5G 7R WR WB 1G 3R'")
     parser.add_argument("--phase", type=int, required=True, metavar="N", help="the phase, 1-10")
     parser.add_argument(
         "--rolls-left",
@@ -35,9 +37,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorer import Roll, advise
+    from scorer import advise
+    from web.commands.score import roll_argument
 
-    advice = advise(Roll.from_text(args.roll), args.phase, args.rolls_left)
+    advice = advise(roll_argument(args.roll), args.phase, args.rolls_left)
     if args.json:
         print(json.dumps(advice.to_dict(), indent=2))
     else:

@@ -25,7 +25,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         description="Judge a roll (dice notation, e.g. '8R 8B 8G 10O 5G 7R WR WB 1G 3R'): "
         "made or not, the best grouping and its score.",
     )
-    parser.add_argument("roll", metavar="ROLL", help="the dice, e.g. '8R 8B 8G 10O WR'")
+    parser.add_argument("roll", metavar="ROLL", nargs="+",
+                        help="the dice, quoted or not: '8R 8B 8G 10O WR' or 8R 8B 8G 10O WR")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--phase", type=int, metavar="N", help="the phase to judge (1-10)")
     which.add_argument("--all", action="store_true", help="all ten phases (the default)")
@@ -34,9 +35,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorer import evaluate, evaluate_all, get_phase, parse_roll
+    from scorer import evaluate, evaluate_all, get_phase
 
-    roll = parse_roll(args.roll)  # a ValueError naming the bad token -> exit 2
+    roll = roll_argument(args.roll)  # a ValueError naming the bad token -> exit 2
     explained = roll.is_explained_by_inventory()
     if args.phase is not None:
         results = (evaluate(roll, get_phase(args.phase)),)
@@ -54,6 +55,20 @@ def run(args: argparse.Namespace) -> int:
         )
     print(_single(results[0]) if args.phase is not None else _table(results))
     return 0
+
+
+def roll_argument(words: list[str]) -> Any:
+    """The ROLL of the command line, quoted as one word or given as one word per die.
+
+    A roll with no dice (`phase10 score ""`) is an error, not a verdict on nothing.
+    """
+    from scorer import parse_roll
+
+    roll = parse_roll(" ".join(words))
+    if not roll.dice:
+        raise ValueError("ROLL has no dice: give the dice showing, "
+                         "e.g. 8R 8B 8G 10O 5G 7R WR WB 1G 3R")
+    return roll
 
 
 def _json_result(result: PhaseResult, explained: bool) -> dict[str, Any]:

@@ -39,6 +39,12 @@ def _urls(host: str, port: int) -> list[str]:
     return [f"http://{host}{suffix}/"]
 
 
+def _not_ready(environ: Any, start_response: Any) -> list[bytes]:
+    """The server's app until the scorepad is built (no request is served before that)."""
+    start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+    return [b"the scorepad is starting"]
+
+
 def run(args: argparse.Namespace) -> int:
     import segno
     from werkzeug.serving import make_server
@@ -46,12 +52,21 @@ def run(args: argparse.Namespace) -> int:
     from web.app import close_app, create_app
     from web.config import load_config
 
+    if args.pin is not None and not args.pin.strip():
+        raise ValueError("--pin is empty: give the table a PIN (--pin 1234), "
+                         "or leave --pin out for a table without one")
     config = load_config(
         args.config, host=args.host, port=args.port, data_dir=args.data_dir,
         camera=args.camera, pin=args.pin,
     )
+    try:  # listen first: a busy port fails before anything says "ready"
+        server = make_server(config.host, config.port, _not_ready, threaded=True)
+    except SystemExit:  # werkzeug printed why (e.g. the port is in use by another program)
+        print(f"phase10 serve: error: cannot listen on {config.host} port {config.port}; "
+              "nothing was started (is another scorepad running? try --port)", file=sys.stderr)
+        return 2
     app = create_app(config)
-    server = make_server(config.host, config.port, app, threaded=True)
+    server.app = app
     urls = _urls(config.host, server.server_port)
     camera = app.extensions["phase10"].camera
     print(f"Phase 10 scorepad on {' and '.join(urls)}")
