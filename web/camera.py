@@ -221,7 +221,8 @@ class CameraFeed:
         pending, self._pending = self._pending, None
         roll = reading.roll()
         game_id = self._service.camera_game()
-        if roll is None or not roll.dice or game_id is None:
+        unreadable = len(getattr(reading, "unreadable", ()))  # found, not read: players fix them
+        if roll is None or not (roll.dice or unreadable) or game_id is None:
             log.debug("reading not put on a game (roll %s, game %s)", roll, game_id)
             return
         roll_number = int(event.roll_number)
@@ -233,6 +234,7 @@ class CameraFeed:
                 game_id, roll,
                 roll_number=max(1, min(roll_number, ROLLS_PER_TURN)),
                 source="camera", unsure=unsure, flags=tuple(reading.flags),
+                unreadable=unreadable,
             )
         except ValueError:
             log.exception("camera roll refused for game %s", game_id)

@@ -25,7 +25,7 @@ from web.camera import CameraControlError
 from web.camera_settings import InvalidSetupError, SettingsSaveError
 from web.demo_dice import DemoRollError
 from web.pin_guard import PinLockedError
-from web.service import BadActionError, GameOverError, StaleVersionError
+from web.service import BadActionError, GameOverError, StaleVersionError, UnreadableDiceError
 from web.store import UnknownGameError
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,7 @@ STATUS: dict[type[BaseException], int] = {
     UnknownPlayerError: 400,
     StaleVersionError: 409,
     GameOverError: 409,
+    UnreadableDiceError: 409,
     GameError: 409,
     InvalidSetupError: 400,
     CameraControlError: 409,

@@ -84,6 +84,10 @@ class _Action:
     needs_roll: bool = False
 
 
+class UnreadableDiceError(ValueError):
+    """Score refused: the roll on the table has dice the camera could not read (409)."""
+
+
 def _score(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
     roll = _roll_field(payload, required=False) or current
     if roll is None:
@@ -312,6 +316,7 @@ class GameService:
             game = self._game(game_id)
             _check_version(payload, game)
             _check_roll_id(payload, stored.current)
+            _check_readable(name, payload, stored.current)
             current = _current_roll(stored.current)
             before = len(game.events)
             action.call(game, payload, current)
@@ -345,13 +350,16 @@ class GameService:
         unsure: tuple[int, ...] = (),
         flags: tuple[str, ...] = (),
         replace: bool = False,
+        unreadable: int = 0,
     ) -> dict[str, Any]:
         """Put a roll on the table (typed, tapped or read); the verdict comes with the state.
 
         Without a roll number, a new roll is the one after the current one (1/3 at
         the start of a turn, never past 3/3). With `replace`, the roll on the table
         is edited instead (a typo fixed): it keeps its roll number, since no dice
-        were thrown, and the advice keeps counting the same rolls left.
+        were thrown, and the advice keeps counting the same rolls left. `unreadable`
+        counts dice the camera found but could not read: the roll cannot be scored
+        until each is fixed (`correct_die`).
         """
         if roll_number is not None and not 1 <= roll_number <= ROLLS_PER_TURN:
             raise BadActionError(f"roll_number {roll_number} is outside 1-{ROLLS_PER_TURN}")
@@ -366,7 +374,7 @@ class GameService:
                 roll_number = min(previous + 1, ROLLS_PER_TURN)
             current = stored_current(
                 roll, roll_number=roll_number, source=source, unsure=unsure, flags=flags,
-                roll_id=self._next_roll_id(),
+                roll_id=self._next_roll_id(), unreadable=unreadable,
             )
             self.store.set_current(game_id, current)
             state = self.state(game_id)
@@ -374,21 +382,32 @@ class GameService:
         return state
 
     def correct_die(self, game_id: int, index: int, die: Die) -> dict[str, Any]:
-        """Replace one die of the current roll (a misread die); it is no longer unsure."""
+        """Replace one die of the current roll (a misread die); it is no longer unsure.
+
+        Indices past the dice read are the dice the camera could not read (they come
+        last in `current.dice`): fixing one adds its face to the roll.
+        """
         with self._lock:
             stored = self.store.load(game_id, events=False)
             if stored.current is None:
                 raise BadActionError("there is no roll on the table to correct")
             dice = list(stored.current["dice"])
-            if not 0 <= index < len(dice):
-                raise BadActionError(f"die index {index} is outside 0-{len(dice) - 1}")
-            dice[index] = str(die)
-            roll = Roll.from_text(" ".join(dice))
+            unreadable = int(stored.current.get("unreadable", 0))
+            if not 0 <= index < len(dice) + unreadable:
+                raise BadActionError(
+                    f"die index {index} is outside 0-{len(dice) + unreadable - 1}")
             unsure = tuple(i for i in stored.current.get("unsure", ()) if i != index)
+            if index < len(dice):
+                dice[index] = str(die)
+            else:  # an unreadable die, now read by the players
+                dice.append(str(die))
+                unreadable -= 1
+            roll = Roll.from_text(" ".join(dice))
             current = stored_current(
                 roll, roll_number=stored.current.get("roll_number", 1),
                 source=stored.current.get("source", "hand"), unsure=unsure,
                 flags=stored.current.get("flags", ()), roll_id=self._next_roll_id(),
+                unreadable=unreadable,
             )
             self.store.set_current(game_id, current)
             state = self.state(game_id)
@@ -432,6 +451,20 @@ def _check_version(payload: Mapping[str, Any], game: Game) -> None:
             f"the game has moved on (version {len(game.events)}, you sent {version}): "
             "reload and try again"
         )
+
+
+def _check_readable(action: str, payload: Mapping[str, Any],
+                    current: Mapping[str, Any] | None) -> None:
+    """Scoring the roll on the table waits until every die the camera could not read is fixed."""
+    if action != "score" or payload.get("roll") is not None or not current:
+        return
+    count = int(current.get("unreadable", 0))
+    if count:
+        first = len(current.get("dice", ()))
+        which = ", ".join(str(first + i + 1) for i in range(count))
+        raise UnreadableDiceError(
+            f"the camera could not read {'a die' if count == 1 else f'{count} dice'} of this "
+            f"roll (die {which}, shown as ?): tap it and say what it shows before scoring")
 
 
 def _check_roll_id(payload: Mapping[str, Any], current: Mapping[str, Any] | None) -> None:

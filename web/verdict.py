@@ -29,6 +29,12 @@ def die_dict(die: Die) -> dict[str, Any]:
     }
 
 
+def unreadable_die_dict() -> dict[str, Any]:
+    """A die the camera found but could not read: in the shape of `die_dict`, no face."""
+    return {"notation": None, "value": None, "colour": None, "colour_name": None,
+            "wild": False, "unreadable": True}
+
+
 def _placement(roll: Roll, result: PhaseResult) -> list[tuple[int, int | None] | None]:
     """For each die of the roll: (group index, the number it stands for), or None if unused."""
     placement: list[tuple[int, int | None] | None] = [None] * len(roll.dice)
@@ -55,16 +61,24 @@ def verdict_dict(roll: Roll, phase_number: int) -> dict[str, Any]:
 def current_dict(
     current: Mapping[str, Any] | None, phase_number: int | None
 ) -> dict[str, Any] | None:
-    """The stored current roll, expanded for the page: dice, unsure marks, verdict."""
+    """The stored current roll, expanded for the page: dice, unsure marks, verdict.
+
+    Dice the camera found but could not read come after the dice read, each with
+    `"unreadable": true` and no face; until each is fixed the roll cannot be
+    scored (`unreadable_count`), and the verdict is of the dice read only.
+    """
     if current is None:
         return None
     roll = Roll.from_text(" ".join(current.get("dice", ())))
     unsure = set(current.get("unsure", ()))
+    unreadable = int(current.get("unreadable", 0))
     dice: list[dict[str, Any]] = []
     for index, die in enumerate(roll.dice):
         entry = die_dict(die)
         entry["unsure"] = index in unsure
+        entry["unreadable"] = False
         dice.append(entry)
+    dice += [{**unreadable_die_dict(), "unsure": True} for _ in range(unreadable)]
     verdict = None
     if phase_number is not None and roll.dice:
         verdict = verdict_dict(roll, phase_number)
@@ -78,6 +92,7 @@ def current_dict(
         "source": current.get("source", "hand"),
         "flags": list(current.get("flags", ())),
         "unsure_count": len(unsure),
+        "unreadable_count": unreadable,
         "verdict": verdict,
     }
 
@@ -90,9 +105,11 @@ def stored_current(
     unsure: Sequence[int] = (),
     flags: Sequence[str] = (),
     roll_id: int | None = None,
+    unreadable: int = 0,
 ) -> dict[str, Any]:
-    """The compact form of the current roll that the store keeps (`id`: the roll id)."""
-    return {
+    """The compact form of the current roll that the store keeps (`id`: the roll id;
+    `unreadable`: how many dice the camera found but could not read, kept only when some)."""
+    stored: dict[str, Any] = {
         "id": roll_id,
         "dice": [str(die) for die in roll.dice],
         "roll_number": roll_number,
@@ -100,3 +117,6 @@ def stored_current(
         "unsure": sorted(set(unsure)),
         "flags": list(flags),
     }
+    if unreadable:
+        stored["unreadable"] = int(unreadable)
+    return stored

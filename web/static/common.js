@@ -61,9 +61,17 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
-/* A die drawn in its colour AND labelled with its letter (for colour-blind players). */
+/* A die drawn in its colour AND labelled with its letter (for colour-blind players).
+   A die the camera found but could not read has no face: it is drawn as "?". */
 function dieElement(die, extra) {
   const opts = extra || {};
+  if (die.unreadable) {
+    const label = "a die the camera could not read";
+    return el(opts.button ? "button" : "span",
+      { class: "die unreadable", title: label, "aria-label": label, type: opts.button ? "button" : null,
+        dataset: { unreadable: "yes", index: opts.index != null ? String(opts.index) : undefined } },
+      el("span", { class: "face", text: "?" }));
+  }
   const classes = ["die", "c-" + die.colour];
   if (die.wild) classes.push("wild");
   if (opts.used) classes.push("used");

@@ -139,18 +139,25 @@
       });
     }));
     const notes = [];
+    const unreadable = current.unreadable_count || 0;
+    if (unreadable) {
+      notes.push(el("p", { class: "warn", "data-testid": "unreadable-note", text:
+        (unreadable === 1 ? "The camera could not read one die" : `The camera could not read ${unreadable} dice`) +
+        ": tap the ? and say what it shows. The roll cannot be scored until then." }));
+    }
     if (current.unsure_count) notes.push(el("p", { class: "warn", text: `${current.unsure_count} unsure — tap a die to correct it` }));
-    if (!current.full) notes.push(el("p", { class: "muted", text: `${current.dice.length} of 10 dice` }));
+    if (!current.full && !unreadable) notes.push(el("p", { class: "muted", text: `${current.dice.length} of 10 dice` }));
     if (!current.explained) notes.push(el("p", { class: "muted", text: "These faces cannot all be on the ten dice at once: check the roll." }));
     if (verdict) {
       verdictBox.className = "verdict " + (verdict.made ? "made" : "not-made");
       const groups = verdict.groups.map((g) => el("li", {}, el("strong", { text: g.label + ": " }), g.text));
       verdictBox.replaceChildren(
         el("p", { class: "headline", "data-testid": "verdict-headline" },
-          verdict.made ? `Makes Phase ${verdict.phase} for ${verdict.score} points` : `Does not make Phase ${verdict.phase}`),
+          (unreadable ? "Without the ? dice: " : "") +
+          (verdict.made ? `Makes Phase ${verdict.phase} for ${verdict.score} points` : `Does not make Phase ${verdict.phase}`)),
         ...[groups.length ? el("ul", { class: "groups" }, ...groups) : null, ...notes].filter(Boolean));
-      take.disabled = !verdict.made;
-      take.textContent = verdict.made ? `Take ${verdict.score} points` : "Take score";
+      take.disabled = !verdict.made || unreadable > 0;
+      take.textContent = verdict.made && !unreadable ? `Take ${verdict.score} points` : "Take score";
     } else {
       verdictBox.className = "verdict";
       verdictBox.replaceChildren(...notes);
@@ -321,7 +328,8 @@
   let fixValue = null;
   let fixColour = null;
   function drawFix() {
-    $("fix-preview").textContent = `${fixValue}${fixColour}`;
+    $("fix-preview").textContent = `${fixValue ?? "?"}${fixColour ?? "?"}`;
+    $("fix-ok").disabled = fixValue == null || fixColour == null;
     fixDialog.querySelectorAll("#fix-values .value").forEach((b) => b.classList.toggle("selected", b.dataset.value === String(fixValue)));
     fixDialog.querySelectorAll("#fix-colours .swatch").forEach((b) => b.classList.toggle("selected", b.dataset.colour === fixColour));
   }
@@ -330,7 +338,7 @@
     if (!target || !state.current) return;
     fixIndex = Number(target.dataset.index);
     const die = state.current.dice[fixIndex];
-    fixValue = die.value;
+    fixValue = die.value;  /* null for a die the camera could not read: pick both */
     fixColour = die.colour;
     drawFix();
     fixDialog.showModal();

@@ -136,8 +136,9 @@ document.getElementById("test-read").addEventListener("click", async () => {
   show("test-message", data.message +
     (data.flags.length ? ` (${data.flags.join(", ")})` : ""),
     data.dice.length ? "test-message" : "test-message none");
-  data.dice.forEach((die) => list.append(el("li", {},
-    dieElement(die), el("span", { class: "muted", text: `${Math.round(die.confidence * 100)} %` }))));
+  data.dice.forEach((die) => list.append(el("li", { class: die.unreadable ? "unreadable" : null },
+    dieElement(die), el("span", { class: die.unreadable ? "warn" : "muted",
+      text: die.unreadable ? "could not be read" : `${Math.round(die.confidence * 100)} %` }))));
   image.src = data.overlay;
   image.hidden = false;
 });

@@ -14,7 +14,7 @@ from flask.typing import ResponseReturnValue
 
 from web.camera import CameraControlError
 from web.camera_settings import ExposureLock, parse_tray
-from web.verdict import die_dict
+from web.verdict import die_dict, unreadable_die_dict
 from web.views.common import json_body, require_pin, table
 
 bp = Blueprint("setup", __name__)
@@ -108,17 +108,24 @@ def test_reading() -> ResponseReturnValue:
     tray = table().setup.current.tray
     dice = [
         {**die_dict(read.die), "confidence": round(float(read.confidence), 4),
-         "unsure": bool(read.unsure)}
+         "unsure": bool(read.unsure), "unreadable": False}
         for read in reading.dice
     ]
+    unreadable = len(getattr(reading, "unreadable", ()))  # found, but no face could be read
+    dice += [{**unreadable_die_dict(), "confidence": 0.0, "unsure": True}] * unreadable
     where = "inside the tray region" if tray is not None else "in the frame (no tray marked)"
     if dice:
         message = f"{len(dice)} {'die' if len(dice) == 1 else 'dice'} found {where}"
     else:
         message = f"no dice found {where}"
+    if unreadable:
+        message += (f"; {'1 of them' if unreadable == 1 else f'{unreadable} of them'} could "
+                    "not be read (shown as ?): turn that die so its face is up and lit, "
+                    "then read again")
     return jsonify(
         message=message,
         dice=dice,
+        unreadable=unreadable,
         flags=list(reading.flags),
         frame_size=list(reading.frame_size),
         tray=None if tray is None else [list(point) for point in tray],
