@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 from flask import Flask
-from scorepad_helpers import MAKES, FakeWatcher, RollEvent, open_camera_app, reading_of
+from scorepad_helpers import MAKES, NEVER, FakeWatcher, RollEvent, open_camera_app, reading_of
 
 from web.app import close_app
 
@@ -87,3 +87,96 @@ def test_the_picker_buttons_are_laid_out_as_a_grid(app, page):
     tops = page.locator("#picker .picker-values .value").evaluate_all(
         "buttons => buttons.map(b => Math.round(b.getBoundingClientRect().top))")
     assert len(set(tops)) == 2  # 11 faces in rows of six, not one per line
+
+
+def play_until(client, game_id: int, done, makes=("Bob",)) -> dict:
+    """Play turns through the API: the players in `makes` make their phase, the others miss."""
+    state = client.get(f"/api/games/{game_id}").json
+    while not done(state):
+        player, phase = state["active_player"], state["active_phase"]["number"]
+        if player in makes:
+            reply = client.post(f"/api/games/{game_id}/score",
+                                json={"player": player, "roll": MAKES[phase][0]})
+        else:
+            reply = client.post(f"/api/games/{game_id}/fail",
+                                json={"player": player, "roll": NEVER})
+        assert reply.status_code == 200, reply.json
+        state = reply.json
+    return state
+
+
+def finished(state: dict) -> list[str]:
+    return [c["player"] for c in state["scorepad"]["columns"] if c["finished"]]
+
+
+def test_end_turn_without_a_score_asks_first_when_the_phase_is_made(app, page):
+    client = app.test_client()
+    game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: asked.append(dialog.message))  # the fixture accepts it
+    page.goto(f"{page.base_url}/games/{game_id}")
+    page.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
+    take, fail = page.locator("[data-testid=take-score]"), page.locator("[data-testid=fail-turn]")
+    # visually apart: another look, and space between them
+    looks = [b.evaluate("b => [getComputedStyle(b).backgroundColor, getComputedStyle(b).color]")
+             for b in (take, fail)]
+    assert looks[0] != looks[1]
+    assert fail.bounding_box()["y"] >= take.bounding_box()["y"] + take.bounding_box()["height"] + 8
+
+    client.post(f"/api/games/{game_id}/roll", json={"roll": NEVER})
+    page.wait_for_function(f"document.getElementById('game').dataset.roll === '{NEVER}'")
+    fail.click()  # nothing to lose: no question
+    page.wait_for_function("document.getElementById('game').dataset.version === '2'")
+    assert asked == []
+
+    client.post(f"/api/games/{game_id}/roll", json={"roll": MAKES[1][0]})
+    page.wait_for_function(f"document.getElementById('game').dataset.roll === '{MAKES[1][0]}'")
+    fail.click()
+    page.wait_for_function("document.getElementById('game').dataset.version === '3'")
+    assert len(asked) == 1 and "makes Phase 1 for 34 points" in asked[0]
+    assert "End Bob's turn without a score" in asked[0]
+
+
+def test_end_game_banner_after_the_first_finish_names_who_plays_on_and_who_is_out(app, page):
+    client = app.test_client()
+    game_id = client.post("/api/games", json={"players": ["Ann", "Bob", "Cleo"]}).json["id"]
+    play_until(client, game_id, lambda s: finished(s))
+    page.goto(f"{page.base_url}/games/{game_id}")
+    banner = page.locator("[data-testid=finish-banner]")
+    assert banner.inner_text() == "Bob finished: Ann and Cleo keep rolling until they miss."
+    client.post(f"/api/games/{game_id}/fail", json={"player": "Cleo", "roll": NEVER})
+    page.wait_for_function("document.getElementById('finish-banner').textContent"
+                           ".includes('Cleo is out')")
+    assert banner.inner_text() == \
+        "Bob finished: Ann keeps rolling until a miss. Cleo is out."
+
+
+def test_solitaire_ends_with_a_final_score_and_failed_turns_at_minus_five(app, page):
+    client = app.test_client()
+    game_id = client.post("/api/games", json={"players": ["Ann"], "solitaire": True}).json["id"]
+    for _ in range(2):
+        client.post(f"/api/games/{game_id}/fail", json={"player": "Ann", "roll": NEVER})
+    state = play_until(client, game_id, lambda s: s["is_over"], makes=("Ann",))
+    total = state["scorepad"]["columns"][0]["grand_total"]
+    assert total == sum(score for score, _ in
+                        ((MAKES[n][1], n) for n in range(1, 11))) + 40 + 40 - 10
+    page.goto(f"{page.base_url}/games/{game_id}")
+    assert page.inner_text("[data-testid=winner]") == f"Final score: {total} points"
+    assert "Winner" not in page.inner_text("#game")
+    assert page.inner_text("[data-testid=standings]").endswith("2 failed turns, −10")
+    assert page.inner_text("td[data-row=failed_turns]") == "−10"
+    assert page.is_hidden("[data-testid=finish-banner]")
+
+
+def test_a_server_that_cannot_be_reached_blocks_the_buttons_and_says_so(app, live_server, page):
+    game_id = app.test_client().post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+    page.goto(f"{page.base_url}/games/{game_id}")
+    page.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
+    assert page.is_hidden("[data-testid=offline]")
+    app.extensions["phase10"].hub.close()  # the scorepad goes away: streams end, port closes
+    live_server.server.shutdown()
+    live_server.server.server_close()
+    page.wait_for_selector("[data-testid=offline]", state="visible")
+    assert "No connection to the scorepad" in page.inner_text("[data-testid=offline]")
+    assert page.evaluate("document.getElementById('turn-area').inert") is True
+    assert page.evaluate("document.getElementById('undo').inert") is True

@@ -28,7 +28,7 @@
       const score = column.phase_scores[row.phase - 1];
       return score === null ? "" : String(score);
     }
-    if (row.key === "failed_turns") return column.failed_turns ? String(column.failed_turns) : "";
+    if (row.key === "failed_turns") return column.failed_turns ? `−${5 * column.failed_turns}` : "";
     if (row.key === "five_phase_bonus" || row.key === "first_finish_bonus") {
       return column[row.key] ? String(column[row.key]) : "";
     }
@@ -54,8 +54,10 @@
           const classes = [];
           if (here) classes.push("active");
           if (here && row.phase && state.active_phase && row.phase === state.active_phase.number) classes.push("now");
+          const title = row.key === "failed_turns" && c.failed_turns
+            ? `${c.failed_turns} failed ${c.failed_turns === 1 ? "turn" : "turns"}, −5 each` : null;
           return el("td", { class: classes.join(" ") || null, dataset: { player: c.player, row: row.key },
-            "data-testid": "cell" }, cellValue(c, row));
+            title, "data-testid": "cell" }, cellValue(c, row));
         }));
     });
     table.replaceChildren(el("thead", {}, head), el("tbody", {}, ...body));
@@ -70,7 +72,8 @@
   function drawStatus() {
     const line = $("status-line");
     if (state.is_over) {
-      line.textContent = "Game over";
+      line.textContent = state.solitaire
+        ? `Game over · final score ${state.scorepad.columns[0].grand_total}` : "Game over";
     } else if (state.roll_off_pending.length) {
       line.textContent = "Roll-off: " + state.roll_off_pending.join(", ") + " to roll one high die";
     } else {
@@ -107,11 +110,39 @@
     $("turn-area").hidden = state.is_over || state.roll_off_pending.length > 0;
     if (!state.is_over) return;
     const winners = state.winners;
+    if (state.solitaire) {  /* one player: a final score, not a winner */
+      const column = state.scorepad.columns[0];
+      $("winner-line").textContent = `Final score: ${column.grand_total} points`;
+      $("standings").replaceChildren(el("li", {}, el("span", { class: "who", text: column.player }),
+        el("span", { class: "pts", text: column.failed_turns
+          ? `${column.failed_turns} failed ${column.failed_turns === 1 ? "turn" : "turns"}, −${5 * column.failed_turns}`
+          : "no failed turns" })));
+      return;
+    }
     $("winner-line").textContent = (winners.length > 1 ? "Winners: " : "Winner: ") + winners.join(" & ");
     const columns = [...state.scorepad.columns].sort((a, b) => b.grand_total - a.grand_total);
     $("standings").replaceChildren(...columns.map((c) => el("li",
       { class: winners.includes(c.player) ? "winner" : null },
       el("span", { class: "who", text: c.player }), el("span", { class: "pts", text: c.grand_total + " points" }))));
+  }
+
+  const names = (list) => list.length > 1 ? list.slice(0, -1).join(", ") + " and " + list[list.length - 1] : list.join("");
+
+  /* After the first finish: who finished, who keeps rolling until they miss, who is out. */
+  function drawFinish() {
+    const banner = $("finish-banner");
+    const columns = state.scorepad.columns;
+    const finished = columns.filter((c) => c.finished).map((c) => c.player);
+    const out = columns.filter((c) => c.out).map((c) => c.player);
+    const still = columns.filter((c) => !c.finished && !c.out).map((c) => c.player);
+    banner.hidden = state.solitaire || finished.length === 0;
+    if (banner.hidden) return;
+    const parts = [`${names(finished)} finished`];
+    if (!state.is_over && still.length) {
+      parts[0] += `: ${names(still)} ` + (still.length === 1 ? "keeps rolling until a miss" : "keep rolling until they miss");
+    }
+    if (out.length) parts.push(`${names(out)} ${out.length === 1 ? "is" : "are"} out`);
+    banner.textContent = parts.join(". ") + ".";
   }
 
   function drawRoll() {
@@ -218,6 +249,7 @@
     drawStatus();
     drawRollOff();
     drawGameOver();
+    drawFinish();
     drawCamera();
     drawRoll();
     drawEntryButtons();
@@ -233,7 +265,8 @@
 
   /* ---------- actions ---------- */
 
-  function showError(message) {
+  function showError(message, httpStatus) {
+    if (httpStatus === 0) setOnline(false);  /* the request never reached the server */
     $("entry-error").textContent = message || "";
     const status = $("conn");
     status.textContent = message || "";
@@ -246,7 +279,7 @@
     try {
       const result = await api(method, url, body);
       if (result.ok) { showError(""); adopt(result.data); }
-      else showError(result.data.error || "refused");
+      else showError(result.data.error || "refused", result.status);
       return result;
     } finally { busy = false; }
   }
@@ -260,7 +293,13 @@
   /* version and roll_id: the server refuses (409) if the game or the roll moved on meanwhile */
   const guard = () => ({ player: state.active_player, version: state.version, roll_id: state.roll_id });
   $("take-score").addEventListener("click", () => act("score", guard()));
-  $("fail-turn").addEventListener("click", () => act("fail", guard()));
+  /* ending the turn with a roll that makes the phase throws those points away: ask first */
+  $("fail-turn").addEventListener("click", () => {
+    const verdict = state.current && state.current.verdict;
+    if (verdict && verdict.made && !confirm(`This roll makes Phase ${verdict.phase} for ${verdict.score} points. ` +
+        `End ${state.active_player}'s turn without a score anyway?`)) return;
+    act("fail", guard());
+  });
   $("undo").addEventListener("click", () => {
     if (confirm("Undo the last action on the score sheet?")) act("undo", { version: state.version });
   });
@@ -353,16 +392,25 @@
 
   /* ---------- live updates ---------- */
 
+  /* Without the server nothing can be scored: say so plainly and switch the buttons off
+     (inert) until the stream is back; the stream then sends the state afresh. */
+  function setOnline(online) {
+    $("offline").hidden = online;
+    root.dataset.online = online ? "yes" : "no";
+    for (const id of ["turn-area", "roll-off-panel", "undo", "scorepad"]) $(id).inert = !online;
+  }
+
   function follow() {
     const source = new EventSource("/stream/games/" + gameId);
     source.addEventListener("state", (event) => {
       state = JSON.parse(event.data);
       draw();
     });
-    source.addEventListener("open", () => { $("conn").textContent = ""; root.dataset.live = "yes"; });
+    source.addEventListener("open", () => { $("conn").textContent = ""; root.dataset.live = "yes"; setOnline(true); });
     source.addEventListener("error", () => {
       root.dataset.live = "no";
       $("conn").textContent = "reconnecting…";
+      if (source.readyState !== EventSource.OPEN) setOnline(false);
     });
   }
 
