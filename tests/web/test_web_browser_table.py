@@ -180,3 +180,32 @@ def test_a_server_that_cannot_be_reached_blocks_the_buttons_and_says_so(app, liv
     assert "No connection to the scorepad" in page.inner_text("[data-testid=offline]")
     assert page.evaluate("document.getElementById('turn-area').inert") is True
     assert page.evaluate("document.getElementById('undo').inert") is True
+
+
+def test_an_earlier_turn_is_corrected_from_the_scorepad(app, page):
+    client = app.test_client()
+    game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+    client.post(f"/api/games/{game_id}/score", json={"player": "Ann", "roll": MAKES[1][0]})
+    client.post(f"/api/games/{game_id}/fail", json={"player": "Bob", "roll": NEVER})
+    page.goto(f"{page.base_url}/games/{game_id}")
+    page.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
+    bob = page.locator("td[data-player=Bob][data-row=phase-1]")
+    assert bob.inner_text() == "" and "editable" in bob.get_attribute("class")
+    assert "editable" not in (page.locator("td[data-player=Bob][data-row=phase-2]")
+                              .get_attribute("class") or "")
+
+    bob.click()  # the turn's roll and outcome
+    assert page.inner_text("#turn-title") == "Bob, Phase 1"
+    assert page.inner_text("[data-testid=turn-list]").startswith(f"Round 1: {NEVER} · no score")
+    page.click("[data-testid=correct-turn-1]")
+    assert page.input_value("[data-testid=turn-roll]") == NEVER
+    page.check("[data-testid=turn-made]")
+    page.click("[data-testid=turn-save]")  # made, with the roll as it was: refused by the rules
+    page.wait_for_function("document.getElementById('turn-error').textContent !== ''")
+    assert page.locator("[data-testid=turn-dialog]").is_visible()
+    page.fill("[data-testid=turn-roll]", MAKES[1][0])
+    page.click("[data-testid=turn-save]")
+    page.wait_for_function("document.getElementById('game').dataset.version === '4'")
+    assert not page.locator("[data-testid=turn-dialog]").is_visible()
+    assert bob.inner_text() == str(MAKES[1][1])
+    assert client.get(f"/api/games/{game_id}").json["turns"][1]["made"] is True

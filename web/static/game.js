@@ -54,10 +54,14 @@
           const classes = [];
           if (here) classes.push("active");
           if (here && row.phase && state.active_phase && row.phase === state.active_phase.number) classes.push("now");
+          const played = row.phase ? turnsOf(c.player, row.phase).length > 0 : false;
+          if (played) classes.push("editable");
           const title = row.key === "failed_turns" && c.failed_turns
             ? `${c.failed_turns} failed ${c.failed_turns === 1 ? "turn" : "turns"}, −5 each` : null;
           return el("td", { class: classes.join(" ") || null, dataset: { player: c.player, row: row.key },
-            title, "data-testid": "cell" }, cellValue(c, row));
+            title: played ? `${c.player}, Phase ${row.phase}: tap to see or correct the turn` : title,
+            role: played ? "button" : null, tabindex: played ? "0" : null,
+            "data-testid": "cell" }, cellValue(c, row));
         }));
     });
     table.replaceChildren(el("thead", {}, head), el("tbody", {}, ...body));
@@ -67,6 +71,10 @@
       const label = table.querySelector("thead th.corner").offsetWidth;
       scroller.scrollLeft = Math.max(0, active.offsetLeft - label - 8);
     }
+  }
+
+  function turnsOf(player, phase) {
+    return state.turns.filter((t) => t.player === player && t.phase === phase);
   }
 
   function drawStatus() {
@@ -388,6 +396,52 @@
     if (fixDialog.returnValue === "ok" && fixIndex !== null) {
       send("POST", `${base}/roll/dice/${fixIndex}`, { die: `${fixValue}${fixColour}` });
     }
+  });
+
+  /* tap a phase cell of the sheet: that player's turns on that phase, and a correction */
+  const turnDialog = $("turn-dialog");
+  let turnIndex = null;
+  function openTurns(player, phase) {
+    const turns = turnsOf(player, phase);
+    if (!turns.length) return;
+    turnIndex = null;
+    $("turn-title").textContent = `${player}, Phase ${phase}`;
+    $("turn-error").textContent = "";
+    $("turn-edit").hidden = true;
+    $("turn-save").hidden = true;
+    $("turn-list").replaceChildren(...turns.map((turn) => el("li", {},
+      el("span", { text: `Round ${turn.round}: ` }), el("code", { text: turn.roll || "no roll" }),
+      el("span", { text: turn.made ? ` · made, ${turn.score} points` : " · no score" }), " ",
+      el("button", { type: "button", class: "correct-turn", "data-testid": "correct-turn-" + turn.index,
+        text: "Correct", onclick: () => {
+          turnIndex = turn.index;
+          $("turn-roll").value = turn.roll || "";
+          turnDialog.querySelector(`input[name=turn-made][value=${turn.made ? "yes" : "no"}]`).checked = true;
+          $("turn-edit").hidden = false;
+          $("turn-save").hidden = false;
+          $("turn-roll").focus();
+        } }))));
+    turnDialog.showModal();
+  }
+  $("scorepad").addEventListener("click", (event) => {
+    const cell = event.target.closest("td.editable");
+    if (cell) openTurns(cell.dataset.player, Number(cell.dataset.row.split("-")[1]));
+  });
+  $("scorepad").addEventListener("keydown", (event) => {
+    const cell = event.target.closest("td.editable");
+    if (cell && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      openTurns(cell.dataset.player, Number(cell.dataset.row.split("-")[1]));
+    }
+  });
+  $("turn-save").addEventListener("click", async () => {
+    if (turnIndex === null) return;
+    const made = turnDialog.querySelector("input[name=turn-made]:checked").value === "yes";
+    const result = await api("POST", `${base}/correct`,
+      { turn: turnIndex, roll: $("turn-roll").value, made, version: state.version });
+    if (!result.ok) { $("turn-error").textContent = result.data.error || "refused"; return; }
+    adopt(result.data);
+    turnDialog.close();
   });
 
   /* ---------- live updates ---------- */
