@@ -554,3 +554,23 @@ def test_score_query_says_explained_like_the_state_and_the_cli(client):
                                                     "phase": "1"}).json
     assert two_5g["explained"] is False  # no set of the ten dice shows these faces at once
 
+
+
+@pytest.mark.parametrize(("roll", "roll_number", "expected"), [
+    ("8R 8B 5G 10O 5R 7R 1B 2B 1G 3R", 1,
+     "Keep the two 8s and the two 5s for 2 sets of 3, and re-roll the other 6 dice: "
+     "94 % chance to make Phase 1 this turn."),
+    ("8R 8B 8G 10O 5G 7R WR WB 1G 3R", 1,
+     "Keep the three 8s, the 10 and the two Wilds for 2 sets of 3 (and the 3 and the 1 for "
+     "their points), and re-roll the other 2 dice: 100 % chance to make Phase 1 this turn. "
+     "(This roll already makes it for 34 points.)"),
+    ("8R 8B 8G 10O 5G 7R WR WB 1G 3R", 3,
+     "Take the score: this roll makes Phase 1 (2 sets of 3) for 34 points."),
+])
+def test_the_hint_names_the_dice_the_phase_uses_in_plain_words(client, roll, roll_number,
+                                                                 expected):
+    game_id = new_game(client)["id"]
+    post(client, game_id, "roll", {"roll": roll, "roll_number": roll_number})
+    reply = client.get(f"/api/games/{game_id}/advice").json
+    assert reply["text"] == expected
+    assert reply["short"].startswith("keep ")  # the advisor's own line, for scripts

@@ -254,3 +254,17 @@ def test_a_320_pixel_phone_has_no_overlaps_and_the_sheet_scrolls_under_fixed_lab
     assert abs(label.bounding_box()["x"] - left) < 1  # the row labels stay put
     last = page.locator("td[data-player=Hal][data-row=grand_total]").bounding_box()
     assert last["x"] >= label.bounding_box()["x"] + label.bounding_box()["width"] - 1
+
+
+def test_the_hint_on_the_page_is_in_plain_words(app, page):
+    client = app.test_client()
+    game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+    roll = "8R 8B 5G 10O 5R 7R 1B 2B 1G 3R"
+    client.post(f"/api/games/{game_id}/roll", json={"roll": roll})
+    page.goto(f"{page.base_url}/games/{game_id}")
+    page.click("#hint summary")
+    page.wait_for_function("document.querySelector('[data-testid=hint]').textContent"
+                           ".startsWith('Keep')")
+    assert page.inner_text("[data-testid=hint]") == (
+        "Keep the two 8s and the two 5s for 2 sets of 3, and re-roll the other 6 dice: "
+        "94 % chance to make Phase 1 this turn.")

@@ -9,6 +9,7 @@ from flask.typing import ResponseReturnValue
 
 from scorer import DEFAULT_FIRST_FINISH, Die, Roll, advise, get_phase
 from web.camera import CameraControlError, CameraFeed
+from web.hint import plain_hint
 from web.service import ACTIONS, BadActionError, body_field
 from web.verdict import ROLLS_PER_TURN, die_dict, verdict_dict
 from web.views.common import json_body, require_pin, table
@@ -151,7 +152,12 @@ def advice(game_id: int) -> ResponseReturnValue:
         raise BadActionError("no roll on the table for an active phase")
     rolls_left = max(0, current["rolls_per_turn"] - current["roll_number"])
     result = advise(Roll.from_text(current["notation"]), phase["number"], rolls_left)
-    return jsonify(advice=result.to_dict(), text=str(result))
+    advice_dict = result.to_dict()
+    verdict = current["verdict"] or {}
+    used = [die for group in verdict.get("groups", ()) for die in group["dice"]]
+    text = plain_hint(advice_dict, [die_dict(die) for die in result.keep],
+                      used if verdict.get("made") else None)
+    return jsonify(advice=advice_dict, text=text, short=str(result))
 
 
 @bp.get("/camera")
