@@ -9,6 +9,7 @@
   let state = JSON.parse($("initial-state").textContent);
   let config = { advice: false };
   let busy = false;
+  let streamStates = 0;  /* states received from the live stream so far */
   let drawnCamera = state.camera;  /* hand entry opens by itself only when this changes */
 
   /* ---------- drawing ---------- */
@@ -316,8 +317,10 @@
     const wanted = event.target.checked;
     const result = await send("PUT", "/api/camera/game", { game: wanted ? Number(gameId) : null });
     if (!result || !result.ok) { event.target.checked = state.camera; return; }
+    const seen = streamStates;
     const fresh = await api("GET", base);
-    if (fresh.ok) adopt(fresh.data);
+    /* a state from the stream meanwhile (a camera roll, say) is newer than this reply */
+    if (fresh.ok && streamStates === seen) adopt(fresh.data);
   });
   if ($("demo-roll")) $("demo-roll").addEventListener("click", async () => {
     const result = await send("POST", base + "/demo-roll", {});
@@ -457,6 +460,7 @@
   function follow() {
     const source = new EventSource("/stream/games/" + gameId);
     source.addEventListener("state", (event) => {
+      streamStates += 1;
       state = JSON.parse(event.data);
       draw();
     });
