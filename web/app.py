@@ -16,10 +16,11 @@ from web.camera_settings import SettingsFile
 from web.config import Config
 from web.errors import register_error_handlers
 from web.live import Hub
+from web.photo import PhotoReader, ReaderFactory
 from web.pin_guard import PinGuard
 from web.service import GameService
 from web.store import GameStore
-from web.views import api, camera, pages, setup, stream
+from web.views import api, camera, pages, photo, setup, stream
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,7 @@ class Table:
     camera: CameraFeed | None
     setup: SettingsFile
     pins: PinGuard = field(default_factory=PinGuard)
+    photos: PhotoReader = field(default_factory=PhotoReader)
 
     def close(self) -> None:
         if self.camera is not None:
@@ -46,8 +48,12 @@ class Table:
         self.store.close()
 
 
-def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None) -> Flask:
-    """Build the scorepad app; a camera thread starts unless the camera is "none"."""
+def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None,
+               photo_reader_factory: ReaderFactory | None = None) -> Flask:
+    """Build the scorepad app; a camera thread starts unless the camera is "none".
+
+    Photos uploaded from phones are read by a reader of their own, loaded on the
+    first photo (`photo_reader_factory` replaces vision's DiceReader)."""
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -63,9 +69,11 @@ def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None)
         service.camera_attached = True
         feed.apply_settings(settings.current)
         feed.start()
-    app.extensions["phase10"] = Table(config, store, hub, service, feed, settings)
+    photos = PhotoReader(photo_reader_factory, threads=config.camera_threads)
+    app.extensions["phase10"] = Table(config, store, hub, service, feed, settings,
+                                      photos=photos)
     register_error_handlers(app)
-    for blueprint in (pages.bp, api.bp, stream.bp, camera.bp, setup.bp):
+    for blueprint in (pages.bp, api.bp, photo.bp, stream.bp, camera.bp, setup.bp):
         app.register_blueprint(blueprint)
     log.info("scorepad ready: data in %s, camera %s", config.data_dir, config.camera)
     return app

@@ -43,6 +43,7 @@ class Config:
     camera_threads: int = 1
     heartbeat_s: float = 15.0
     max_body_bytes: int = 64 * 1024
+    max_photo_bytes: int = 15_000_000  # a photo of the dice (POST /api/games/<id>/photo)
 
     def __post_init__(self) -> None:
         if not isinstance(self.data_dir, str | Path) or not str(self.data_dir):
@@ -139,6 +140,7 @@ _NUMBERS: Final[dict[str, tuple[type | tuple[type, ...], float, float]]] = {
     "camera_threads": (int, 1, 16),
     "heartbeat_s": ((int, float), 0.01, 300),
     "max_body_bytes": (int, 1024, 16 * 1024 * 1024),
+    "max_photo_bytes": (int, 64 * 1024, 100_000_000),
 }
 
 

@@ -24,6 +24,7 @@ from scorer import (
 from web.camera import CameraControlError
 from web.camera_settings import InvalidSetupError, SettingsSaveError
 from web.demo_dice import DemoRollError
+from web.photo import BadImageError, NotAnImageError, PhotoBusyError, PhotoTooLargeError
 from web.pin_guard import PinLockedError
 from web.service import BadActionError, GameOverError, StaleVersionError, UnreadableDiceError
 from web.store import UnknownGameError
@@ -59,6 +60,10 @@ STATUS: dict[type[BaseException], int] = {
     CameraControlError: 409,
     DemoRollError: 409,
     SettingsSaveError: 503,
+    NotAnImageError: 415,
+    BadImageError: 400,
+    PhotoTooLargeError: 413,
+    PhotoBusyError: 503,
 }
 
 
@@ -78,8 +83,11 @@ def register_error_handlers(app: Flask) -> None:
     def http_error(error: HTTPException) -> ResponseReturnValue:
         if not request.path.startswith("/api/"):
             return error
-        messages = {413: f"request body too large (limit {app.config['MAX_CONTENT_LENGTH']} "
-                         "bytes)"}
+        limit = request.max_content_length  # the route's own limit (a photo's is larger)
+        messages = {413: f"request body too large (limit {limit} bytes)"}
+        if error.code == 413 and request.path.endswith("/photo"):
+            messages[413] = (f"the photo is larger than {(limit or 0) / 1e6:g} MB, this "
+                             "table's limit (max_photo_bytes): send a smaller one")
         return _json_error(messages.get(error.code or 500, error.description or error.name),
                            error.code or 500)
 

@@ -17,16 +17,23 @@ function askPin() {
 
 /* Send a JSON request; on 401/403 ask for the PIN once and try again. Resolves to
    {ok, status, data}; never throws for HTTP errors (the caller shows data.error). */
-async function api(method, url, body) {
+function api(method, url, body) {
+  return callApi(method, url, body === undefined ? undefined : JSON.stringify(body), "application/json");
+}
+
+/* Upload a form (a photo) the same way: the PIN sent, and asked for once on 401/403. */
+function apiForm(url, form) {
+  return callApi("POST", url, form, null);
+}
+
+async function callApi(method, url, payload, contentType) {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const headers = { "Content-Type": "application/json" };
+    const headers = contentType ? { "Content-Type": contentType } : {};
     const pin = localStorage.getItem(PIN_KEY);
     if (pin) headers["X-Table-Pin"] = pin;
     let response;
     try {
-      response = await fetch(url, {
-        method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-      });
+      response = await fetch(url, { method, headers, body: payload });
     } catch (err) {
       return { ok: false, status: 0, data: { error: "no connection to the scorepad" } };
     }

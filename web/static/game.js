@@ -154,12 +154,14 @@
     banner.textContent = parts.join(". ") + ".";
   }
 
+  const SOURCES = { camera: "read by the camera", photo: "read from a photo", hand: "entered by hand" };
+
   function drawRoll() {
     const current = state.current;
     const dice = $("dice");
     const verdictBox = $("verdict");
     $("roll-number").textContent = current ? `Roll ${current.roll_number}/${current.rolls_per_turn}` : "No roll yet";
-    $("roll-source").textContent = current ? (current.source === "camera" ? "read by the camera" : "entered by hand") : "";
+    $("roll-source").textContent = current ? (SOURCES[current.source] || "entered by hand") : "";
     const take = $("take-score");
     if (!current) {
       dice.replaceChildren(el("p", { class: "muted", "data-testid": "no-roll", text: noRollText() }));
@@ -182,7 +184,8 @@
     const unreadable = current.unreadable_count || 0;
     if (unreadable) {
       notes.push(el("p", { class: "warn", "data-testid": "unreadable-note", text:
-        (unreadable === 1 ? "The camera could not read one die" : `The camera could not read ${unreadable} dice`) +
+        `The ${current.source === "photo" ? "photo" : "camera"} could not read ` +
+        (unreadable === 1 ? "one die" : `${unreadable} dice`) +
         ": tap the ? and say what it shows. The roll cannot be scored until then." }));
     }
     if (current.unsure_count) notes.push(el("p", { class: "warn", text: `${current.unsure_count} unsure — tap a die to correct it` }));
@@ -325,6 +328,41 @@
   if ($("demo-roll")) $("demo-roll").addEventListener("click", async () => {
     const result = await send("POST", base + "/demo-roll", {});
     if (result && result.ok) $("roll-source").textContent = `the demo dice are rolling (roll ${result.data.roll_number})…`;
+  });
+
+  /* Snap the dice: the phone's camera (or a picture chosen), read by the server; the
+     roll goes on the table as the turn's next one, and the annotated photo shows here. */
+  $("snap").addEventListener("click", () => $("photo-input").click());
+  $("photo-input").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    if (!file || busy) return;
+    busy = true;
+    $("snap").disabled = true;
+    $("photo-status").textContent = "Reading the photo…";
+    const form = new FormData();
+    form.append("photo", file, file.name || "photo.jpg");
+    try {
+      const result = await apiForm(base + "/photo", form);
+      const photo = result.data.photo;
+      $("photo-result").hidden = !photo;
+      if (photo) {
+        $("photo-overlay").src = photo.overlay;
+        $("photo-message").textContent = photo.message +
+          (photo.unsure ? ` (${photo.unsure} unsure: tap a die to correct it)` : "");
+      }
+      if (result.ok) {
+        showError("");
+        $("photo-status").textContent = "";
+        adopt(result.data);
+      } else {
+        $("photo-status").textContent = result.data.error || "the photo could not be read";
+        showError(result.data.error || "the photo could not be read", result.status);
+      }
+    } finally {
+      busy = false;
+      $("snap").disabled = false;
+      event.target.value = "";  /* the same photo may be chosen again */
+    }
   });
 
   /* PUT edits the roll on the table (same roll number); POST is the next roll. After the

@@ -1,0 +1,150 @@
+"""Uploaded photos decoded upright at the reader's working size (issue 18): the EXIF
+orientation read from the file's header (checked against Pillow), JPEGs decoded at a
+fraction of their size by the codec, and far-away dice read again from a larger
+decoding."""
+
+from __future__ import annotations
+
+import struct
+
+import cv2
+import numpy as np
+import pytest
+from photo_helpers import STORE, encode
+
+from scorer import parse_roll
+from vision.reading import ReadDie, Reading
+from web.photo import (
+    MIN_DIE_PX,
+    WORK_SIDE,
+    BadImageError,
+    ImageInfo,
+    PhotoReader,
+    _tiff_orientation,
+    decode_photo,
+    inspect,
+)
+
+
+def picture(width: int = 360, height: int = 250) -> np.ndarray:
+    """Something that looks different every way round: a gradient with a marked corner."""
+    rng = np.random.default_rng(width * height)
+    image = rng.integers(0, 256, (height, width, 3), dtype=np.uint8)
+    image[:40, :60] = (0, 0, 255)
+    return image
+
+
+def pillow_upright(data: bytes) -> np.ndarray:
+    """How Pillow shows the file (ImageOps.exif_transpose), as BGR."""
+    import io
+
+    from PIL import Image, ImageOps
+
+    shown = ImageOps.exif_transpose(Image.open(io.BytesIO(data))).convert("RGB")
+    return np.asarray(shown)[:, :, ::-1]
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_every_exif_orientation_is_shown_as_pillow_shows_it(orientation):
+    upright = picture()
+    data = encode(STORE[orientation](upright), orientation, kind="PNG")
+    info = inspect(data)
+    assert info.orientation == orientation and info.kind == "png"
+    assert info.upright_size == (360, 250)
+    decoded = decode_photo(data, info)
+    assert np.array_equal(decoded, pillow_upright(data))
+    assert np.array_equal(decoded, upright)
+
+
+@pytest.mark.parametrize("orientation", [3, 6, 8])
+def test_a_jpegs_orientation_is_honoured_as_opencv_and_pillow_do(orientation):
+    upright = cv2.GaussianBlur(picture(640, 480), (0, 0), 3)  # smooth: JPEG keeps it close
+    data = encode(STORE[orientation](upright), orientation, quality=95)
+    info = inspect(data)
+    assert info.kind == "jpeg" and info.orientation == orientation
+    assert (info.width, info.height) == ((480, 640) if orientation >= 5 else (640, 480))
+    decoded = decode_photo(data, info)
+    assert decoded.shape == upright.shape
+    assert np.abs(decoded.astype(int) - upright).mean() < 3
+    assert np.abs(decoded.astype(int) - pillow_upright(data)).mean() < 2
+    # OpenCV's own imdecode applies the tag too (checked on 5.0); the reader applies it
+    # itself from the header, so it does not depend on the installed release
+    by_opencv = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if int(cv2.__version__.split(".")[0]) >= 5:
+        assert np.abs(by_opencv.astype(int) - decoded).mean() < 2
+
+
+def test_the_orientation_is_read_from_either_byte_order():
+    def tiff(order: str, value: int) -> bytes:
+        mark = b"II" if order == "<" else b"MM"
+        header = mark + struct.pack(order + "HI", 42, 8)
+        entries = struct.pack(order + "H", 2)
+        entries += struct.pack(order + "HHI", 0x010F, 2, 4) + b"Cam\x00"  # Make
+        entries += struct.pack(order + "HHIH", 0x0112, 3, 1, value) + b"\x00\x00"
+        return header + entries + struct.pack(order + "I", 0)
+
+    assert _tiff_orientation(tiff("<", 6)) == 6
+    assert _tiff_orientation(tiff(">", 8)) == 8
+    assert _tiff_orientation(tiff("<", 9)) == 1  # not an orientation: shown as stored
+    assert _tiff_orientation(b"garbage") == 1
+    assert _tiff_orientation(tiff("<", 3)[:14]) == 1  # cut short
+
+
+@pytest.mark.parametrize(("size", "orientation", "expected"), [
+    ((4000, 3000), 1, (2000, 1500)),  # decoded at half size by the codec
+    ((4000, 3000), 6, (1500, 2000)),  # ... and turned upright
+    ((3000, 2000), 1, (2000, 1333)),  # shrunk to the working size
+    ((1600, 1200), 1, (1600, 1200)),  # never enlarged
+])
+def test_photos_are_brought_to_the_working_size(size, orientation, expected):
+    width, height = size
+    image = cv2.resize(picture(400, 300), (width, height), interpolation=cv2.INTER_LINEAR)
+    data = encode(image, orientation, quality=80)
+    decoded = decode_photo(data, inspect(data))
+    assert (decoded.shape[1], decoded.shape[0]) == expected
+    assert max(expected) <= WORK_SIDE
+
+
+def test_the_header_is_checked_before_any_pixel_is_decoded():
+    data = encode(picture(640, 480))
+    assert inspect(data) == ImageInfo("jpeg", 640, 480, 1)
+    with pytest.raises(BadImageError, match="truncated"):
+        inspect(data[:-200])
+    with pytest.raises(BadImageError, match="truncated"):
+        inspect(data[:300])  # cut inside the header
+    png = encode(picture(640, 480), kind="PNG")
+    with pytest.raises(BadImageError, match="PNG photo is truncated"):
+        inspect(png[: len(png) - 12])  # no IEND
+
+
+class ScaledReader:
+    """Finds dice whose side is a fixed share of the image's width (a photo's dice stay
+    the same share of it at any decoding size), and records the sizes it was given."""
+
+    def __init__(self, share: float) -> None:
+        self.share = share
+        self.shapes: list[tuple[int, ...]] = []
+
+    def read(self, frame: np.ndarray) -> Reading:
+        self.shapes.append(frame.shape)
+        side = self.share * frame.shape[1]
+        dice = []
+        for index, die in enumerate(parse_roll("8R 8B 8G 10O 5G 7R WR WB 1G 3R").dice):
+            x, y = 20 + 2 * side * index, 40.0
+            corners = ((x, y), (x + side, y), (x + side, y + side), (x, y + side))
+            dice.append(ReadDie(die, 0.99, (x + side / 2, y + side / 2), corners, False))
+        return Reading(tuple(dice), (frame.shape[1], frame.shape[0]))
+
+
+def test_far_away_dice_are_read_again_from_a_larger_decoding():
+    data = encode(cv2.resize(picture(400, 300), (4000, 3000)), quality=70)
+    far = ScaledReader(0.012)  # 48 pixels in the photo, 24 at the working size
+    result = PhotoReader(lambda: far).read(data)
+    assert [shape[:2] for shape in far.shapes] == [(1500, 2000), (3000, 4000)]
+    assert result.looks == 2 and result.work_size == (4000, 3000)
+    assert result.die_side == pytest.approx(48, abs=1)
+
+    near = ScaledReader(0.05)  # 100 pixels at the working size: one look is enough
+    result = PhotoReader(lambda: near).read(data)
+    assert [shape[:2] for shape in near.shapes] == [(1500, 2000)]
+    assert result.looks == 1 and result.die_side > MIN_DIE_PX

@@ -1,0 +1,374 @@
+"""A roll read from a phone's photo: check the upload, decode it upright at a working size, read it.
+
+A phone photo is large (12 megapixels and more), of any aspect ratio, often stored
+sideways with an EXIF orientation tag, and sometimes not a photo at all. Before any
+pixel is decoded, `inspect` reads the file's header (pure Python): the format (JPEG
+or PNG; anything else is refused by name), the stored size (too small or too many
+pixels is refused), the EXIF orientation, and whether the file is complete (a JPEG
+with no end-of-image marker after its scan, a PNG with no IEND chunk, is truncated).
+
+`decode_photo` then decodes it upright and at the reader's working size: a JPEG is
+decoded directly at 1/2, 1/4 or 1/8 of its size by the codec (libjpeg's DCT scaling,
+much cheaper than decoding it whole) while its longer side stays at least
+WORK_SIDE, and anything still larger is shrunk to WORK_SIDE. The orientation is
+applied here from the tag read by `inspect` (OpenCV is told to ignore it), so the
+result does not depend on whether the installed OpenCV applies it by itself
+(5.0 does, in `imdecode` too; older releases did not in every case).
+
+`PhotoReader` reads the working image with its own `vision.pipeline.DiceReader`
+(never the camera thread's: that one's tray changes under it), one photo at a
+time. The reader's locator already looks again at other scales when dice are far
+from its trained size; what it cannot do is see detail that the shrinking threw
+away, so when the dice measure under MIN_DIE_PX in a shrunk image the photo is
+decoded again, larger, so that they measure TARGET_DIE_PX (at most the photo's
+own size), and read again.
+
+Vision (OpenCV, the networks) is imported only when a photo is decoded or read.
+"""
+
+from __future__ import annotations
+
+import logging
+import struct
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.reading import Reading
+
+log = logging.getLogger(__name__)
+
+#: The smallest photo read: the locator's own input is 320 pixels wide.
+MIN_SIDES: Final[tuple[int, int]] = (320, 240)
+#: The most pixels a photo may have (a 48-megapixel phone photo is 8064x6048).
+MAX_PIXELS: Final[int] = 50_000_000
+#: Decoded photos are brought to at most about this longer side (dice of 3 % of the
+#: picture's width then measure 60 pixels, well above the classifier's 40-pixel crops).
+WORK_SIDE: Final[int] = 2000
+#: Dice measuring less than this (pixels, median top side) in a shrunk photo are read
+#: again from a larger decoding, sized so that they measure TARGET_DIE_PX.
+MIN_DIE_PX: Final[float] = 40.0
+TARGET_DIE_PX: Final[float] = 64.0
+#: The overlay sent back is at most this wide (a phone screen; the JPEG stays small).
+OVERLAY_WIDTH: Final[int] = 1280
+#: How long an upload waits for another photo being read before it gives up (503).
+BUSY_WAIT_S: Final[float] = 30.0
+
+EXIF_ORIENTATION_TAG: Final[int] = 0x0112
+_JPEG_SOF: Final[frozenset[int]] = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+_PNG_SIGNATURE: Final[bytes] = b"\x89PNG\r\n\x1a\n"
+
+
+class PhotoError(ValueError):
+    """An upload that cannot be read as a photo; the message says why and what to do."""
+
+
+class NotAnImageError(PhotoError):
+    """Not a JPEG or PNG image (another format, or not an image at all): 415."""
+
+
+class BadImageError(PhotoError):
+    """A JPEG or PNG that is truncated, corrupt, empty or too small to read dice from: 400."""
+
+
+class PhotoTooLargeError(PhotoError):
+    """A photo with more pixels than MAX_PIXELS: 413."""
+
+
+class PhotoBusyError(RuntimeError):
+    """Another photo took too long to read: this one was not read (503)."""
+
+
+@dataclass(frozen=True)
+class ImageInfo:
+    """What a photo's header says: its format, its stored size and its EXIF orientation."""
+
+    kind: str  # "jpeg" or "png"
+    width: int  # as stored, before the orientation is applied
+    height: int
+    orientation: int = 1  # EXIF orientation 1..8 (1: stored upright)
+
+    @property
+    def upright_size(self) -> tuple[int, int]:
+        """(width, height) once the orientation is applied (5..8 turn it a quarter)."""
+        if self.orientation >= 5:
+            return self.height, self.width
+        return self.width, self.height
+
+
+def inspect(data: bytes) -> ImageInfo:
+    """The header of an uploaded photo, checked: format, size, orientation, completeness.
+
+    Raises NotAnImageError, BadImageError or PhotoTooLargeError with a message for
+    the players. Reads no pixels.
+    """
+    if not data:
+        raise BadImageError("the upload is empty: no photo was sent")
+    if data[:3] == b"\xff\xd8\xff":
+        info = _inspect_jpeg(data)
+    elif data[:8] == _PNG_SIGNATURE:
+        info = _inspect_png(data)
+    else:
+        raise NotAnImageError(_not_an_image(data))
+    if info.width * info.height > MAX_PIXELS:
+        raise PhotoTooLargeError(
+            f"the photo is {info.width}x{info.height} pixels, more than "
+            f"{MAX_PIXELS / 1e6:g} megapixels: take it at a lower resolution")
+    long_side, short_side = max(info.width, info.height), min(info.width, info.height)
+    if long_side < MIN_SIDES[0] or short_side < MIN_SIDES[1]:
+        raise BadImageError(
+            f"the photo is only {info.width}x{info.height} pixels, too small to read dice "
+            f"from: it must be at least {MIN_SIDES[0]}x{MIN_SIDES[1]}")
+    return info
+
+
+def _not_an_image(data: bytes) -> str:
+    head = data[:16]
+    if head[4:8] == b"ftyp" and head[8:12] in (b"heic", b"heix", b"hevc", b"mif1", b"msf1",
+                                               b"avif"):
+        return ("the photo is HEIF/HEIC (or AVIF), which this scorepad cannot read: send a "
+                "JPEG (on an iPhone: Settings > Camera > Formats > Most Compatible)")
+    for magic, name in ((b"GIF8", "GIF"), (b"BM", "BMP"), (b"II*\x00", "TIFF"),
+                        (b"MM\x00*", "TIFF")):
+        if head.startswith(magic):
+            return f"the upload is a {name} image: send a JPEG or PNG photo"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "the upload is a WebP image: send a JPEG or PNG photo"
+    return "the upload is not a JPEG or PNG image: send a photo of the dice"
+
+
+def _inspect_jpeg(data: bytes) -> ImageInfo:
+    """Walk the JPEG's markers up to its first scan: size, EXIF orientation; then check
+    that an end-of-image marker follows the scan (a cut-off upload has none)."""
+    position, size, orientation = 2, None, 1
+    truncated = BadImageError("the JPEG photo is truncated (the upload was cut off): "
+                              "send it again")
+    while True:
+        while position < len(data) and data[position] == 0xFF:
+            position += 1  # fill bytes, then the marker itself
+        if position >= len(data):
+            raise truncated
+        marker = data[position - 1 : position + 1]
+        if marker[0] != 0xFF:
+            raise BadImageError("the JPEG photo is corrupt (a broken marker in its header)")
+        code = data[position]
+        position += 1
+        if code == 0x01 or 0xD0 <= code <= 0xD8:
+            continue  # markers without a segment
+        if code == 0xD9:
+            raise BadImageError("the JPEG photo has no image data")
+        if position + 2 > len(data):
+            raise truncated
+        (length,) = struct.unpack(">H", data[position : position + 2])
+        segment = data[position + 2 : position + length]
+        if length < 2 or len(segment) != length - 2:
+            raise truncated
+        if code == 0xE1 and segment[:6] == b"Exif\x00\x00" and orientation == 1:
+            orientation = _tiff_orientation(segment[6:])
+        elif code in _JPEG_SOF and len(segment) >= 5:
+            height, width = struct.unpack(">HH", segment[1:5])
+            size = (width, height)
+        position += length
+        if code == 0xDA:  # start of scan: entropy-coded data follows
+            break
+    if size is None or size[0] == 0 or size[1] == 0:
+        raise BadImageError("the JPEG photo is corrupt (no image size before its data)")
+    if data.find(b"\xff\xd9", position) < 0:
+        raise truncated
+    return ImageInfo("jpeg", size[0], size[1], orientation)
+
+
+def _inspect_png(data: bytes) -> ImageInfo:
+    """Walk the PNG's chunks: IHDR's size, an eXIf chunk's orientation, and IEND at the end."""
+    position, size, orientation = 8, None, 1
+    while True:
+        if position + 8 > len(data):
+            raise BadImageError("the PNG photo is truncated (the upload was cut off): "
+                                "send it again")
+        length, kind = struct.unpack(">I4s", data[position : position + 8])
+        body = data[position + 8 : position + 8 + length]
+        if len(body) != length or position + 12 + length > len(data):
+            raise BadImageError("the PNG photo is truncated (the upload was cut off): "
+                                "send it again")
+        if kind == b"IHDR" and length >= 8:
+            size = struct.unpack(">II", body[:8])
+        elif kind == b"eXIf":
+            orientation = _tiff_orientation(body)
+        elif kind == b"IEND":
+            break
+        position += 12 + length
+    if size is None or size[0] == 0 or size[1] == 0:
+        raise BadImageError("the PNG photo is corrupt (no image header)")
+    return ImageInfo("png", int(size[0]), int(size[1]), orientation)
+
+
+def _tiff_orientation(tiff: bytes) -> int:
+    """The Orientation tag (0x0112) of IFD0 of EXIF data (a TIFF structure); 1 when absent
+    or not a value 1..8."""
+    if len(tiff) < 8 or tiff[:2] not in (b"II", b"MM"):
+        return 1
+    order = "<" if tiff[:2] == b"II" else ">"
+    magic, offset = struct.unpack(order + "HI", tiff[2:8])
+    if magic != 42 or offset + 2 > len(tiff):
+        return 1
+    (count,) = struct.unpack(order + "H", tiff[offset : offset + 2])
+    for index in range(count):
+        start = offset + 2 + 12 * index
+        entry = tiff[start : start + 12]
+        if len(entry) < 12:
+            break
+        tag, kind, number = struct.unpack(order + "HHI", entry[:8])
+        if tag == EXIF_ORIENTATION_TAG and kind == 3 and number >= 1:  # SHORT
+            (value,) = struct.unpack(order + "H", entry[8:10])
+            return value if 1 <= value <= 8 else 1
+    return 1
+
+
+def upright(image: np.ndarray, orientation: int) -> np.ndarray:
+    """The image as the EXIF orientation says it is to be shown (1..8; 1 unchanged)."""
+    import cv2
+
+    if orientation == 2:
+        return cv2.flip(image, 1)
+    if orientation == 3:
+        return cv2.rotate(image, cv2.ROTATE_180)
+    if orientation == 4:
+        return cv2.flip(image, 0)
+    if orientation == 5:
+        return cv2.transpose(image)
+    if orientation == 6:
+        return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+    if orientation == 7:
+        return cv2.flip(cv2.transpose(image), -1)
+    if orientation == 8:
+        return cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    return image
+
+
+def decode_photo(data: bytes, info: ImageInfo, work_side: int = WORK_SIDE) -> np.ndarray:
+    """The photo decoded upright as a BGR image whose longer side is about `work_side`
+    (never enlarged). Raises BadImageError when the codec cannot decode it."""
+    import cv2
+    import numpy as np
+
+    reduce = 1
+    if info.kind == "jpeg":  # libjpeg decodes at 1/2, 1/4, 1/8 for a fraction of the work
+        while reduce < 8 and max(info.width, info.height) / (2 * reduce) >= work_side:
+            reduce *= 2
+    flags = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+             8: cv2.IMREAD_REDUCED_COLOR_8}[reduce] | cv2.IMREAD_IGNORE_ORIENTATION
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+    except cv2.error:
+        image = None
+    if image is None or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
+        raise BadImageError(f"the {info.kind.upper()} photo is corrupt: it could not be decoded")
+    image = upright(image, info.orientation)
+    longer = max(image.shape[:2])
+    if longer > work_side:
+        factor = work_side / longer
+        image = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(image)
+
+
+def die_side(reading: Reading) -> float:
+    """The median longest side of the dice found (read or not), in pixels; 0 without dice."""
+    import numpy as np
+
+    sides = []
+    for die in (*reading.dice, *reading.unreadable):
+        box = np.asarray(die.corners, np.float64).reshape(-1, 2)
+        if len(box) < 3:
+            continue
+        sides.append(float(np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1).max()))
+    return float(np.median(sides)) if sides else 0.0
+
+
+@dataclass(frozen=True)
+class PhotoReading:
+    """One photo read: the reading (in working-image pixels), the annotated picture (JPEG)
+    and how the photo was brought to the working size."""
+
+    reading: Reading
+    overlay_jpeg: bytes
+    info: ImageInfo
+    work_size: tuple[int, int]  # (width, height) of the image read
+    die_side: float  # measured die side in the image read (pixels), 0 without dice
+    looks: int = 1  # readings taken (2 when the photo was decoded again, larger)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+ReaderFactory = Callable[[], Any]
+
+
+def dice_reader_factory(threads: int = 1) -> ReaderFactory:
+    """Makes the photos' own DiceReader (imports vision only when called)."""
+
+    def make() -> Any:
+        from vision.pipeline import DiceReader
+
+        return DiceReader(threads=threads)
+
+    return make
+
+
+class PhotoReader:
+    """Reads uploaded photos with its own dice reader, one photo at a time.
+
+    The reader (two networks) is loaded on the first photo. Its lock keeps two
+    uploads from reading at once (each would slow the other, and the camera thread,
+    on a small machine); the camera thread has its own reader and never waits here.
+    """
+
+    def __init__(self, factory: ReaderFactory | None = None, *, threads: int = 1,
+                 busy_wait_s: float = BUSY_WAIT_S) -> None:
+        self._factory = factory or dice_reader_factory(threads)
+        self._reader: Any = None
+        self._lock = threading.Lock()
+        self._busy_wait_s = busy_wait_s
+
+    def read(self, data: bytes, info: ImageInfo | None = None) -> PhotoReading:
+        """Inspect, decode and read one photo. Raises a PhotoError for a bad upload."""
+        info = info or inspect(data)
+        if not self._lock.acquire(timeout=self._busy_wait_s):
+            raise PhotoBusyError("another photo is being read: try again in a moment")
+        try:
+            if self._reader is None:
+                self._reader = self._factory()
+            return self._read(data, info)
+        finally:
+            self._lock.release()
+
+    def _read(self, data: bytes, info: ImageInfo) -> PhotoReading:
+        image = decode_photo(data, info)
+        reading = self._reader.read(image)
+        side, looks = die_side(reading), 1
+        full = max(info.width, info.height)
+        if 0 < side < MIN_DIE_PX and max(image.shape[:2]) < full:
+            larger = min(full, int(max(image.shape[:2]) * TARGET_DIE_PX / side))
+            log.info("dice measure %.0f px in a %d px photo: reading it again at %d px",
+                     side, max(image.shape[:2]), larger)
+            image2 = decode_photo(data, info, work_side=larger)
+            reading2 = self._reader.read(image2)
+            looks = 2
+            if reading2.found_count() >= reading.found_count():
+                image, reading, side = image2, reading2, die_side(reading2)
+        height, width = image.shape[:2]
+        return PhotoReading(reading, overlay(image, reading), info, (width, height), side, looks)
+
+
+def overlay(image: np.ndarray, reading: Reading) -> bytes:
+    """The annotated photo as JPEG, at most OVERLAY_WIDTH wide."""
+    import cv2
+
+    from vision.overlay import draw_overlay, encode_jpeg
+
+    drawn = draw_overlay(image, reading, status="photo")
+    if drawn.shape[1] > OVERLAY_WIDTH:
+        factor = OVERLAY_WIDTH / drawn.shape[1]
+        drawn = cv2.resize(drawn, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    return encode_jpeg(drawn)
