@@ -43,6 +43,21 @@ def encode(image: np.ndarray, orientation: int = 1, *, kind: str = "JPEG",
     return buffer.getvalue()
 
 
+def multipart(photo: bytes | None = None, **fields: str) -> dict:
+    """Keyword arguments for the test client posting a form as the page does (the photo in
+    field "photo"), encoded here: the client's own encoder spools a large file to a
+    temporary file that it never closes."""
+    from werkzeug.datastructures import FileStorage
+    from werkzeug.test import encode_multipart
+
+    values: dict = dict(fields)
+    if photo is not None:
+        values["photo"] = FileStorage(io.BytesIO(photo), filename="IMG_0001.jpg",
+                                      content_type="image/jpeg")
+    boundary, body = encode_multipart(values)
+    return {"data": body, "content_type": f"multipart/form-data; boundary={boundary}"}
+
+
 @dataclass(frozen=True)
 class PhonePhoto:
     data: bytes  # the file as uploaded

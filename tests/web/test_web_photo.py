@@ -8,7 +8,6 @@ and leaves the table as it was; the upload never holds up other phones or the ca
 from __future__ import annotations
 
 import base64
-import io
 import struct
 import threading
 import zlib
@@ -18,7 +17,7 @@ import cv2
 import numpy as np
 import pytest
 from flask import Flask
-from photo_helpers import encode, phone_photo
+from photo_helpers import encode, multipart, phone_photo
 from scorepad_helpers import (
     MAKES,
     FakeWatcher,
@@ -104,9 +103,7 @@ def test_a_phone_photo_puts_its_roll_on_the_table(client, good_photo):
 
 def test_a_photo_in_a_form_is_the_next_roll_of_the_turn(client, good_photo):
     game_id, before = with_typed_roll(client)
-    reply = client.post(f"/api/games/{game_id}/photo",
-                        data={"photo": (io.BytesIO(good_photo.data), "IMG_1.jpg")},
-                        content_type="multipart/form-data")
+    reply = client.post(f"/api/games/{game_id}/photo", **multipart(good_photo.data))
     assert reply.status_code == 200, reply.json
     assert reply.json["current"]["roll_number"] == 2
     assert reply.json["roll_id"] != before["roll_id"]
@@ -126,14 +123,10 @@ def test_the_photo_needs_the_table_pin(tmp_path, good_photo):
         wrong = client.post(url, data=good_photo.data, content_type="image/jpeg",
                             headers={"X-Table-Pin": "1111"})
         assert wrong.status_code == 403
-        form = client.post(url, data={"pin": "0000", "photo": (
-            io.BytesIO(good_photo.data), "p.jpg")},
-            content_type="multipart/form-data")
+        form = client.post(url, **multipart(good_photo.data, pin="0000"))
         assert form.status_code == 403
         assert unchanged(client, game_id, before)
-        right = client.post(url, data={"pin": "4321", "photo": (
-            io.BytesIO(good_photo.data), "p.jpg")},
-            content_type="multipart/form-data")
+        right = client.post(url, **multipart(good_photo.data, pin="4321"))
         assert right.status_code == 200, right.json
         assert right.json["current"]["source"] == "photo"
     finally:
@@ -220,8 +213,7 @@ def test_the_photo_limit_is_a_setting_and_other_requests_keep_theirs(tmp_path, g
 
 def test_a_form_without_a_file_is_400(client):
     game_id, before = with_typed_roll(client)
-    reply = client.post(f"/api/games/{game_id}/photo", data={"note": "dice"},
-                        content_type="multipart/form-data")
+    reply = client.post(f"/api/games/{game_id}/photo", **multipart(note="dice"))
     assert reply.status_code == 400 and "the form has no file" in reply.json["error"]
     assert unchanged(client, game_id, before)
 
