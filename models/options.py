@@ -33,6 +33,7 @@ class TrainConfig:
     output: Path = DEFAULT_MODEL_PATH
     resume: bool = False
     cache: Path | None = None
+    init: Path | None = None
 
 
 def checkpoint_path(output: Path) -> Path:
@@ -55,6 +56,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--output", type=Path, default=defaults.output, help="ONNX file to write")
     parser.add_argument("--cache", type=Path, default=None, help="keep rendered crops here")
+    parser.add_argument(
+        "--init", type=Path, default=None, help="start from this exported classifier (fine-tune)"
+    )
     parser.add_argument(
         "--resume",
         action="store_true",

@@ -26,6 +26,7 @@ from tqdm import tqdm
 
 from models.export import export_model
 from models.net import FaceNet
+from models.onnx_init import freeze_norms, load_onnx_weights
 from models.options import TrainConfig, add_arguments, checkpoint_path, config_from_args
 from vision.crops import CROP_SIZE, crops_to_tensor
 from vision.synth.font_library import Split, font_files
@@ -219,6 +220,9 @@ def train(config: TrainConfig) -> dict:
     logger.info("rendered %d training crops (%.0f%% faces)", len(crops), 100 * faces.mean())
 
     net = FaceNet()
+    if config.init is not None:
+        load_onnx_weights(net, config.init)
+        logger.info("starting from %s", config.init)
     optimiser = torch.optim.AdamW(
         net.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
     )
@@ -234,6 +238,8 @@ def train(config: TrainConfig) -> dict:
         first_epoch, history = _load_checkpoint(checkpoint, config, net, optimiser, schedule, rng)
     for epoch in range(first_epoch, config.epochs):
         net.train()
+        if config.init is not None:
+            freeze_norms(net)
         progress = tqdm(
             list(_batches(len(crops), config.batch_size, rng)),
             desc=f"epoch {epoch + 1}/{config.epochs}",

@@ -25,6 +25,7 @@ from tqdm import tqdm
 
 from models.export import export_locator
 from models.locator_net import TopNet
+from models.onnx_init import freeze_norms, load_onnx_weights
 from models.options import LocatorConfig, add_locator_arguments, locator_config_from_args
 from vision.synth.font_library import Split, font_files
 from vision.synth.locator_training import LOCATOR_SEED_BASE, render_locator_samples
@@ -167,55 +168,6 @@ def evaluate(net: TopNet, images: np.ndarray, targets: np.ndarray) -> dict[str, 
     }
     scores["loss"] = sum(losses) / len(images)
     return scores
-
-
-def load_onnx_weights(net: TopNet, path: Path) -> None:
-    """Start from a shipped locator: its exported convolutions (batch norm folded in) go
-    into `net`'s convolutions in graph order, and each batch norm becomes the folded bias
-    (scale 1, mean 0, variance 1); `freeze_norms` keeps them so while training goes on."""
-    import onnx
-    from onnx import numpy_helper
-
-    model = onnx.load(str(path))
-    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
-    exported = [node.input[1:] for node in model.graph.node if node.op_type == "Conv"]
-    convs = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
-    norms = {id(block[0]): block[1] for block in net.modules() if _is_block(block)}
-    if len(exported) != len(convs):
-        raise ValueError(f"{path} has {len(exported)} convolutions, the network {len(convs)}")
-    with torch.no_grad():
-        for conv, names in zip(convs, exported, strict=True):
-            weight = torch.from_numpy(weights[names[0]].copy())
-            bias = torch.from_numpy(weights[names[1]].copy())
-            if weight.shape != conv.weight.shape:
-                raise ValueError(
-                    f"{path}: {names[0]} is {tuple(weight.shape)}, not {tuple(conv.weight.shape)}"
-                )
-            conv.weight.copy_(weight)
-            norm = norms.get(id(conv))
-            if norm is None:
-                conv.bias.copy_(bias)
-            else:
-                norm.weight.fill_(1.0)
-                norm.bias.copy_(bias)
-                norm.running_mean.zero_()
-                norm.running_var.fill_(1.0 - norm.eps)
-
-
-def _is_block(module: nn.Module) -> bool:
-    return (
-        isinstance(module, nn.Sequential)
-        and len(module) == 3
-        and isinstance(module[0], nn.Conv2d)
-        and isinstance(module[1], nn.BatchNorm2d)
-    )
-
-
-def freeze_norms(net: nn.Module) -> None:
-    """Batch norms use their stored statistics (a fine-tuned network keeps its folding)."""
-    for module in net.modules():
-        if isinstance(module, nn.BatchNorm2d):
-            module.eval()
 
 
 def train(config: LocatorConfig) -> dict[str, float]:

@@ -197,7 +197,7 @@ def test_a_fine_tuned_locator_starts_exactly_where_the_shipped_one_is():
 
     from models.locator_net import TopNet, TopNetProbabilities
     from models.options import DEFAULT_LOCATOR_PATH
-    from models.train_locator import freeze_norms, load_onnx_weights
+    from models.onnx_init import freeze_norms, load_onnx_weights
 
     net = TopNet()
     load_onnx_weights(net, DEFAULT_LOCATOR_PATH)
@@ -216,7 +216,30 @@ def test_a_locator_of_another_shape_is_refused(tmp_path):
     pytest.importorskip("onnx")
     from models.locator_net import TopNet
     from models.options import DEFAULT_LOCATOR_PATH
-    from models.train_locator import load_onnx_weights
+    from models.onnx_init import load_onnx_weights
 
     with pytest.raises(ValueError, match="is \\(16, 5, 3, 3\\), not"):
         load_onnx_weights(TopNet(widths=(8, 32, 64, 96)), DEFAULT_LOCATOR_PATH)
+
+
+def test_a_fine_tuned_classifier_starts_exactly_where_the_shipped_one_is():
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import torch
+
+    from models.net import FaceNet, FaceNetProbabilities
+    from models.onnx_init import load_onnx_weights
+    from models.options import DEFAULT_MODEL_PATH
+    from vision.classifier import FaceClassifier
+    from vision.crops import crops_to_tensor
+
+    net = FaceNet()
+    load_onnx_weights(net, DEFAULT_MODEL_PATH)
+    net.eval()
+    crops = np.random.default_rng(1).integers(0, 256, (6, 40, 40, 3), dtype=np.uint8)
+    want = FaceClassifier.load(DEFAULT_MODEL_PATH).predict(crops)
+    with torch.no_grad():
+        value, colour, face = FaceNetProbabilities(net)(torch.from_numpy(crops_to_tensor(crops)))
+    np.testing.assert_allclose(value.numpy(), want.value_probs, atol=1e-5)
+    np.testing.assert_allclose(colour.numpy(), want.colour_probs, atol=1e-5)
+    np.testing.assert_allclose(face.numpy(), want.face_prob, atol=1e-5)
