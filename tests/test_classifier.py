@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import shutil
 from importlib import resources
@@ -135,3 +136,64 @@ def test_copy_with_its_hash_loads_and_threads_are_checked(tmp_path):
     assert loaded.name == str(model)
     with pytest.raises(ValueError, match="threads"):
         FaceClassifier.load(model, threads=0)
+
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
+GOLDEN_FONTS = tuple(
+    DEJAVU / name for name in ("DejaVuSans.ttf", "DejaVuSerif.ttf", "DejaVuSansMono.ttf")
+)
+
+
+def _dejavu() -> tuple[str, ...]:
+    pytest.importorskip("PIL", reason="Pillow (the dev extra) draws outline fonts")
+    missing = [str(path) for path in GOLDEN_FONTS if not path.is_file()]
+    if missing:
+        pytest.skip(f"not installed (Debian's fonts-dejavu-core): {', '.join(missing)}")
+    return tuple(str(path) for path in GOLDEN_FONTS)
+
+
+def _true_corner_crops(fonts, white_balance, seeds, dark=None):
+    """Crops cut at the true corners of dice drawn in `fonts` under a given room light."""
+    from vision.crops import crop_face
+    from vision.synth import random_conditions, render_scene
+    from vision.synth.looks import random_look
+    from vision.synth.placement import random_placements, random_roll
+
+    crops, dice = [], []
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        conditions = random_look(rng, random_conditions(rng, (640, 480)), fonts, dark=dark)
+        conditions = dataclasses.replace(conditions, white_balance=white_balance, scale=70.0)
+        placements = random_placements(rng, list(random_roll(rng)), conditions, (640, 480))
+        scene = render_scene(seed, placements=placements, conditions=conditions, size=(640, 480))
+        for die in scene.dice:
+            if not die.tilted:
+                crops.append(crop_face(scene.image, die.corners))
+                dice.append(die.die)
+    return np.stack(crops), dice
+
+
+def test_every_value_reads_in_several_outline_fonts(classifier):
+    """The golden check of the reader: each face value, in three real fonts, light bodies."""
+    from vision.synth.looks import LookMix
+
+    data = render_eval_set(330, EVAL_SEED_BASE + 4242, LookMix(_dejavu(), 1.0, False))
+    result = classifier.predict(data.crops)
+    faces = data.faces
+    read = result.value_probs.argmax(axis=1)
+    assert set(data.values[faces]) == set(range(len(VALUE_LABELS)))
+    for value in range(len(VALUE_LABELS)):
+        picked = faces & (data.values == value)
+        assert (read[picked] == value).mean() >= 0.9, VALUE_LABELS[value]
+    assert (read[faces] == data.values[faces]).mean() >= 0.97
+
+
+@pytest.mark.parametrize("temperature", [-0.25, -0.12, 0.12, 0.25])
+def test_colour_holds_under_a_shifted_white_balance(classifier, temperature):
+    white_balance = (1.0 + temperature, 1.0, 1.0 - temperature)
+    crops, dice = _true_corner_crops(
+        _dejavu(), white_balance, range(EVAL_SEED_BASE + 90, EVAL_SEED_BASE + 96)
+    )
+    read = classifier.predict(crops).best_dice()
+    right = np.mean([r.colour == d.colour for r, d in zip(read, dice, strict=True)])
+    assert len(dice) >= 40 and right >= 0.95
