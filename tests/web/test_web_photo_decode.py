@@ -6,6 +6,7 @@ decoding."""
 from __future__ import annotations
 
 import struct
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -20,6 +21,7 @@ from web.photo import (
     BadImageError,
     ImageInfo,
     PhotoReader,
+    _reader_at_die_size,
     _tiff_orientation,
     decode_photo,
     inspect,
@@ -148,3 +150,19 @@ def test_far_away_dice_are_read_again_from_a_larger_decoding():
     result = PhotoReader(lambda: near).read(data)
     assert [shape[:2] for shape in near.shapes] == [(1500, 2000)]
     assert result.looks == 1 and result.die_side > MIN_DIE_PX
+
+
+def test_off_size_dice_are_read_again_with_the_locator_at_the_width_they_call_for():
+    networks = SimpleNamespace(finder=object(), classifier=object(), use_inventory=True, turns=4)
+
+    def width(side: float, complete: bool = True) -> int | None:
+        reader = _reader_at_die_size(networks, 2000, side, complete)
+        return None if reader is None else reader.finder.net_width
+
+    assert width(130) is None  # 20.8 px at the first look, ten dice read sure: done
+    assert width(130, complete=False) == 480  # the right size, but not a whole roll
+    assert width(300) == 128  # large dice: the width that shows them at 20 px
+    assert width(60) == 672  # small dice
+    assert width(100) == 480  # 16 px: at least 1.5 times finer than the first look
+    assert width(0) is None  # no dice
+    assert _reader_at_die_size(ScaledReader(0.05), 2000, 300, True) is None  # not a DiceReader
