@@ -1,8 +1,27 @@
-"""The Phase 10 Dice scorer: pure Python, standard library only, no I/O.
+"""The Phase 10 Dice scorer (and the Phase 10 card game's): pure Python, standard library
+only, no I/O.
 
 Other layers use only the names exported here.
 """
 
+from scorer.card_events import (
+    CardGameCreated,
+    HandCorrected,
+    HandPlayed,
+    HandResult,
+    InvalidHandError,
+    card_event_from_dict,
+    hand_from_dicts,
+)
+from scorer.card_game import CardGame
+from scorer.card_rules import (
+    CARD_VALUES,
+    DEFAULT_WINNER_RULE,
+    CardValue,
+    CardWinnerRule,
+    InvalidWinnerRuleError,
+)
+from scorer.card_scorepad import CardColumn, CardScorepad, HandLine, HandRecord
 from scorer.dice import (
     FULL_ROLL,
     WILD,
@@ -38,6 +57,7 @@ from scorer.game_errors import (
     RollOffError,
     UnknownPlayerError,
 )
+from scorer.kinds import GameKind, InvalidGameKindError, replay_log
 from scorer.odds import Advice, advise, turn_odds
 from scorer.phases import PHASES, GroupKind, GroupSpec, InvalidPhaseError, Phase, get_phase
 from scorer.rules import DEFAULT_FIRST_FINISH, FirstFinishRule
@@ -45,6 +65,26 @@ from scorer.scorepad import PlayerColumn, Scorepad, TurnRecord
 from scorer.solver import GroupResult, PhaseResult, evaluate, evaluate_all
 
 __all__ = [
+    "CARD_VALUES",
+    "DEFAULT_WINNER_RULE",
+    "CardColumn",
+    "CardGame",
+    "CardGameCreated",
+    "CardScorepad",
+    "CardValue",
+    "CardWinnerRule",
+    "GameKind",
+    "HandCorrected",
+    "HandLine",
+    "HandPlayed",
+    "HandRecord",
+    "HandResult",
+    "InvalidGameKindError",
+    "InvalidHandError",
+    "InvalidWinnerRuleError",
+    "card_event_from_dict",
+    "hand_from_dicts",
+    "replay_log",
     "Advice",
     "advise",
     "turn_odds",
