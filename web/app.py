@@ -20,7 +20,7 @@ from web.photo import PhotoReader, ReaderFactory
 from web.pin_guard import PinGuard
 from web.service import GameService
 from web.store import GameStore
-from web.views import api, camera, pages, photo, setup, stream
+from web.views import api, camera, cards, pages, photo, setup, stream
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None,
     app.extensions["phase10"] = Table(config, store, hub, service, feed, settings,
                                       photos=photos)
     register_error_handlers(app)
-    for blueprint in (pages.bp, api.bp, photo.bp, stream.bp, camera.bp, setup.bp):
+    for blueprint in (pages.bp, api.bp, cards.bp, photo.bp, stream.bp, camera.bp, setup.bp):
         app.register_blueprint(blueprint)
     log.info("scorepad ready: data in %s, camera %s", config.data_dir, config.camera)
     return app

@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 from scorer import (
     GameError,
     InvalidDieError,
+    InvalidHandError,
     InvalidPhaseError,
     InvalidPlayersError,
     InvalidRollError,
@@ -52,6 +53,7 @@ STATUS: dict[type[BaseException], int] = {
     BadActionError: 400,
     InvalidPlayersError: 400,
     UnknownPlayerError: 400,
+    InvalidHandError: 400,
     StaleVersionError: 409,
     GameOverError: 409,
     UnreadableDiceError: 409,

@@ -17,14 +17,21 @@ from typing import Any
 
 from scorer import (
     DEFAULT_FIRST_FINISH,
+    DEFAULT_WINNER_RULE,
     PHASES,
+    CardGame,
+    CardWinnerRule,
     Die,
     FirstFinishRule,
     Game,
+    GameKind,
     InvalidFirstFinishRuleError,
+    InvalidWinnerRuleError,
     Roll,
-    event_from_dict,
+    hand_from_dicts,
+    replay_log,
 )
+from web.card_state import card_state_dict, card_summary_dict
 from web.live import Hub
 from web.store import GameStore, UnknownGameError
 from web.verdict import ROLLS_PER_TURN, current_dict, stored_current
@@ -125,6 +132,28 @@ ACTIONS: dict[str, _Action] = {
 }
 
 
+def _hand(game: Any, payload: Mapping[str, Any], current: Roll | None) -> Any:
+    return game.play_hand(hand_from_dicts(body_field(payload, "hand", list)))
+
+
+def _correct_hand(game: Any, payload: Mapping[str, Any], current: Roll | None) -> Any:
+    index = body_field(payload, "index", int)
+    return game.correct_hand(index, hand_from_dicts(body_field(payload, "hand", list)))
+
+
+#: The card game's actions (issue 17): a whole hand at once, undo, a hand corrected.
+CARD_ACTIONS: dict[str, _Action] = {
+    "hand": _Action(_hand, ends_turn=False, fields=("hand", "version")),
+    "undo": ACTIONS["undo"],
+    "correct-hand": _Action(_correct_hand, ends_turn=False, fields=("index", "hand", "version")),
+}
+
+
+def actions_of(game: Game | CardGame) -> dict[str, _Action]:
+    """The actions a game of this kind takes."""
+    return CARD_ACTIONS if isinstance(game, CardGame) else ACTIONS
+
+
 def _json_safe(value: Any) -> Any:
     """Engine values as JSON: objects with to_dict(), tuples, enums by name."""
     if hasattr(value, "to_dict"):
@@ -168,8 +197,10 @@ def scorepad_dict(game: Game) -> dict[str, Any]:
     }
 
 
-def summary_dict(game: Game) -> dict[str, Any]:
+def summary_dict(game: Game | CardGame) -> dict[str, Any]:
     """What the list of past games shows without replaying the game."""
+    if isinstance(game, CardGame):
+        return card_summary_dict(game)
     columns = scorepad_dict(game)["columns"]
     return {
         "round": game.round,
@@ -187,7 +218,7 @@ class GameService:
         self.store = store
         self.hub = hub
         self._lock = threading.RLock()
-        self._games: dict[int, Game] = {}
+        self._games: dict[int, Game | CardGame] = {}
         self._turn_listeners: list[Callable[[int], None]] = []
         #: Whether a camera runs at this table (the app sets it); only then is a game fed.
         self.camera_attached = False
@@ -199,22 +230,30 @@ class GameService:
 
     # --- reading ---------------------------------------------------------------------
 
-    def _game(self, game_id: int) -> Game:
+    def _game(self, game_id: int) -> Game | CardGame:
         game = self._games.get(game_id)
         if game is None:
             stored = self.store.load(game_id)
-            game = Game.replay([event_from_dict(event) for event in stored.events])
+            game = replay_log(stored.events)  # dice or cards, by the log's first event
             self._games[game_id] = game
         return game
+
+    def _require_dice(self, game_id: int, what: str) -> None:
+        """Rolls and the camera are for dice games; a card game refuses them by name."""
+        if isinstance(self._game(game_id), CardGame):
+            raise BadActionError(f"game {game_id} is a card game: {what}")
 
     def state(self, game_id: int) -> dict[str, Any]:
         """Everything a phone draws for one game (also the body of each live update)."""
         with self._lock:
             stored = self.store.load(game_id, events=False)
             game = self._game(game_id)
+            if isinstance(game, CardGame):
+                return card_state_dict(game, game_id, stored.created, stored.updated)
             active_phase = None if game.is_over or _pending(game) else game.active_phase
             return {
                 "id": game_id,
+                "game": GameKind.DICE.value,
                 "created": stored.created,
                 "updated": stored.updated,
                 "version": len(game.events),
@@ -262,6 +301,8 @@ class GameService:
     def use_camera(self, game_id: int | None) -> None:
         """Feed the camera's rolls to this game from now on (None: to no game); kept on disk."""
         with self._lock:
+            if game_id is not None:
+                self._require_dice(game_id, "the camera reads dice, not cards")
             if game_id is not None and self.store.load(game_id, events=False).finished:
                 raise GameOverError(f"game {game_id} is over: the camera cannot feed it")
             previous, self._camera_game = self._camera_game, game_id
@@ -306,14 +347,36 @@ class GameService:
         self.hub.publish(GAMES_TOPIC, "games", {"id": game_id})
         return game_id
 
+    def create_cards(self, players: list[str], *,
+                     winner: str = DEFAULT_WINNER_RULE.value) -> int:
+        """Start a Phase 10 card game (seat order as given); `winner` names who wins."""
+        try:
+            rule = CardWinnerRule.from_value(winner)
+        except InvalidWinnerRuleError as error:
+            raise BadActionError(f"field 'winner': {error}") from error
+        game = CardGame.new(players, winner=rule)
+        settings = {"game": GameKind.CARDS.value, "players": list(players),
+                    "winner": rule.value}
+        with self._lock:
+            game_id = self.store.create_game(
+                settings, [event.to_dict() for event in game.events], summary_dict(game)
+            )
+            self._games[game_id] = game
+        log.info("card game %d started: %s", game_id, ", ".join(players))
+        self.hub.publish(GAMES_TOPIC, "games", {"id": game_id})
+        return game_id
+
     def act(self, game_id: int, name: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         """Run one action; the event is committed before this returns the new state."""
-        action = ACTIONS.get(name)
-        if action is None:
-            raise BadActionError(f"unknown action {name!r}: expected one of {', '.join(ACTIONS)}")
         with self._lock:
             stored = self.store.load(game_id, events=False)
             game = self._game(game_id)
+            actions = actions_of(game)
+            action = actions.get(name)
+            if action is None:
+                kind = "a card game" if isinstance(game, CardGame) else "a dice game"
+                raise BadActionError(f"game {game_id} is {kind}, which has no action {name!r}: "
+                                     f"expected one of {', '.join(actions)}")
             _check_version(payload, game)
             _check_roll_id(payload, stored.current)
             _check_readable(name, payload, stored.current)
@@ -365,6 +428,7 @@ class GameService:
             raise BadActionError(f"roll_number {roll_number} is outside 1-{ROLLS_PER_TURN}")
         with self._lock:
             stored = self.store.load(game_id, events=False)
+            self._require_dice(game_id, "there are no dice to put on the table")
             if stored.finished:
                 raise GameOverError(f"game {game_id} is over: no more rolls")
             previous = (stored.current or {}).get("roll_number", 0)

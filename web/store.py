@@ -91,6 +91,7 @@ class GameSummary:
             "updated": self.updated,
             "players": self.settings.get("players", []),
             "solitaire": bool(self.settings.get("solitaire", False)),
+            "game": self.settings.get("game", "dice"),  # games stored before cards are dice
             "finished": self.finished,
             **self.summary,
         }

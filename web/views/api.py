@@ -7,11 +7,12 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from scorer import DEFAULT_FIRST_FINISH, Die, Roll, advise, get_phase
+from scorer import DEFAULT_FIRST_FINISH, Die, GameKind, Roll, advise, get_phase
 from web.camera import CameraControlError, CameraFeed
 from web.hint import plain_hint
 from web.service import ACTIONS, BadActionError, body_field
 from web.verdict import ROLLS_PER_TURN, die_dict, verdict_dict
+from web.views.cards import create_card_game, game_kind
 from web.views.common import json_body, require_pin, table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -51,9 +52,15 @@ def list_games() -> ResponseReturnValue:
 
 @bp.post("/games")
 def create_game() -> ResponseReturnValue:
-    body = json_body("players", "solitaire", "roll_off", "first_finish")
+    body = json_body("players", "game", "solitaire", "roll_off", "first_finish", "winner")
     require_pin(body)
     service = table().service
+    kind = game_kind(body_field(body, "game", str, required=False, default="dice"))
+    if kind is GameKind.CARDS:
+        return create_card_game(body)
+    if "winner" in body:
+        raise BadActionError("field 'winner' is an option of card games (\"game\": \"cards\"); "
+                             "the dice game's highest Grand Total wins")
     game_id = service.create(
         _players(body),
         solitaire=body_field(body, "solitaire", bool, required=False, default=False),
