@@ -196,8 +196,8 @@ def test_a_fine_tuned_locator_starts_exactly_where_the_shipped_one_is():
     import torch
 
     from models.locator_net import TopNet, TopNetProbabilities
-    from models.options import DEFAULT_LOCATOR_PATH
     from models.onnx_init import freeze_norms, load_onnx_weights
+    from models.options import DEFAULT_LOCATOR_PATH
 
     net = TopNet()
     load_onnx_weights(net, DEFAULT_LOCATOR_PATH)
@@ -215,8 +215,8 @@ def test_a_locator_of_another_shape_is_refused(tmp_path):
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
     from models.locator_net import TopNet
-    from models.options import DEFAULT_LOCATOR_PATH
     from models.onnx_init import load_onnx_weights
+    from models.options import DEFAULT_LOCATOR_PATH
 
     with pytest.raises(ValueError, match="is \\(16, 5, 3, 3\\), not"):
         load_onnx_weights(TopNet(widths=(8, 32, 64, 96)), DEFAULT_LOCATOR_PATH)
