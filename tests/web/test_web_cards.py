@@ -221,3 +221,10 @@ def test_the_camera_cannot_feed_a_card_game(tmp_path):
     finally:
         close_app(app)
 
+
+
+def test_the_card_game_page_is_served_for_a_card_game(client):
+    state = new_cards(client)
+    page = client.get(f"/games/{state['id']}").get_data(as_text=True)
+    assert 'data-kind="cards"' in page and "Record hand" in page
+    assert "the lowest total wins" in page

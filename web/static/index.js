@@ -21,16 +21,27 @@
     input.focus();
   });
 
+  /* the card game has its own options; the dice game's are hidden while it is chosen */
+  const chosenGame = () => form.querySelector("input[name=game]:checked").value;
+  for (const radio of form.querySelectorAll("input[name=game]")) {
+    radio.addEventListener("change", () => {
+      const cards = chosenGame() === "cards";
+      document.getElementById("card-options").hidden = !cards;
+      for (const box of form.querySelectorAll(".dice-option")) box.hidden = cards;
+    });
+  }
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
     const players = [...form.querySelectorAll("input[name=player]")]
       .map((input) => input.value.trim()).filter(Boolean);
     const order = form.querySelector("input[name=order]:checked").value;
-    const result = await api("POST", "/api/games", {
-      players, solitaire: order === "solitaire", roll_off: order === "roll_off",
-      first_finish: form.querySelector("input[name=first_finish]:checked").value,
-    });
+    const body = chosenGame() === "cards"
+      ? { players, game: "cards", winner: form.querySelector("input[name=winner]:checked").value }
+      : { players, solitaire: order === "solitaire", roll_off: order === "roll_off",
+          first_finish: form.querySelector("input[name=first_finish]:checked").value };
+    const result = await api("POST", "/api/games", body);
     if (result.ok) location.href = "/games/" + result.data.id;
     else error.textContent = result.data.error || "could not start the game";
   });
@@ -43,6 +54,9 @@
   }
 
   function outcome(game) {
+    if (!game.finished && game.game === "cards") {
+      return el("span", { class: "badge live" }, `Hand ${game.hand}`);
+    }
     if (!game.finished) {
       return el("span", { class: "badge live" },
         `Round ${game.round}` + (game.active_player ? ` · ${game.active_player} to play` : ""));
@@ -60,7 +74,8 @@
     return el("li", { dataset: { gameId: String(game.id) } },
       el("a", { href: "/games/" + game.id },
         el("strong", { text: `Game ${game.id}` }),
-        el("span", { class: "names", text: game.players.join(", ") + (game.solitaire ? " (solitaire)" : "") }),
+        el("span", { class: "names", text: game.players.join(", ") +
+          (game.solitaire ? " (solitaire)" : "") + (game.game === "cards" ? " (card game)" : "") }),
         el("time", { class: "when", datetime: game.updated, text: localTime(game.updated) }),
         outcome(game),
         el("span", { class: "totals", text: totals })));

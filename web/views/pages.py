@@ -8,7 +8,14 @@ import segno
 from flask import Blueprint, Response, abort, render_template, request
 from flask.typing import ResponseReturnValue
 
-from scorer import DEFAULT_FIRST_FINISH, PHASES, WILD, FirstFinishRule
+from scorer import (
+    DEFAULT_FIRST_FINISH,
+    DEFAULT_WINNER_RULE,
+    PHASES,
+    WILD,
+    CardWinnerRule,
+    FirstFinishRule,
+)
 from scorer.dice import COLOUR_LETTERS, COLOUR_NAMES, HIGH_VALUES, LOW_VALUES
 from web.network import is_loopback, shareable_url
 from web.views.common import table
@@ -44,6 +51,7 @@ def index() -> ResponseReturnValue:
         "index.html", games=tab.service.list_games(), pin_required=tab.config.pin is not None,
         join=_join(),
         first_finish_rules=list(FirstFinishRule), default_first_finish=DEFAULT_FIRST_FINISH,
+        winner_rules=list(CardWinnerRule), default_winner=DEFAULT_WINNER_RULE,
     )
 
 
@@ -51,6 +59,8 @@ def index() -> ResponseReturnValue:
 def game(game_id: int) -> ResponseReturnValue:
     tab = table()
     state = tab.service.state(game_id)
+    if state.get("game") == "cards":  # the card game has a page of its own (issue 17)
+        return render_template("cards.html", state=state, join=_join(f"games/{game_id}"))
     return render_template(
         "game.html", state=state, phases=PHASES, picker=_picker(),
         pin_required=tab.config.pin is not None, camera=tab.camera is not None,
