@@ -51,11 +51,13 @@ renderer's dice are 0.065..0.105 of the shorter side, and 1280x960 scenes shrink
 320x240, so 15.6..25.2 pixels, 20 in the middle. A frame whose dice measure outside
 TRAINED_DIE_RANGE is looked at again resized so that they measure this."""
 
-TRAINED_DIE_RANGE: Final[tuple[float, float]] = (13.0, 32.0)
+TRAINED_DIE_RANGE: Final[tuple[float, float]] = (16.0, 32.0)
 """Measured die sides (network input pixels) left at the first look: the trained range
 with a margin (a box's longest side measures up to about 1.2 times the die's edge, from
 perspective and the box's own slack), so frames like the training scenes are read as
-validated."""
+validated. The lower end is above the smallest trained dice: dice much smaller than the
+camera's usual ones come out merged in pairs at the first look, measuring about 16, and
+must be looked at again enlarged."""
 
 NET_WIDTH_RANGE: Final[tuple[int, int]] = (96, 1280)
 """Network input widths a rescaled look may use: dice of 150 pixels in a 640-wide photo
