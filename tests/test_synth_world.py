@@ -14,7 +14,7 @@ from vision.synth.clutter import clutter_layer
 from vision.synth.locator_training import render_locator_sample, target_maps, tilt_scene
 from vision.synth.looks import LookMix, random_world
 from vision.synth.pips import PIP_LAYOUTS, PipStyle, pip_count, pip_face_layers
-from vision.synth.placement import tray_interior
+from vision.synth.placement import random_placements, random_roll, tray_interior
 from vision.synth.texture import SURFACES
 
 pytest.importorskip("skimage", reason="photographic surfaces come from scikit-image's wheel")
@@ -90,3 +90,22 @@ def test_locator_samples_with_a_look_are_reproducible_and_labelled():
         np.testing.assert_array_equal(image, image2)
         np.testing.assert_array_equal(maps, maps2)
         assert image.shape[:2] == (240, 320) and maps.shape == (3, 120, 160)
+
+
+def test_a_camera_standing_aside_shows_every_die_leaning_away_from_it():
+    """Seen from a camera beside the table, each top is pushed away from the camera's foot
+    (the visible sides face the camera), wherever the die lies in the picture."""
+    rng = np.random.default_rng(8)
+    conditions = random_conditions(rng, (640, 480))
+    placements = random_placements(rng, list(random_roll(rng)), conditions, (640, 480))
+    above = render_scene(12, placements=placements, conditions=conditions, size=(640, 480))
+    aside = render_scene(
+        12,
+        placements=placements,
+        conditions=dataclasses.replace(conditions, camera_shift=(0.0, 0.9), camera_height=10.0),
+        size=(640, 480),
+    )
+    assert len(above.dice) == len(aside.dice)
+    for straight, oblique in zip(above.dice, aside.dice, strict=True):
+        if not straight.tilted:
+            assert oblique.centre[1] < straight.centre[1]  # camera below the picture

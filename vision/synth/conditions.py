@@ -105,7 +105,18 @@ class Conditions:
     # colours); see synth.looks.
     artwork: FaceArtwork | None = None
     clutter: int = 0  # things at the picture's edge that are not dice (synth.clutter)
+    # Where the camera stands, from the frame's centre in frame widths and heights: (0, 0)
+    # is straight above the tray; far off, every die shows the sides facing the camera,
+    # as a webcam on a desk sees them (see `camera_centre`).
+    camera_shift: tuple[float, float] = (0.0, 0.0)
     inks: tuple[tuple[float, float, float], ...] | None = None
+
+
+def camera_centre(conditions: Conditions, size: tuple[int, int]) -> tuple[float, float]:
+    """The point of the tray plane (pixels) the camera stands above."""
+    width, height = size
+    dx, dy = conditions.camera_shift
+    return width / 2 + dx * width, height / 2 + dy * height
 
 
 def _jitter(rng: np.random.Generator, bgr: tuple[float, ...], amount: float) -> np.ndarray:

@@ -227,6 +227,8 @@ WORLD_SURFACES: tuple[tuple[str, float], ...] = (
 )
 TABLETOP_SHARE = 0.5
 """Share of real-world scenes with no tray: the dice lie on the table itself."""
+OBLIQUE_SHARE = 0.4
+"""Share of real-world scenes seen by a camera standing off to one side of the dice."""
 LOW_CONTRAST_SHARE = 0.3
 """Share of real-world scenes whose table is close to the dice's colour (a pale desk)."""
 
@@ -277,6 +279,15 @@ def random_world(rng: np.random.Generator, conditions: Conditions) -> Conditions
     }
     if rng.random() < TABLETOP_SHARE:
         changes["tray_inset"] = -(conditions.wall_width * scale) / short - 0.05
+    if rng.random() < OBLIQUE_SHARE:  # a webcam on the desk: every die shows its near sides
+        direction = rng.uniform(0, 2 * np.pi)
+        height = float(rng.uniform(8.0, 20.0))  # die edges above the table
+        off = height * np.tan(np.radians(rng.uniform(15, 40))) * scale  # pixels aside
+        changes["camera_shift"] = (
+            float(np.cos(direction) * off / 1280.0),
+            float(np.sin(direction) * off / short),
+        )
+        changes["camera_height"] = height
     if rng.random() < LOW_CONTRAST_SHARE:  # white dice on a pale desk, dark on dark
         body = np.asarray(conditions.body_bgr)
         changes["mat_bgr"] = tuple(

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from scorer.dice import PHYSICAL_DICE, Die, Roll
-from vision.synth.conditions import Conditions
+from vision.synth.conditions import Conditions, camera_centre
 from vision.synth.geometry import Camera, die_rotation, face_corners, rest_centre
 
 logger = logging.getLogger(__name__)
@@ -103,15 +103,15 @@ def _inside(points: np.ndarray, bounds: tuple[float, float, float, float]) -> bo
 def top_in_frame(placement: Placement, conditions: Conditions, size: tuple[int, int]) -> bool:
     """Whether the die's top face, as the camera sees it, lies wholly inside the picture.
 
-    The camera looks down from above the frame's centre, so a die near the tray's
-    edge (above all one leaning on the wall) shows its top pushed outwards.
+    The camera looks down from above `camera_centre` (the frame's centre unless moved),
+    so a die far from it (above all one leaning on the wall) shows its top pushed outwards.
     """
     width, height = size
     edge = conditions.scale
     lean = lean_direction(placement.centre, conditions, size) if placement.tilt else 0.0
     rotation = die_rotation(placement.angle, placement.tilt, lean)
     corners = face_corners(rotation, rest_centre(rotation, placement.centre, edge), edge)[0]
-    camera = Camera((width / 2, height / 2), conditions.camera_height * edge)
+    camera = Camera(camera_centre(conditions, size), conditions.camera_height * edge)
     return _inside(camera.project(corners), (0.0, 0.0, width - 1.0, height - 1.0))
 
 

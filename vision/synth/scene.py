@@ -23,7 +23,7 @@ import numpy as np
 
 from scorer.dice import COLOUR_LETTERS, COLOUR_RGB, PHYSICAL_DICE, Die
 from vision.synth import glyphs
-from vision.synth.conditions import Conditions, random_conditions
+from vision.synth.conditions import Conditions, camera_centre, random_conditions
 from vision.synth.geometry import (
     Camera,
     die_rotation,
@@ -293,7 +293,8 @@ def render_scene(
         chosen = list(random_roll(rng_dice)) if dice is None else list(dice)
         placements = random_placements(rng_place, chosen, conditions, size)
     width, height = size
-    camera = Camera((width / 2, height / 2), conditions.camera_height * conditions.scale)
+    eye = camera_centre(conditions, size)
+    camera = Camera(eye, conditions.camera_height * conditions.scale)
     az, el = np.radians(conditions.light_azimuth), np.radians(conditions.light_elevation)
     light = np.array([np.cos(el) * np.cos(az), np.cos(el) * np.sin(az), np.sin(el)])
 
@@ -307,9 +308,7 @@ def render_scene(
         image += colour * alpha
     order = sorted(
         range(len(placements)),
-        key=lambda i: (
-            -np.hypot(placements[i].centre[0] - width / 2, placements[i].centre[1] - height / 2)
-        ),
+        key=lambda i: -np.hypot(placements[i].centre[0] - eye[0], placements[i].centre[1] - eye[1]),
     )
     truths: dict[int, RenderedDie] = {}
     for i in order:
