@@ -66,10 +66,15 @@ def test_the_game_pages_qr_code_opens_the_game_not_the_start_page(app, new_tab):
     phone.click("details.join summary")
     qr = phone.locator("[data-testid=join-qr]")
     qr.evaluate("img => img.complete || new Promise(done => img.onload = done)")
-    shot = np.frombuffer(qr.screenshot(), np.uint8)
-    image = cv2.resize(cv2.imdecode(shot, cv2.IMREAD_GRAYSCALE), None, fx=3, fy=3,
-                       interpolation=cv2.INTER_NEAREST)
-    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    text = ""
+    for _ in range(20):  # a busy machine may still be laying out the opened details
+        shot = np.frombuffer(qr.screenshot(), np.uint8)
+        image = cv2.resize(cv2.imdecode(shot, cv2.IMREAD_GRAYSCALE), None, fx=3, fy=3,
+                           interpolation=cv2.INTER_NEAREST)
+        text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+        if text:
+            break
+        phone.wait_for_timeout(250)
     assert text.endswith(f"/games/{game_id}"), text
     assert phone.inner_text("[data-testid=join-address]") == text
     other = new_tab()  # the phone that scanned it lands on the game
