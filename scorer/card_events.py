@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias
 
 from scorer.card_rules import DEFAULT_WINNER_RULE, CardWinnerRule
-from scorer.events import Undone
+from scorer.events import Undone, read_event
 from scorer.game_errors import GameError, InvalidEventError
 
 #: The `type` of the first event of a card game's log (the dice game's is game_created).
@@ -60,8 +60,9 @@ def hand_from_dicts(entries: object) -> tuple[HandResult, ...]:
                 raise InvalidHandError(f"result {position} of the hand is missing {name!r}")
         player, made, points = entry["player"], entry["made"], entry["points"]
         if not isinstance(player, str):
-            raise InvalidHandError(f"result {position} of the hand has player={player!r}: "
-                                   "expected a name")
+            raise InvalidHandError(
+                f"result {position} of the hand has player={player!r}: expected a name"
+            )
         if not isinstance(made, bool):
             raise InvalidHandError(f"{player}'s 'made' is {made!r}: expected true or false")
         if isinstance(points, bool) or not isinstance(points, int):
@@ -137,8 +138,9 @@ def _results(data: Mapping[str, Any]) -> tuple[HandResult, ...]:
 def _created(data: Mapping[str, Any]) -> CardGameCreated:
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
-        raise InvalidEventError(f"{CARD_GAME_CREATED!r} event has players={players!r}: "
-                                "expected names")
+        raise InvalidEventError(
+            f"{CARD_GAME_CREATED!r} event has players={players!r}: expected names"
+        )
     return CardGameCreated(tuple(players), CardWinnerRule.from_value(data.get("winner")))
 
 
@@ -161,13 +163,4 @@ CARD_EVENT_TYPES: tuple[str, ...] = tuple(_READERS)
 
 def card_event_from_dict(data: Mapping[str, Any]) -> CardEvent:
     """Rebuild a card game's event from its `to_dict()` form."""
-    if not isinstance(data, Mapping):
-        raise InvalidEventError(f"an event must be a mapping, got {data!r}")
-    kind = data.get("type")
-    reader = _READERS.get(kind) if isinstance(kind, str) else None
-    if reader is None:
-        raise InvalidEventError(
-            f"{kind!r} is not a card game event type: expected one of "
-            f"{', '.join(CARD_EVENT_TYPES)}"
-        )
-    return reader(data)
+    return read_event(data, _READERS, "a card game event type")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias, TypeVar
 
 from scorer.dice import InvalidDieError, InvalidRollError, Roll
 from scorer.game_errors import InvalidEventError
@@ -216,14 +216,23 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
 EVENT_TYPES: tuple[str, ...] = tuple(_READERS)
 
 
-def event_from_dict(data: Mapping[str, Any]) -> Event:
-    """Rebuild an event from its `to_dict()` form (e.g. after a JSON round trip)."""
+T = TypeVar("T")
+
+
+def read_event(
+    data: Mapping[str, Any], readers: Mapping[str, Callable[[Mapping[str, Any]], T]], what: str
+) -> T:
+    """The event `data` describes, built by the reader of its "type" among `readers`
+    (InvalidEventError naming the known types otherwise); `what` names the log's kind."""
     if not isinstance(data, Mapping):
         raise InvalidEventError(f"an event must be a mapping, got {data!r}")
     kind = data.get("type")
-    reader = _READERS.get(kind) if isinstance(kind, str) else None
+    reader = readers.get(kind) if isinstance(kind, str) else None
     if reader is None:
-        raise InvalidEventError(
-            f"{kind!r} is not an event type: expected one of {', '.join(EVENT_TYPES)}"
-        )
+        raise InvalidEventError(f"{kind!r} is not {what}: expected one of {', '.join(readers)}")
     return reader(data)
+
+
+def event_from_dict(data: Mapping[str, Any]) -> Event:
+    """Rebuild an event from its `to_dict()` form (e.g. after a JSON round trip)."""
+    return read_event(data, _READERS, "an event type")
