@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from scorepad_helpers import make_config
+from scorepad_helpers import FakeWatcher, make_config, open_camera_app
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from web.app import close_app, create_app
@@ -30,6 +30,21 @@ def config(tmp_path: Path) -> Config:
 def app(config: Config) -> Iterator[Flask]:
     application = create_app(config)
     application.testing = True
+    yield application
+    close_app(application)
+
+
+@pytest.fixture
+def watcher() -> FakeWatcher:
+    """A stand-in for vision's table watcher, fed readings by the test."""
+    return FakeWatcher()
+
+
+@pytest.fixture
+def camera_app(tmp_path: Path, watcher: FakeWatcher) -> Iterator[Flask]:
+    """The scorepad with the fake `watcher` in place of vision's table watcher; a test
+    file uses it as its `app` with `app = camera_app`-style aliasing (see its users)."""
+    application = open_camera_app(tmp_path, watcher)
     yield application
     close_app(application)
 

@@ -3,28 +3,17 @@ on an unsure die corrects it everywhere, and a roll-off is settled by taps."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from flask import Flask
-from scorepad_helpers import FakeWatcher, RollEvent, open_camera_app, reading_of
-
-from web.app import close_app
+from scorepad_helpers import RollEvent, reading_of
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def watcher() -> FakeWatcher:
-    return FakeWatcher()
-
-
-@pytest.fixture
-def app(tmp_path, watcher) -> Iterator[Flask]:
-    """The scorepad with a (fake) camera in place of vision's table watcher."""
-    application = open_camera_app(tmp_path, watcher)
-    yield application
-    close_app(application)
+def app(camera_app: Flask) -> Flask:
+    """The scorepad with a fake camera (conftest's `watcher`)."""
+    return camera_app
 
 
 def roll_shown(tab, notation: str) -> None:

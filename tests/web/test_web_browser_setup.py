@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from flask import Flask
-from scorepad_helpers import open_camera_app, reading_of
+from scorepad_helpers import reading_of
 from test_web_setup import SetupWatcher, install_fake_picamera2, jpeg, pi_app
 
 from web.app import close_app
@@ -28,10 +28,9 @@ def watcher() -> LiveSetupWatcher:
 
 
 @pytest.fixture
-def app(tmp_path, watcher) -> Iterator[Flask]:
-    application = open_camera_app(tmp_path, watcher)
-    yield application
-    close_app(application)
+def app(camera_app: Flask) -> Flask:
+    """The scorepad with this file's fake camera (its `watcher`)."""
+    return camera_app
 
 
 def drag(tab, start, end, box) -> None:

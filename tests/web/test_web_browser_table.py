@@ -4,27 +4,17 @@ codes, and the scorepad's own conveniences."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from flask import Flask
-from scorepad_helpers import MAKES, NEVER, FakeWatcher, RollEvent, open_camera_app, reading_of
-
-from web.app import close_app
+from scorepad_helpers import MAKES, NEVER, RollEvent, reading_of
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def watcher() -> FakeWatcher:
-    return FakeWatcher()
-
-
-@pytest.fixture
-def app(tmp_path, watcher) -> Iterator[Flask]:
-    application = open_camera_app(tmp_path, watcher)
-    yield application
-    close_app(application)
+def app(camera_app: Flask) -> Flask:
+    """The scorepad with a fake camera (conftest's `watcher`)."""
+    return camera_app
 
 
 def test_start_page_keeps_typed_names_when_a_game_starts_or_a_camera_roll_arrives(

@@ -4,15 +4,11 @@ page's test reading."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from flask import Flask
-from scorepad_helpers import FakeWatcher, RollEvent, open_camera_app
+from scorepad_helpers import FakeWatcher, RollEvent
 from test_web_browser_setup import LiveSetupWatcher
 from test_web_unreadable import READ, reading_with_unreadable
-
-from web.app import close_app
 
 pytestmark = pytest.mark.browser
 
@@ -23,10 +19,9 @@ def watcher() -> FakeWatcher:
 
 
 @pytest.fixture
-def app(tmp_path, watcher) -> Iterator[Flask]:
-    application = open_camera_app(tmp_path, watcher)
-    yield application
-    close_app(application)
+def app(camera_app: Flask) -> Flask:
+    """The scorepad with this file's fake camera (its `watcher`)."""
+    return camera_app
 
 
 def test_the_game_page_asks_the_players_to_fix_an_unreadable_die(app, watcher, page):

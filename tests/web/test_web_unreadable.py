@@ -3,11 +3,9 @@ in the set-up page's test reading, and a roll with one cannot be scored until it
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from flask import Flask
-from scorepad_helpers import FakeWatcher, RollEvent, open_camera_app, wait_until
+from scorepad_helpers import RollEvent, open_camera_app, wait_until
 from test_web_setup import SetupWatcher
 
 from scorer import parse_roll
@@ -26,15 +24,9 @@ def reading_with_unreadable(notation: str = READ, unreadable: int = 1) -> Readin
 
 
 @pytest.fixture
-def watcher() -> FakeWatcher:
-    return FakeWatcher()
-
-
-@pytest.fixture
-def app(tmp_path, watcher) -> Iterator[Flask]:
-    application = open_camera_app(tmp_path, watcher)
-    yield application
-    close_app(application)
+def app(camera_app: Flask) -> Flask:
+    """The scorepad with a fake camera (conftest's `watcher`)."""
+    return camera_app
 
 
 def camera_game(client) -> int:
