@@ -7,10 +7,10 @@ MediaPipe's legacy `solutions.hands` (0.10.x) ships its palm and landmark models
 inside the wheel, so it runs offline. It is not a dependency of the product;
 measure it in a separate environment:
 
-    python -m venv /tmp/mp
-    /tmp/mp/bin/pip install mediapipe==0.10.14 onnxruntime flask segno pillow
-    /tmp/mp/bin/pip install --no-deps -e .
-    /tmp/mp/bin/python benchmarks/compare_hand_check.py
+    python -m venv .venv-mediapipe
+    .venv-mediapipe/bin/pip install mediapipe==0.10.14 onnxruntime flask segno pillow
+    .venv-mediapipe/bin/pip install --no-deps -e .
+    .venv-mediapipe/bin/python benchmarks/compare_hand_check.py
 
 Three sets, each flag counted per picture: real photographs with no hand
 (../shared/realdata/pip-dice-desk, skipped when absent: false flags), rendered
