@@ -47,12 +47,7 @@ def phone_jpeg(seed: int) -> bytes:
     return encode(STORE[6](image), 6, quality=92)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def one_opencv_thread():
-    previous = cv2.getNumThreads()
-    cv2.setNumThreads(1)
-    yield
-    cv2.setNumThreads(previous)
+pytestmark = pytest.mark.usefixtures("one_opencv_thread")
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 
-import cv2
 import numpy as np
 import pytest
 
@@ -23,13 +22,7 @@ from vision.pipeline import DiceReader
 from vision.settle import SettleWatcher
 from vision.synth import render_scene
 
-
-@pytest.fixture(scope="module", autouse=True)
-def one_opencv_thread():
-    previous = cv2.getNumThreads()
-    cv2.setNumThreads(1)
-    yield
-    cv2.setNumThreads(previous)
+pytestmark = pytest.mark.usefixtures("one_opencv_thread")
 
 
 @pytest.fixture(scope="module")

@@ -338,14 +338,7 @@ class GameService:
         game = Game.new(players, solitaire=solitaire, roll_off=roll_off, first_finish=rule)
         settings = {"players": list(players), "solitaire": solitaire, "roll_off": roll_off,
                     "first_finish": rule.value}
-        with self._lock:
-            game_id = self.store.create_game(
-                settings, [event.to_dict() for event in game.events], summary_dict(game)
-            )
-            self._games[game_id] = game
-        log.info("game %d started: %s", game_id, ", ".join(players))
-        self.hub.publish(GAMES_TOPIC, "games", {"id": game_id})
-        return game_id
+        return self._start(game, settings, "game")
 
     def create_cards(self, players: list[str], *,
                      winner: str = DEFAULT_WINNER_RULE.value) -> int:
@@ -357,12 +350,16 @@ class GameService:
         game = CardGame.new(players, winner=rule)
         settings = {"game": GameKind.CARDS.value, "players": list(players),
                     "winner": rule.value}
+        return self._start(game, settings, "card game")
+
+    def _start(self, game: Game | CardGame, settings: dict[str, Any], label: str) -> int:
+        """Store a new game's settings and log, keep it in memory, tell the phones."""
         with self._lock:
             game_id = self.store.create_game(
                 settings, [event.to_dict() for event in game.events], summary_dict(game)
             )
             self._games[game_id] = game
-        log.info("card game %d started: %s", game_id, ", ".join(players))
+        log.info("%s %d started: %s", label, game_id, ", ".join(game.players))
         self.hub.publish(GAMES_TOPIC, "games", {"id": game_id})
         return game_id
 
