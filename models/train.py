@@ -9,7 +9,6 @@ and numpy are seeded before anything random happens. Needs the `train` extra
 from __future__ import annotations
 
 import argparse
-import hashlib
 import logging
 import math
 import time
@@ -24,6 +23,7 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
+from models.chunk_cache import cached_chunk, look_key
 from models.export import export_model
 from models.net import FaceNet
 from models.onnx_init import freeze_norms, load_onnx_weights
@@ -48,24 +48,15 @@ def chunk_seeds(seed: int, count: int, offset: int = 0) -> list[int]:
     return seeds
 
 
-def _look_key(look: LookMix | None) -> str:
-    """A short name for what a chunk's dice sets were drawn with (cache files carry it)."""
-    return hashlib.sha256(repr(look).encode()).hexdigest()[:12]
-
-
 def _render_chunk(
     seed: int, look: LookMix | None = None, cache: Path | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    path = None if cache is None else cache / f"faces-{_look_key(look)}-{seed}-{CHUNK}.npz"
-    if path is not None and path.exists():
-        with np.load(path) as stored:
-            return stored["crops"], stored["values"], stored["colours"], stored["faces"]
-    crops, values, colours, faces = render_face_crops(seed, CHUNK, look=look)
-    if path is not None:
-        partial_path = path.with_suffix(".partial.npz")
-        np.savez(partial_path, crops=crops, values=values, colours=colours, faces=faces)
-        partial_path.replace(path)  # never a half-written cache file
-    return crops, values, colours, faces
+) -> tuple[np.ndarray, ...]:
+    path = None if cache is None else cache / f"faces-{look_key(look)}-{seed}-{CHUNK}.npz"
+    return cached_chunk(
+        path,
+        ("crops", "values", "colours", "faces"),
+        lambda: render_face_crops(seed, CHUNK, look=look),
+    )
 
 
 def render_crops(

@@ -23,6 +23,7 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
+from models.chunk_cache import cached_chunk, look_key
 from models.export import export_locator
 from models.locator_net import TopNet
 from models.onnx_init import freeze_norms, load_onnx_weights
@@ -63,19 +64,13 @@ def training_look() -> LookMix:
 
 def _render_chunk(
     task: tuple[int, int, Path | None, LookMix | None],
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, ...]:
     first, count, cache, look = task
-    kind = "world" if look is not None else "tray"
-    path = None if cache is None else cache / f"locator-{kind}-{first}-{count}.npz"
-    if path is not None and path.exists():
-        with np.load(path) as stored:
-            return stored["images"], stored["targets"]
-    images, targets = render_locator_samples(first, count, look)
-    if path is not None:
-        partial = path.with_suffix(".partial.npz")
-        np.savez(partial, images=images, targets=targets)
-        partial.replace(path)  # never a half-written cache file
-    return images, targets
+    name = f"locator-{look_key(look)}-{first}-{count}.npz"
+    path = None if cache is None else cache / name
+    return cached_chunk(
+        path, ("images", "targets"), lambda: render_locator_samples(first, count, look)
+    )
 
 
 def render_scenes(

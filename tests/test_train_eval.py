@@ -243,3 +243,24 @@ def test_a_fine_tuned_classifier_starts_exactly_where_the_shipped_one_is():
     np.testing.assert_allclose(value.numpy(), want.value_probs, atol=1e-5)
     np.testing.assert_allclose(colour.numpy(), want.colour_probs, atol=1e-5)
     np.testing.assert_allclose(face.numpy(), want.face_prob, atol=1e-5)
+
+
+def test_a_cached_chunk_is_rendered_once_and_named_by_its_look(tmp_path):
+    from models.chunk_cache import cached_chunk, look_key
+    from vision.synth.looks import LookMix
+
+    calls = []
+
+    def render():
+        calls.append(1)
+        return np.arange(6).reshape(2, 3), np.ones(2, bool)
+
+    path = tmp_path / "chunk.npz"
+    first = cached_chunk(path, ("a", "b"), render)
+    again = cached_chunk(path, ("a", "b"), render)
+    assert len(calls) == 1 and not list(tmp_path.glob("*.partial.npz"))
+    for got, want in zip(again, first, strict=True):
+        np.testing.assert_array_equal(got, want)
+    assert cached_chunk(None, ("a", "b"), render) and len(calls) == 2
+    assert look_key(LookMix(("x.ttf",))) != look_key(LookMix(("x.ttf",), world=True))
+    assert look_key(None) == look_key(None)
