@@ -108,10 +108,24 @@ def bevel(width: float = 0.09, depth: float = 0.3) -> np.ndarray:
 
 @lru_cache(maxsize=4096)
 def _face_layers(value: int, font: int, weight_level: int, height_level: int, mark: str):
+    return layers_of_ink(_glyph_mask(value, font, weight_level, height_level, mark))
+
+
+def layers_of_ink(ink: np.ndarray, engraved: float = 0.0, rim_blur: float = 0.0) -> np.ndarray:
+    """A face's layer columns (see `face_layers`) from its ink coverage (TEXTURE, TEXTURE).
+
+    An engraved face (`engraved` > 0) shows a darker rim around its print, the recess's
+    wall, softened by a Gaussian of `rim_blur` texture pixels (0: a hard rim)."""
     alpha = face_alpha()
     lit = bevel() * alpha
-    ink = _glyph_mask(value, font, weight_level, height_level, mark) * lit
-    layers = np.ascontiguousarray(np.stack([lit, ink, alpha], axis=-1).reshape(-1, 3))
+    if engraved > 0:
+        grown = cv2.dilate(ink.astype(np.float32), np.ones((3, 3), np.uint8))
+        rim = np.clip(grown - ink, 0, 1)
+        if rim_blur > 0:
+            rim = cv2.GaussianBlur(rim, (0, 0), rim_blur)
+        lit = lit * (1.0 - engraved * rim)
+    layers = np.stack([lit, ink * lit, alpha], axis=-1).reshape(-1, 3)
+    layers = np.ascontiguousarray(layers, np.float32)
     layers.setflags(write=False)
     return layers
 

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.synth.font_library import ReservedFontError, is_reserved
-from vision.synth.glyphs import TEXTURE, bevel, face_alpha, face_text
+from vision.synth.glyphs import TEXTURE, face_text, layers_of_ink
 
 _SUPERSAMPLE = 4
 _MARKED_VALUES = (6, 9)
@@ -188,14 +188,4 @@ def outline_face_layers(value: int, style: OutlineStyle) -> np.ndarray:
 
     An engraved face shows a darker rim around each stroke (the recess's wall).
     """
-    alpha = face_alpha()
-    lit = bevel() * alpha
-    ink = outline_glyph_mask(value, style)
-    if style.engraved > 0:
-        grown = cv2.dilate(ink, np.ones((3, 3), np.uint8))
-        rim = cv2.GaussianBlur(np.clip(grown - ink, 0, 1), (0, 0), 0.8)
-        lit = lit * (1.0 - style.engraved * rim)
-    layers = np.stack([lit, ink * lit, alpha], axis=-1).reshape(-1, 3)
-    layers = np.ascontiguousarray(layers, np.float32)
-    layers.setflags(write=False)
-    return layers
+    return layers_of_ink(outline_glyph_mask(value, style), style.engraved, rim_blur=0.8)

@@ -14,7 +14,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.synth.glyphs import TEXTURE, bevel, face_alpha
+from vision.synth.glyphs import TEXTURE, layers_of_ink
 
 _SUPERSAMPLE = 4
 
@@ -58,12 +58,4 @@ def pip_face_layers(count: int, style: PipStyle) -> np.ndarray:
         y = (0.5 + (fy - 0.5) * style.spread) * big
         cv2.circle(canvas, (int(x), int(y)), radius, 255, -1, cv2.LINE_AA)
     ink = cv2.resize(canvas, (TEXTURE, TEXTURE), interpolation=cv2.INTER_AREA) / 255.0
-    alpha = face_alpha()
-    lit = bevel() * alpha
-    if style.engraved > 0:
-        grown = cv2.dilate(ink.astype(np.float32), np.ones((3, 3), np.uint8))
-        lit = lit * (1.0 - style.engraved * np.clip(grown - ink, 0, 1))
-    layers = np.stack([lit, ink * lit, alpha], axis=-1).reshape(-1, 3)
-    layers = np.ascontiguousarray(layers, np.float32)
-    layers.setflags(write=False)
-    return layers
+    return layers_of_ink(ink.astype(np.float32), style.engraved)
