@@ -60,7 +60,7 @@ from scorer.game_errors import (
 from scorer.kinds import GameKind, InvalidGameKindError, replay_log
 from scorer.odds import Advice, advise, turn_odds
 from scorer.phases import PHASES, GroupKind, GroupSpec, InvalidPhaseError, Phase, get_phase
-from scorer.rules import DEFAULT_FIRST_FINISH, FirstFinishRule
+from scorer.rules import DEFAULT_FIRST_FINISH, ROLLS_PER_TURN, FirstFinishRule
 from scorer.scorepad import PlayerColumn, Scorepad, TurnRecord
 from scorer.solver import GroupResult, PhaseResult, evaluate, evaluate_all
 
@@ -104,6 +104,7 @@ __all__ = [
     "InvalidFirstFinishRuleError",
     "DEFAULT_FIRST_FINISH",
     "FirstFinishRule",
+    "ROLLS_PER_TURN",
     "InvalidPlayersError",
     "NothingToUndoError",
     "NotYourTurnError",

@@ -30,14 +30,15 @@ from typing import Final
 from scorer.dice import HIGH_DICE, HIGH_VALUES, LOW_DICE, LOW_VALUES
 from scorer.odds_multiset import best_score
 from scorer.phases import Phase
+from scorer.rules import ROLLS_PER_TURN
 
 logger = logging.getLogger(__name__)
 
 TOLERANCE: Final[float] = 1e-12
 """Chances closer than this are equal; the expected score then decides."""
 
-MAX_ROLLS_LEFT: Final[int] = 2
-"""A turn is three rolls: after the first, at most two re-rolls are left."""
+MAX_ROLLS_LEFT: Final[int] = ROLLS_PER_TURN - 1
+"""After a turn's first roll, the re-rolls left."""
 
 #: Chance of each face, in HIGH_VALUES / LOW_VALUES order (a low die shows W twice).
 HIGH_FACE_CHANCES: Final[tuple[float, ...]] = tuple(1 / 6 for _ in HIGH_VALUES)

@@ -25,6 +25,10 @@ player who makes a phase on a last try goes straight on with the next one."""
 
 KNOWN_RULES: Final[tuple[int, ...]] = (LEGACY_RULES, RULES)
 
+ROLLS_PER_TURN: Final[int] = 3
+"""A turn is at most three rolls of the dice: the first of all ten, then two more of any
+dice the player chooses to throw again."""
+
 
 class FirstFinishRule(enum.Enum):
     """Who else, besides the first player to complete phase 10, gets the +40.

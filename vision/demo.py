@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
+from scorer import ROLLS_PER_TURN
 from scorer.dice import PHYSICAL_DICE, Die, Roll
 from vision.sources import FrameSource
 
@@ -35,7 +36,6 @@ logger = logging.getLogger(__name__)
 
 DEMO_SIZE: Final[tuple[int, int]] = (960, 720)
 DEMO_FPS: Final[float] = 4.0
-_ROLLS_PER_TURN: Final[int] = 3
 _PLACE_TRIES: Final[int] = 30
 
 
@@ -97,8 +97,8 @@ class DemoTable:
 
     def request_throw(self, throw: DemoThrow) -> None:
         """Ask `frames_on_request()` for one throw; DemoBusyError while one is under way."""
-        if not 1 <= throw.roll_number <= _ROLLS_PER_TURN:
-            raise ValueError(f"roll number {throw.roll_number} is outside 1-{_ROLLS_PER_TURN}")
+        if not 1 <= throw.roll_number <= ROLLS_PER_TURN:
+            raise ValueError(f"roll number {throw.roll_number} is outside 1-{ROLLS_PER_TURN}")
         if not self._busy.acquire(blocking=False):
             raise DemoBusyError("the demo dice are still rolling")
         self._requests.put(throw)
@@ -172,7 +172,7 @@ class DemoTable:
     def frames(self) -> Iterator[DemoFrame]:
         """Turns forever: roll 1 of all dice, then rolls 2 and 3 of some of them."""
         while True:
-            for roll_number in range(1, _ROLLS_PER_TURN + 1):
+            for roll_number in range(1, ROLLS_PER_TURN + 1):
                 thrown = self._choose_thrown(roll_number)
                 yield from self._throw(thrown, roll_number)
                 yield from self._rest(roll_number)

@@ -19,11 +19,11 @@ from typing import Final, Protocol
 import cv2
 import numpy as np
 
+from scorer import ROLLS_PER_TURN
 from vision.reading import FLAG_HAND, Reading
 
 logger = logging.getLogger(__name__)
 
-ROLLS_PER_TURN: Final[int] = 3
 _MOTION_WIDTH: Final[int] = 160
 
 

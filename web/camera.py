@@ -24,10 +24,10 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from scorer import ROLLS_PER_TURN
 from web.camera_settings import CameraSettings
 from web.demo_dice import DemoPlan, plan_throw
 from web.service import GameService
-from web.verdict import ROLLS_PER_TURN
 
 log = logging.getLogger(__name__)
 

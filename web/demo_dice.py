@@ -13,8 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scorer import Die, Roll, advise
-from web.verdict import ROLLS_PER_TURN
+from scorer import ROLLS_PER_TURN, Die, Roll, advise
 
 
 class DemoRollError(ValueError):

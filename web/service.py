@@ -19,6 +19,7 @@ from scorer import (
     DEFAULT_FIRST_FINISH,
     DEFAULT_WINNER_RULE,
     PHASES,
+    ROLLS_PER_TURN,
     CardGame,
     CardWinnerRule,
     Die,
@@ -34,7 +35,7 @@ from scorer import (
 from web.card_state import card_state_dict, card_summary_dict
 from web.live import Hub
 from web.store import GameStore, UnknownGameError
-from web.verdict import ROLLS_PER_TURN, current_dict, stored_current
+from web.verdict import current_dict, stored_current
 
 log = logging.getLogger(__name__)
 

@@ -10,13 +10,11 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorer import Die, PhaseResult, Roll, evaluate, get_phase
+from scorer import ROLLS_PER_TURN, Die, PhaseResult, Roll, evaluate, get_phase
 from scorer.dice import COLOUR_NAMES
 
 log = logging.getLogger(__name__)
 
-#: How many rolls a turn has: the page shows "2/3".
-ROLLS_PER_TURN = 3
 
 
 def die_dict(die: Die) -> dict[str, Any]:

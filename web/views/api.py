@@ -7,11 +7,11 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from scorer import DEFAULT_FIRST_FINISH, Die, GameKind, Roll, advise, get_phase
+from scorer import DEFAULT_FIRST_FINISH, ROLLS_PER_TURN, Die, GameKind, Roll, advise, get_phase
 from web.camera import CameraControlError, CameraFeed
 from web.hint import plain_hint
 from web.service import ACTIONS, BadActionError, body_field
-from web.verdict import ROLLS_PER_TURN, die_dict, verdict_dict
+from web.verdict import die_dict, verdict_dict
 from web.views.cards import create_card_game, game_kind
 from web.views.common import json_body, require_pin, table
 
