@@ -17,8 +17,8 @@ from importlib import resources
 
 import pytest
 
-from web.commands import doctor
-from web.commands.doctor import Status
+from cli import doctor
+from cli.doctor import Status
 from web.config import Config
 
 GAMES = 1000

@@ -65,7 +65,7 @@ def server(tmp_path_factory) -> Iterator[str]:
     data_dir = tmp_path_factory.mktemp("bench-web")
     port = _free_port()
     script = Path(sys.executable).with_name("phase10")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "web.cli"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "cli"]
     process = subprocess.Popen(
         [*command, "serve", "--camera", "none", "--host", "127.0.0.1", "--port", str(port),
          "--data-dir", str(data_dir), "--no-qr"],

@@ -10,7 +10,7 @@ from importlib import metadata
 
 import pytest
 
-from web.cli import main
+from cli.main import main
 
 ROLL = "8R 8B 8G 10O 5G 7R WR WB 1G 3R"
 

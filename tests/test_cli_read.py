@@ -7,7 +7,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from web.cli import main
+from cli.main import main
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from cli.main import main
 from scorer import parse_roll
-from web.cli import main
 
 RULEBOOK = "8R 8B 8G 10O 5G 7R WR WB 1G 3R"
 UNEXPLAINED = "5O 5O 7R 8R 9R 10R 1B 2G 3O WR"  # only one die carries 5O

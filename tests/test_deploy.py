@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from web.commands import doctor, qr
+from cli import doctor, qr
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
@@ -512,9 +512,9 @@ def test_install_then_reinstall_then_upgrade(tmp_path: Path, http_server: int) -
 
 
 def test_phase10_command_line_runs_qr(capsys: pytest.CaptureFixture[str]) -> None:
-    from web import cli
+    from cli.main import main
 
-    assert cli.main(["qr", "http://phase10.local:8000"]) == 0
+    assert main(["qr", "http://phase10.local:8000"]) == 0
     assert capsys.readouterr().out.endswith("http://phase10.local:8000\n")
-    assert cli.main(["qr", "phase10.local"]) == 2  # the error is named on stderr
+    assert main(["qr", "phase10.local"]) == 2  # the error is named on stderr
     assert "'phase10.local' is not a web address" in capsys.readouterr().err

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from web.commands import doctor
-from web.commands.doctor import CheckResult, Status
+from cli import doctor
+from cli.doctor import CheckResult, Status
 from web.config import Config
 
 
@@ -493,9 +493,9 @@ def test_missing_config_file_fails(tmp_path: Path, capsys: pytest.CaptureFixture
 
 def test_phase10_command_line_runs_doctor(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    from web import cli
+    from cli.main import main
 
-    assert cli.main(["doctor", "--config", str(tmp_path / "nowhere.toml"), "--json"]) == 1
+    assert main(["doctor", "--config", str(tmp_path / "nowhere.toml"), "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is False and report["checks"][0]["name"] == "config"
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from cli.main import main
 from scorer import Roll, advise
-from web.cli import main
 
 ROLL = "8R 8B 8G 10O 5G 7R WR WB 1G 3R"
 

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 
+from cli.main import main
 from models.options import (
     LocatorConfig,
     TrainConfig,
@@ -17,7 +18,6 @@ from models.options import (
     locator_config_from_args,
 )
 from vision.synth.training import EVAL_SEED_BASE
-from web.cli import main
 
 
 def _parse(*argv: str) -> argparse.Namespace:

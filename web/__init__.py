@@ -1,1 +1,1 @@
-"""The scorepad web app, its SQLite store and the `phase10` command line."""
+"""The scorepad web app and its SQLite store (the `phase10` command line is in `cli`)."""

@@ -36,7 +36,7 @@ def call(base: str, method: str, path: str, body: dict | None = None) -> dict:
 def serve(port: int, data_dir: Path, log: Path) -> subprocess.Popen:
     """`phase10 serve` as its own process; returns once it answers."""
     script = Path(sys.executable).with_name("phase10")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "web.cli"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "cli"]
     command += ["serve", "--camera", "none", "--port", str(port), "--host", "127.0.0.1",
                 "--data-dir", str(data_dir), "--no-qr"]
     with log.open("ab") as output:

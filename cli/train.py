@@ -10,16 +10,18 @@ from __future__ import annotations
 import argparse
 import json
 
-from models.options import add_arguments
+COMMAND = "train"
+HELP = "train the dice face classifier (needs the train extra: torch)"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
-        "train",
-        help="train the dice face classifier (needs the train extra: torch)",
+        COMMAND, help=HELP,
         description="Render labelled crops, train the face classifier on the CPU, "
         "export it to ONNX and check ONNX Runtime agrees with PyTorch.",
     )
+    from models.options import add_arguments  # only when this command is the one run
+
     add_arguments(parser)
     return parser
 

@@ -10,23 +10,25 @@ from __future__ import annotations
 
 import argparse
 
-from models.options import add_locator_arguments
+COMMAND = "train-locator"
+HELP = "train the top-face locator network (needs the train extra: torch)"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
-        "train-locator",
-        help="train the top-face locator network (needs the train extra: torch)",
+        COMMAND, help=HELP,
         description="Render scenes of the tray, train the network that finds the dice's "
         "top faces on the CPU, export it to ONNX and check ONNX Runtime agrees with PyTorch.",
     )
+    from models.options import add_locator_arguments  # only when this command is the one run
+
     add_locator_arguments(parser)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
+    from cli.train import run_training
     from models.options import locator_config_from_args
-    from web.commands.train import run_training
 
     config = locator_config_from_args(args)  # ValueError naming the bad option -> exit 2
     return run_training("train-locator", "models.train_locator", config)

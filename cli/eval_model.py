@@ -15,11 +15,13 @@ import json
 import sys
 from pathlib import Path
 
+COMMAND = "eval-model"
+HELP = "measure the face classifier on held-out rendered crops"
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
-        "eval-model",
-        help="measure the face classifier on held-out rendered crops",
+        COMMAND, help=HELP,
         description="Render held-out crops (seeds >= 10**9) and report the classifier's "
         "accuracy, confusion matrices and not-a-die rejection rate.",
     )

@@ -17,11 +17,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from scorer import PhaseResult
 
+COMMAND = "score"
+HELP = "score a roll against one phase or all ten"
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
-        "score",
-        help="score a roll against one phase or all ten",
+        COMMAND, help=HELP,
         description="Judge a roll (dice notation, e.g. '8R 8B 8G 10O 5G 7R WR WB 1G 3R'): "
         "made or not, the best grouping and its score.",
     )

@@ -18,11 +18,13 @@ import json
 import sys
 from pathlib import Path
 
+COMMAND = "read"
+HELP = "read the dice in one or more photos of the tray"
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
-        "read",
-        help="read the dice in one or more photos of the tray",
+        COMMAND, help=HELP,
         description="Locate and read the dice in each image (value and colour of each top face).",
     )
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo(s) of the dice tray")

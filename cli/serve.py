@@ -12,12 +12,16 @@ from typing import Any
 
 from web.network import MDNS_NAME, is_loopback, lan_address
 
+COMMAND = "serve"
+HELP = "run the scorepad web app"
+
+
 log = logging.getLogger(__name__)
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
-        "serve", help="run the scorepad web app",
+        COMMAND, help=HELP,
         description="Serve the live scorepad on the local network (a threaded WSGI server).",
     )
     parser.add_argument("--config", type=Path, help="TOML configuration file")

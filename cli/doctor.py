@@ -29,6 +29,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 
+COMMAND = "doctor"
+HELP = "check camera, model, database, port and clock, and say what to fix"
+
+
 log = logging.getLogger(__name__)
 
 #: Where deploy/install.sh writes the config; used when --config is not given.
@@ -442,7 +446,7 @@ def run_checks(config: Any, checks: dict[str, Callable[[Any], CheckResult]] | No
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
-        "doctor", help="check camera, model, database, port and clock, and say what to fix",
+        COMMAND, help=HELP,
         description="Check that this machine can run the scorepad: camera, model file, "
         "database, port and clock. Exits with 1 when any check fails.",
     )

@@ -12,6 +12,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+COMMAND = "qr"
+HELP = "show a QR code of an address, for phones to scan"
+
+
 #: File types segno can save, for --save.
 SAVE_SUFFIXES = (".png", ".svg", ".pdf", ".eps", ".txt")
 
@@ -30,7 +34,7 @@ def checked_url(text: str) -> str:
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
-        "qr", help="show a QR code of an address, for phones to scan",
+        COMMAND, help=HELP,
         description="Print a QR code of URL in the terminal (and optionally save it).",
     )
     parser.add_argument("url", help="the address, e.g. http://phase10.local:8000")

@@ -11,11 +11,13 @@ import argparse
 import json
 from typing import Any
 
+COMMAND = "odds"
+HELP = "which dice to keep, and the chance of making the phase this turn"
+
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
-        "odds",
-        help="which dice to keep, and the chance of making the phase this turn",
+        COMMAND, help=HELP,
         description=(
             "Advise which dice to keep for ROLL (all ten dice in notation, e.g. "
             "'8R 8B 8G 10O 5G 7R WR WB 1G 3R') with K re-rolls left in the turn."
@@ -37,8 +39,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cli.score import roll_argument
     from scorer import advise
-    from web.commands.score import roll_argument
 
     advice = advise(roll_argument(args.roll), args.phase, args.rolls_left)
     if args.json:

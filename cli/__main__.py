@@ -1,0 +1,7 @@
+"""`python -m cli`: the same as the `phase10` command."""
+
+import sys
+
+from cli.main import main
+
+sys.exit(main())
