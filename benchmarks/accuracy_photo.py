@@ -35,8 +35,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.evaluation import HELD_OUT_SEED_BASE
 from vision.synth import random_conditions, render_scene
+from vision.synth.seeds import HELD_OUT_SEED_BASE
 from web.photo import PhotoReader
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))

@@ -16,7 +16,8 @@ import pytest
 from vision.classifier import FaceClassifier
 from vision.crops import crop_face
 from vision.synth import render_scene
-from vision.synth.training import EVAL_SEED_BASE, render_face_crops
+from vision.synth.seeds import EVAL_SEED_BASE
+from vision.synth.training import render_face_crops
 
 
 @pytest.fixture(scope="module")

@@ -26,9 +26,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.evaluation import HELD_OUT_SEED_BASE
 from vision.synth import render_scene
 from vision.synth.locator_training import tilt_scene
+from vision.synth.seeds import HELD_OUT_SEED_BASE
 from web.photo import PhotoReader, decode_photo, inspect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))

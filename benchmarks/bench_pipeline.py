@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 from vision.decode import decode
-from vision.evaluation import HELD_OUT_SEED_BASE
 from vision.pipeline import DiceReader
 from vision.settle import SettleWatcher
 from vision.synth import render_scene
+from vision.synth.seeds import HELD_OUT_SEED_BASE
 
 pytestmark = pytest.mark.usefixtures("one_opencv_thread")
 

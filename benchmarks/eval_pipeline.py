@@ -22,9 +22,10 @@ import sys
 
 import cv2
 
-from vision.evaluation import HELD_OUT_SEED_BASE, PipelineScore, evaluate_pipeline
+from vision.evaluation import PipelineScore, evaluate_pipeline
 from vision.pipeline import DiceReader
 from vision.synth.looks import eval_group
+from vision.synth.seeds import HELD_OUT_SEED_BASE
 
 DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
 

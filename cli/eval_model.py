@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.classifier import FaceClassifier, ModelFileError
     from vision.synth.font_library import MissingFontError
     from vision.synth.looks import EVAL_GROUPS, eval_group
-    from vision.synth.training import EVAL_SEED_BASE
+    from vision.synth.seeds import EVAL_SEED_BASE
 
     if args.seed < 0:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")

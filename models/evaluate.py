@@ -17,7 +17,8 @@ import numpy as np
 from vision.classifier import FaceClassifier
 from vision.labels import COLOUR_LABELS, VALUE_LABELS
 from vision.synth.looks import LookMix
-from vision.synth.training import EVAL_SEED_BASE, render_face_crops
+from vision.synth.seeds import EVAL_SEED_BASE
+from vision.synth.training import render_face_crops
 
 EVAL_CHUNK = 500
 FACE_THRESHOLD = 0.5

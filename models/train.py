@@ -31,7 +31,8 @@ from models.options import TrainConfig, add_arguments, checkpoint_path, config_f
 from vision.crops import CROP_SIZE, crops_to_tensor
 from vision.synth.font_library import Split, font_files
 from vision.synth.looks import LookMix
-from vision.synth.training import EVAL_SEED_BASE, OUTLINE_SHARE, render_face_crops
+from vision.synth.seeds import EVAL_SEED_BASE, FACE_RUN_SPAN, FACE_VALIDATION_OFFSET
+from vision.synth.training import OUTLINE_SHARE, render_face_crops
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ CHUNK = 1000
 def chunk_seeds(seed: int, count: int, offset: int = 0) -> list[int]:
     """Seeds of the rendered chunks for a run: distinct per run seed, all below EVAL_SEED_BASE."""
     chunks = math.ceil(count / CHUNK)
-    seeds = [seed * 100_000 + offset + i for i in range(chunks)]
+    seeds = [seed * FACE_RUN_SPAN + offset + i for i in range(chunks)]
     if seeds and (seeds[-1] >= EVAL_SEED_BASE or seeds[0] < 0):
         raise ValueError(f"seed {seed} gives crop seeds outside [0, {EVAL_SEED_BASE})")
     return seeds
@@ -187,7 +188,7 @@ def train(config: TrainConfig) -> dict:
     torch.set_num_threads(config.threads)
     rng = np.random.default_rng(config.seed)
     train_seeds = chunk_seeds(config.seed, config.train_crops)
-    val_seeds = chunk_seeds(config.seed, config.val_crops, offset=50_000)
+    val_seeds = chunk_seeds(config.seed, config.val_crops, offset=FACE_VALIDATION_OFFSET)
     # Training draws the training families only; validation the held-out ones, so the
     # figures printed each epoch are on fonts the network never saw.
     train_fonts = tuple(str(path) for path in font_files(Split.TRAIN))

@@ -29,8 +29,14 @@ from models.locator_net import TopNet
 from models.onnx_init import freeze_norms, load_onnx_weights
 from models.options import LocatorConfig, add_locator_arguments, locator_config_from_args
 from vision.synth.font_library import Split, font_files
-from vision.synth.locator_training import LOCATOR_SEED_BASE, render_locator_samples
+from vision.synth.locator_training import render_locator_samples
 from vision.synth.looks import LookMix
+from vision.synth.seeds import (
+    LOCATOR_RUN_SEEDS,
+    LOCATOR_RUN_SPAN,
+    LOCATOR_SEED_BASE,
+    LOCATOR_VALIDATION_OFFSET,
+)
 from vision.synth.training import OUTLINE_SHARE
 from vision.tops_input import CHANNELS, NET_GRID, NET_STRIDE, to_tensor
 
@@ -39,7 +45,6 @@ logger = logging.getLogger(__name__)
 CHUNK = 100
 """Scenes rendered per worker task (and per cache file)."""
 
-_RUN_SPAN = 1_000_000  # seeds per run seed; the last tenth of each span is validation
 PIP_SHARE = 0.15
 """Share of real-world scenes with pip dice: any die is a die to find."""
 _CHANNEL_WEIGHTS = (1.0, 2.0, 0.5)  # top, core, hand: cores decide how many dice there are
@@ -47,11 +52,13 @@ _CHANNEL_WEIGHTS = (1.0, 2.0, 0.5)  # top, core, hand: cores decide how many dic
 
 def scene_seeds(seed: int, count: int, validation: bool = False) -> list[int]:
     """First seeds of the chunks of a run's training (or validation) scenes."""
-    if not 0 <= seed < 400:
-        raise ValueError(f"seed must be in 0..399, got {seed}")
-    first = LOCATOR_SEED_BASE + seed * _RUN_SPAN + (_RUN_SPAN * 9 // 10 if validation else 0)
-    if count > _RUN_SPAN * 9 // 10:
-        raise ValueError(f"at most {_RUN_SPAN * 9 // 10} scenes per run, got {count}")
+    if not 0 <= seed < LOCATOR_RUN_SEEDS:
+        raise ValueError(f"seed must be in 0..{LOCATOR_RUN_SEEDS - 1}, got {seed}")
+    first = LOCATOR_SEED_BASE + seed * LOCATOR_RUN_SPAN
+    if validation:
+        first += LOCATOR_VALIDATION_OFFSET
+    if count > LOCATOR_VALIDATION_OFFSET:
+        raise ValueError(f"at most {LOCATOR_VALIDATION_OFFSET} scenes per run, got {count}")
     return [first + offset for offset in range(0, count, CHUNK)]
 
 

@@ -22,7 +22,7 @@ from vision.classifier import (
     ModelFileError,
 )
 from vision.crops import CROP_SIZE
-from vision.synth.training import EVAL_SEED_BASE
+from vision.synth.seeds import EVAL_SEED_BASE
 
 SHIPPED = Path(str(resources.files("models").joinpath(MODEL_NAME)))
 

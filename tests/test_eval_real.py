@@ -8,8 +8,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.evaluation import HELD_OUT_SEED_BASE
 from vision.synth import render_scene
+from vision.synth.seeds import HELD_OUT_SEED_BASE
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "eval_real.py"
 spec = importlib.util.spec_from_file_location("eval_real", SCRIPT)

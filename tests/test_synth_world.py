@@ -15,6 +15,7 @@ from vision.synth.locator_training import render_locator_sample, target_maps, ti
 from vision.synth.looks import LookMix, random_world
 from vision.synth.pips import PIP_LAYOUTS, PipStyle, pip_count, pip_face_layers
 from vision.synth.placement import random_placements, random_roll, tray_interior
+from vision.synth.seeds import LOCATOR_SEED_BASE
 from vision.synth.texture import SURFACES
 
 pytest.importorskip("skimage", reason="photographic surfaces come from scikit-image's wheel")
@@ -84,8 +85,8 @@ def test_locator_samples_with_a_look_are_reproducible_and_labelled():
     if not Path(font).is_file():
         pytest.skip(f"{font} is not installed (Debian's fonts-dejavu-core)")
     look = LookMix((font,), 0.8, pip_share=0.2, world=True)
-    first = [render_locator_sample(1_500_000_000 + i, look) for i in range(4)]
-    again = [render_locator_sample(1_500_000_000 + i, look) for i in range(4)]
+    first = [render_locator_sample(LOCATOR_SEED_BASE + i, look) for i in range(4)]
+    again = [render_locator_sample(LOCATOR_SEED_BASE + i, look) for i in range(4)]
     for (image, maps), (image2, maps2) in zip(first, again, strict=True):
         np.testing.assert_array_equal(image, image2)
         np.testing.assert_array_equal(maps, maps2)

@@ -17,7 +17,7 @@ from models.options import (
     config_from_args,
     locator_config_from_args,
 )
-from vision.synth.training import EVAL_SEED_BASE
+from vision.synth.seeds import EVAL_SEED_BASE
 
 
 def _parse(*argv: str) -> argparse.Namespace:
@@ -154,8 +154,7 @@ def test_cli_refuses_bad_locator_options_before_importing_torch(capsys):
 def test_locator_training_seeds_stay_apart_from_held_out_scenes():
     pytest.importorskip("torch")
     from models.train_locator import scene_seeds
-    from vision.evaluation import HELD_OUT_SEED_BASE
-    from vision.synth.locator_training import LOCATOR_SEED_BASE
+    from vision.synth.seeds import HELD_OUT_SEED_BASE, LOCATOR_SEED_BASE
 
     train = scene_seeds(399, 8000)
     validation = scene_seeds(399, 300, validation=True)

@@ -6,8 +6,9 @@ ten read right, 99.7 % of dice read right). CI reads 30 scenes and allows two
 scenes short on each count and three dice wrong (93 %, 93 %, 99 %).
 """
 
-from vision.evaluation import HELD_OUT_SEED_BASE, evaluate_pipeline
+from vision.evaluation import evaluate_pipeline
 from vision.pipeline import DiceReader
+from vision.synth.seeds import HELD_OUT_SEED_BASE
 
 
 def test_pipeline_accuracy_on_thirty_fresh_scenes():

@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 
 from scorer.dice import Die
-from vision.evaluation import HELD_OUT_SEED_BASE, score_reading
+from vision.evaluation import score_reading
 from vision.pipeline import DiceReader, is_unreadable_die
 from vision.reading import FLAG_BAD_FRAME, FLAG_HAND, FLAG_TOO_MANY, FLAG_UNREADABLE
 from vision.synth import render_scene
 from vision.synth.conditions import random_conditions
 from vision.synth.placement import random_roll
+from vision.synth.seeds import HELD_OUT_SEED_BASE
 from vision.tops import Located
 
 GOLDEN = Path(__file__).parent / "data" / "golden"

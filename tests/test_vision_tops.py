@@ -11,9 +11,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.evaluation import HELD_OUT_SEED_BASE
 from vision.synth import render_scene
 from vision.synth.locator_training import render_locator_sample, target_maps
+from vision.synth.seeds import HELD_OUT_SEED_BASE
 from vision.tops import Located, boxes_from_maps, fits, fitted_net_width
 from vision.tops_input import CORE, HAND, TOP, net_size, output_size, to_tensor
 

@@ -20,9 +20,6 @@ from vision.synth.placement import random_placements, random_roll
 from vision.synth.scene import Scene, render_scene
 from vision.tops_input import CORE_SHRINK, net_input, output_size
 
-LOCATOR_SEED_BASE: Final[int] = 1_500_000_000
-"""Locator training seeds start here: above the classifier's, below the held-out scenes."""
-
 FULL_ROLL_SHARE: Final[float] = 0.75
 HAND_SHARE: Final[float] = 0.2
 BLUR_SHARE: Final[float] = 0.1

@@ -24,9 +24,6 @@ from vision.synth.looks import LookMix
 from vision.synth.placement import random_placements, random_roll
 from vision.synth.scene import Scene, render_scene
 
-EVAL_SEED_BASE = 10**9
-"""Crop seeds at or above this are for evaluation only; training uses seeds below it."""
-
 SCENE_SIZE = (448, 336)
 """Canvas of a crop scene: a patch of tray a few dice across."""
 

@@ -18,9 +18,11 @@ from pathlib import Path
 
 import cv2
 
+from vision.synth.seeds import GOLDEN_SEED_BASE
+
 HERE = Path(__file__).resolve().parent
 SIZE = (800, 600)
-FIRST_SEED = 2_100_000_000
+FIRST_SEED = GOLDEN_SEED_BASE  # vision.synth.seeds: the golden scenes' own range
 TRIES = 40
 
 

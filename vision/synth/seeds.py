@@ -1,0 +1,52 @@
+"""Every range of renderer seeds, in one table, so no two uses ever draw the same scenes.
+
+A rendered scene or crop chunk is drawn from its seed alone, so a seed used for
+training must never be used to measure. Each use owns a range:
+
+| range                                  | used for                                           |
+|----------------------------------------|----------------------------------------------------|
+| 0 .. EVAL_SEED_BASE                    | classifier training chunks: run seed r, chunk i is |
+|                                        | `r * FACE_RUN_SPAN + i`; its validation chunks add |
+|                                        | FACE_VALIDATION_OFFSET                             |
+| EVAL_SEED_BASE (10**9) ..              | the classifier's held-out evaluation crops         |
+| LOCATOR_SEED_BASE (1.5 * 10**9) ..     | locator training scenes: run seed r starts at      |
+|                                        | `LOCATOR_SEED_BASE + r * LOCATOR_RUN_SPAN`, its    |
+|                                        | validation at + LOCATOR_VALIDATION_OFFSET          |
+| HELD_OUT_SEED_BASE (2 * 10**9) ..      | whole-pipeline evaluation scenes (tests, benches)  |
+| GOLDEN_SEED_BASE (2.1 * 10**9) ..      | the golden scenes, and the locator's model choice  |
+
+Runs may use run seeds 0..LOCATOR_RUN_SEEDS - 1 for the locator, so its ranges end
+below HELD_OUT_SEED_BASE; the classifier's stay below EVAL_SEED_BASE (checked where
+they are drawn).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+FACE_RUN_SPAN: Final[int] = 100_000
+"""Classifier crop chunks per run seed (training and validation together)."""
+
+FACE_VALIDATION_OFFSET: Final[int] = 50_000
+"""Where a classifier run's validation chunks start within its span."""
+
+EVAL_SEED_BASE: Final[int] = 10**9
+"""Crop seeds at or above this are for evaluation only; training uses seeds below it."""
+
+LOCATOR_SEED_BASE: Final[int] = 1_500_000_000
+"""Locator training seeds start here: above the classifier's, below the held-out scenes."""
+
+LOCATOR_RUN_SPAN: Final[int] = 1_000_000
+"""Locator scenes per run seed; the last tenth of each span is validation."""
+
+LOCATOR_VALIDATION_OFFSET: Final[int] = LOCATOR_RUN_SPAN * 9 // 10
+"""Where a locator run's validation scenes start within its span (and its most scenes)."""
+
+LOCATOR_RUN_SEEDS: Final[int] = 400
+"""Locator run seeds 0..399: the last span ends at HELD_OUT_SEED_BASE - 100_000_000."""
+
+HELD_OUT_SEED_BASE: Final[int] = 2_000_000_000
+"""First seed of the pipeline's evaluation scenes, new to every part of the pipeline."""
+
+GOLDEN_SEED_BASE: Final[int] = 2_100_000_000
+"""First seed of the golden scenes (and of the scenes the shipped locator was chosen on)."""
