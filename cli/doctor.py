@@ -38,9 +38,11 @@ log = logging.getLogger(__name__)
 #: Where deploy/install.sh writes the config; used when --config is not given.
 INSTALLED_CONFIG: Final[Path] = Path("/etc/phase10/config.toml")
 DISTRIBUTION: Final[str] = "phase10-dice"
-#: Addresses only a phase10 scorepad answers with JSON: the health check, then (for
-#: releases without it) the page's own settings.
-HEALTH_PATHS: Final[tuple[str, ...]] = ("/api/health", "/api/config")
+#: The scorepad's health route: `{"ok": true, "version": ..., "camera": ...}`.
+HEALTH_PATH: Final[str] = "/api/health"
+#: Addresses only a phase10 scorepad answers with JSON: the health route, then (for a
+#: running release from before it had one) the page's own settings.
+HEALTH_PATHS: Final[tuple[str, ...]] = (HEALTH_PATH, "/api/config")
 CAMERA_TIMEOUT_S: Final[float] = 20.0
 #: How far the clock may be behind the package's build time before it counts as wrong.
 CLOCK_SLACK: Final[timedelta] = timedelta(hours=1)
@@ -282,7 +284,11 @@ def check_database(config: Any) -> CheckResult:
 
 
 def phase10_answers(host: str, port: int, timeout: float = 2.0) -> str | None:
-    """The path at which a phase10 scorepad answers on this port, or None."""
+    """The path at which a phase10 scorepad answers on this port, or None.
+
+    The health route counts only when it says `"ok": true`; another program's
+    JSON there does not make it a scorepad (the next path is tried).
+    """
     if not port:
         return None
     target = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
@@ -291,7 +297,9 @@ def phase10_answers(host: str, port: int, timeout: float = 2.0) -> str | None:
     for path in HEALTH_PATHS:
         try:
             with urllib.request.urlopen(f"http://{target}:{port}{path}", timeout=timeout) as reply:
-                if reply.status == 200 and isinstance(json.loads(reply.read(65536)), dict):
+                answer = json.loads(reply.read(65536))
+            if reply.status == 200 and isinstance(answer, dict):
+                if path != HEALTH_PATH or answer.get("ok") is True:
                     return path
         except urllib.error.HTTPError:
             continue  # something answers, but not this path: try the next

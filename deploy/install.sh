@@ -370,14 +370,17 @@ do_start() {
 wait_for_health() {
     local port=$1
     python3 - "$port" <<'PY'
-import sys, time, urllib.request
+import json, sys, time, urllib.request
+# The scorepad's health route (the one `phase10 doctor` asks first): 200 and "ok": true.
+url = f"http://127.0.0.1:{sys.argv[1]}/api/health"
 for _ in range(60):
-    for path in ("/api/health", "/api/config"):  # the same probes as `phase10 doctor`
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}{path}", timeout=2):
-                sys.exit(0)
-        except OSError:
-            pass
+    try:
+        with urllib.request.urlopen(url, timeout=2) as reply:
+            answer = json.load(reply)
+        if isinstance(answer, dict) and answer.get("ok") is True:
+            sys.exit(0)
+    except (OSError, ValueError):
+        pass
     time.sleep(1)
 sys.exit(1)
 PY

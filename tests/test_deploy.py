@@ -435,7 +435,7 @@ class _Health(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - the standard library's name
         self.send_response(200 if self.path == "/api/health" else 404)
         self.end_headers()
-        self.wfile.write(b'{"status": "ok"}')
+        self.wfile.write(b'{"ok": true, "version": "0.1.0", "camera": null}')
 
     def log_message(self, *args: object) -> None:
         pass
@@ -518,3 +518,32 @@ def test_phase10_command_line_runs_qr(capsys: pytest.CaptureFixture[str]) -> Non
     assert capsys.readouterr().out.endswith("http://phase10.local:8000\n")
     assert main(["qr", "phase10.local"]) == 2  # the error is named on stderr
     assert "'phase10.local' is not a web address" in capsys.readouterr().err
+
+
+def _installer_health_probe() -> str:
+    """The Python program deploy/install.sh runs to wait for the started service."""
+    text = INSTALLER.read_text(encoding="utf-8")
+    start = text.index("wait_for_health() {")
+    body = text[text.index("<<'PY'\n", start) + len("<<'PY'\n"):]
+    return body[:body.index("\nPY\n")]
+
+
+def test_the_installers_health_probe_accepts_the_real_app(tmp_path: Path) -> None:
+    """The installer asks the route the app serves (GET /api/health, "ok": true)."""
+    from werkzeug.serving import make_server
+
+    from web.app import close_app, create_app
+    from web.config import Config
+
+    app = create_app(Config(data_dir=tmp_path / "data", camera="none"))
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    try:
+        probe = subprocess.run([sys.executable, "-c", _installer_health_probe(),
+                                str(server.server_port)], timeout=30, check=False)
+    finally:
+        server.shutdown()
+        server.server_close()
+        close_app(app)
+    assert probe.returncode == 0

@@ -198,11 +198,21 @@ def test_free_port_is_ok(tmp_path: Path) -> None:
     assert result.status is Status.OK and f"127.0.0.1:{config.port} is free" in result.message
 
 
-@pytest.mark.parametrize("http_server", [{"/api/health": (200, b'{"status": "ok"}')}],
-                         indirect=True)
+HEALTHY = b'{"ok": true, "version": "0.1.0", "camera": null}'
+
+
+@pytest.mark.parametrize("http_server", [{"/api/health": (200, HEALTHY)}], indirect=True)
 def test_port_served_by_phase10_is_ok(tmp_path: Path, http_server: int) -> None:
     result = doctor.check_port(config_for(tmp_path, port=http_server))
-    assert result.status is Status.OK and "served by phase10" in result.message
+    assert result.status is Status.OK and "served by phase10 (/api/health)" in result.message
+
+
+@pytest.mark.parametrize("http_server", [{"/api/health": (200, b'{"status": "ok"}')}],
+                         indirect=True)
+def test_another_programs_health_json_is_not_phase10(tmp_path: Path, http_server: int) -> None:
+    """Only the scorepad's own answer ("ok": true) counts at /api/health."""
+    result = doctor.check_port(config_for(tmp_path, port=http_server))
+    assert result.status is Status.FAIL and "in use by another program" in result.message
 
 
 @pytest.mark.parametrize("http_server", [{"/api/config": (200, b'{"pin_required": false}')}],
@@ -227,7 +237,7 @@ def test_port_served_by_the_real_app_is_ok(tmp_path: Path) -> None:
         server.shutdown()
         server.server_close()
         close_app(app)
-    assert result.status is Status.OK and "served by phase10" in result.message
+    assert result.status is Status.OK and "served by phase10 (/api/health)" in result.message
 
 
 @pytest.mark.parametrize("http_server", [{}, {"/api/health": (200, b"<html>router</html>")}],

@@ -38,6 +38,23 @@ def config() -> ResponseReturnValue:
     )
 
 
+@bp.get("/health")
+def health() -> ResponseReturnValue:
+    """That this scorepad answers (`phase10 doctor` and deploy/install.sh ask), its
+    version, and the camera's state; reads nothing from the database."""
+    from importlib import metadata
+
+    try:
+        version = metadata.version("phase10-dice")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    feed = table().camera
+    camera = None if feed is None else {
+        "source": feed.source, "running": feed.running, "error": feed.error,
+    }
+    return jsonify(ok=True, version=version, camera=camera)
+
+
 def _feed() -> CameraFeed:
     feed = table().camera
     if feed is None:
