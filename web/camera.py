@@ -28,6 +28,7 @@ from scorer import ROLLS_PER_TURN
 from web.camera_settings import CameraSettings
 from web.demo_dice import DemoPlan, plan_throw
 from web.service import GameService
+from web.table_roll import RollSource
 
 log = logging.getLogger(__name__)
 
@@ -183,7 +184,7 @@ class CameraFeed:
         pending = self._pending
         if pending is not None and time.monotonic() - pending.since < DEMO_SETTLE_S:
             raise CameraControlError("the demo dice are still rolling")
-        plan = plan_throw(self._service.state(game_id))
+        plan = plan_throw(self._service.view(game_id))
         try:
             watcher.source.throw(plan.roll_number, plan.keep)  # type: ignore[attr-defined]
         except RuntimeError as error:  # vision's DemoBusyError
@@ -233,7 +234,7 @@ class CameraFeed:
             self._service.set_roll(
                 game_id, roll,
                 roll_number=max(1, min(roll_number, ROLLS_PER_TURN)),
-                source="camera", unsure=unsure, flags=tuple(reading.flags),
+                source=RollSource.CAMERA, unsure=unsure, flags=tuple(reading.flags),
                 unreadable=unreadable,
             )
         except ValueError:

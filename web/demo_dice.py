@@ -9,11 +9,11 @@ touches the camera.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scorer import ROLLS_PER_TURN, Die, Roll, advise
+from scorer import ROLLS_PER_TURN, Die, advise
+from web.game_view import CardGameView, GameView
 
 
 class DemoRollError(ValueError):
@@ -31,24 +31,26 @@ class DemoPlan:
         return {"roll_number": self.roll_number, "keep": [str(die) for die in self.keep]}
 
 
-def plan_throw(state: Mapping[str, Any]) -> DemoPlan:
-    """The next roll of the turn for a game state (the scorepad's `state` dict)."""
-    if state["is_over"]:
-        raise DemoRollError(f"game {state['id']} is over: no more rolls")
-    if state["roll_off_pending"]:
+def plan_throw(view: GameView | CardGameView) -> DemoPlan:
+    """The next roll of the turn for a game (the service's view of it)."""
+    if isinstance(view, CardGameView):
+        raise DemoRollError(f"game {view.id} is a card game: there are no dice to throw")
+    if view.is_over:
+        raise DemoRollError(f"game {view.id} is over: no more rolls")
+    if view.roll_off_pending:
         raise DemoRollError("the roll-off comes first: each player rolls one high die by hand")
-    current = state["current"]
-    if current is None:
+    table_roll = view.table_roll
+    if table_roll is None:
         return DemoPlan(1, ())
-    number = int(current["roll_number"])
+    number = table_roll.roll_number
     if number >= ROLLS_PER_TURN:
         raise DemoRollError(f"that was roll {number} of {ROLLS_PER_TURN}: take the score "
                             "or end the turn without one")
-    phase = state["active_phase"]
+    phase = view.active_phase
+    roll = table_roll.roll
     keep: tuple[Die, ...] = ()
-    if current["full"] and phase is not None:
-        roll = Roll.from_text(current["notation"])
-        keep = advise(roll, phase["number"], ROLLS_PER_TURN - number).keep
+    if roll.is_full() and phase is not None:
+        keep = advise(roll, phase, ROLLS_PER_TURN - number).keep
         if len(keep) == len(roll.dice):
             raise DemoRollError("these dice make the phase and the advice is to stop: "
                                 "take the score")

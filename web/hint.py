@@ -8,9 +8,9 @@ and re-roll the other 6 dice: 94 % chance to make Phase 1 this turn."
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Sequence
 
-from scorer.dice import COLOUR_NAMES
+from scorer import WILD, Advice, Die
 
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
@@ -23,53 +23,54 @@ def _join(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _values(keep: list[dict[str, Any]], run: bool = False) -> list[str]:
+def _wilds(count: int) -> list[str]:
+    """The kept Wilds: "the Wild", "the two Wilds" (none: nothing)."""
+    if not count:
+        return []
+    return ["the Wild" if count == 1 else f"the {_count(count)} Wilds"]
+
+
+def _values(keep: Sequence[Die], run: bool = False) -> list[str]:
     """The kept dice by number: "the two 8s", "the 5", "the Wild"; for a run phase, numbers
     in a row as "the 4 to 10"."""
-    counts = Counter(die["value"] for die in keep)
-    numbers = sorted((value for value in counts if value != "W"), key=lambda v: (-counts[v], -v))
+    counts = Counter(die.value for die in keep)
+    numbers = sorted((value for value in counts if value != WILD),
+                     key=lambda v: (-counts[v], -v))
     if run and numbers and all(counts[v] == 1 for v in numbers):
         low, high = min(numbers), max(numbers)
         if len(numbers) >= 3 and high - low + 1 == len(numbers):
             parts = [f"the {low} to {high}"]
         else:
             parts = ["the " + _join([str(v) for v in sorted(numbers)])]
-        if counts["W"]:
-            parts.append("the Wild" if counts["W"] == 1 else f"the {_count(counts['W'])} Wilds")
-        return parts
+        return parts + _wilds(counts[WILD])
     parts = [f"the {_count(counts[v])} {v}s" if counts[v] > 1 else f"the {v}" for v in numbers]
-    if counts["W"]:
-        parts.append("the Wild" if counts["W"] == 1 else f"the {_count(counts['W'])} Wilds")
-    return parts
+    return parts + _wilds(counts[WILD])
 
 
-def _colours(keep: list[dict[str, Any]]) -> list[str]:
+def _colours(keep: Sequence[Die]) -> list[str]:
     """The kept dice by colour (the colour phase): "the four orange dice", "the Wild"."""
-    counts = Counter(die["colour"] for die in keep if die["value"] != "W")
-    parts = [f"the {_count(n)} {COLOUR_NAMES[c]} {'die' if n == 1 else 'dice'}"
-             for c, n in counts.most_common()]
-    wilds = sum(die["value"] == "W" for die in keep)
-    if wilds:
-        parts.append("the Wild" if wilds == 1 else f"the {_count(wilds)} Wilds")
-    return parts
+    counts = Counter(die.colour_name for die in keep if not die.is_wild())
+    parts = [f"the {_count(n)} {name} {'die' if n == 1 else 'dice'}"
+             for name, n in counts.most_common()]
+    return parts + _wilds(sum(die.is_wild() for die in keep))
 
 
-def plain_hint(advice: dict[str, Any], keep_dice: list[dict[str, Any]],
-               used: list[str] | None = None) -> str:
-    """One or two sentences from `Advice.to_dict()` and the kept dice (`die_dict`s).
+def plain_hint(advice: Advice, used: Sequence[Die] | None = None) -> str:
+    """One or two sentences from the advisor's `Advice`.
 
-    `used`: the dice (notation) the phase uses when the roll already makes it; kept
-    dice beyond those are named apart, as kept for their points.
+    `used`: the dice the phase uses when the roll already makes it; kept dice
+    beyond those are named apart, as kept for their points.
     """
-    phase, label = advice["phase"], advice["phase_label"]
-    made = advice["made_now"]
-    chance = f"{100 * advice['probability']:.0f} %"
-    if advice["rolls_left"] == 0 or not advice["reroll"]:
-        if made["made"]:
+    phase, label = advice.phase.number, advice.phase.label
+    made = advice.made_now
+    chance = f"{100 * advice.probability:.0f} %"
+    if advice.rolls_left == 0 or not advice.reroll:
+        if made.made:
             return (f"Take the score: this roll makes Phase {phase} ({label}) "
-                    f"for {made['score']} points.")
+                    f"for {made.score} points.")
         return f"No re-rolls left: this roll does not make Phase {phase} ({label})."
-    rerolls = len(advice["reroll"])
+    rerolls = len(advice.reroll)
+    keep_dice = advice.keep
     if not keep_dice:
         action = f"Re-roll all {rerolls} dice: none of these helps {label} yet"
     else:
@@ -78,8 +79,8 @@ def plain_hint(advice: dict[str, Any], keep_dice: list[dict[str, Any]],
             left = Counter(used)
             for_phase, for_points = [], []
             for die in keep_dice:
-                if left[die["notation"]] > 0:
-                    left[die["notation"]] -= 1
+                if left[die] > 0:
+                    left[die] -= 1
                     for_phase.append(die)
                 else:
                     for_points.append(die)
@@ -92,6 +93,6 @@ def plain_hint(advice: dict[str, Any], keep_dice: list[dict[str, Any]],
             action += f" (and {_join(_values(for_points))} for their points)"
         action += f", and re-roll the other {other}"
     sentence = f"{action}: {chance} chance to make Phase {phase} this turn."
-    if made["made"]:
-        sentence += f" (This roll already makes it for {made['score']} points.)"
+    if made.made:
+        sentence += f" (This roll already makes it for {made.score} points.)"
     return sentence

@@ -9,6 +9,7 @@ replayed from the store, so memory never runs ahead of the disk.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import Callable, Mapping
@@ -18,7 +19,6 @@ from typing import Any
 from scorer import (
     DEFAULT_FIRST_FINISH,
     DEFAULT_WINNER_RULE,
-    PHASES,
     ROLLS_PER_TURN,
     CardGame,
     CardWinnerRule,
@@ -32,10 +32,11 @@ from scorer import (
     hand_from_dicts,
     replay_log,
 )
-from web.card_state import card_state_dict, card_summary_dict
+from web.game_view import CardGameView, GameView
 from web.live import Hub
+from web.presenters import state_dict, summary_dict
 from web.store import GameStore, UnknownGameError
-from web.verdict import current_dict, stored_current
+from web.table_roll import RollSource, TableRoll
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,14 @@ class BadActionError(ValueError):
 
 class GameOverError(ValueError):
     """A roll or camera choice for a game that is over (the rules say no: 409)."""
+
+
+class StaleVersionError(ValueError):
+    """An action sent for an older state of the game than the current one (409)."""
+
+
+class UnreadableDiceError(ValueError):
+    """Score refused: the roll on the table has dice the camera could not read (409)."""
 
 
 def game_topic(game_id: int) -> str:
@@ -89,11 +98,6 @@ class _Action:
     call: Callable[[Game, Mapping[str, Any], Roll | None], Any]
     ends_turn: bool
     fields: tuple[str, ...]  # the body fields it takes (others are refused by name)
-    needs_roll: bool = False
-
-
-class UnreadableDiceError(ValueError):
-    """Score refused: the roll on the table has dice the camera could not read (409)."""
 
 
 def _score(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
@@ -155,63 +159,6 @@ def actions_of(game: Game | CardGame) -> dict[str, _Action]:
     return CARD_ACTIONS if isinstance(game, CardGame) else ACTIONS
 
 
-def _json_safe(value: Any) -> Any:
-    """Engine values as JSON: objects with to_dict(), tuples, enums by name."""
-    if hasattr(value, "to_dict"):
-        return value.to_dict()
-    if isinstance(value, list | tuple | set | frozenset):
-        return [_json_safe(item) for item in value]
-    if isinstance(value, dict):
-        return {str(key): _json_safe(item) for key, item in value.items()}
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    return str(value)
-
-
-def first_finish_dict(rule: FirstFinishRule) -> dict[str, str]:
-    """A First Finish Bonus reading for the page: its value, printing and plain words."""
-    return {"rule": rule.value, "printing": rule.printing, "description": rule.description}
-
-
-def _column_dict(column: Any) -> dict[str, Any]:
-    return {
-        "player": column.player,
-        "phase_scores": list(column.phase_scores),
-        "five_phase_bonus": column.five_phase_bonus,
-        "five_phase_total": column.five_phase_total,
-        "first_finish_bonus": column.first_finish_bonus,
-        "grand_total": column.grand_total,
-        "failed_turns": column.failed_turns,
-        "current_phase": column.current_phase,
-        "finished": bool(column.finished),
-        "out": bool(column.out),
-    }
-
-
-def scorepad_dict(game: Game) -> dict[str, Any]:
-    """The paper sheet: phase rows with labels and one column per player, in play order."""
-    scorepad = game.scorepad
-    columns = getattr(scorepad, "columns", scorepad)
-    return {
-        "phases": [{"number": phase.number, "label": phase.label} for phase in PHASES],
-        "columns": [_column_dict(column) for column in columns],
-    }
-
-
-def summary_dict(game: Game | CardGame) -> dict[str, Any]:
-    """What the list of past games shows without replaying the game."""
-    if isinstance(game, CardGame):
-        return card_summary_dict(game)
-    columns = scorepad_dict(game)["columns"]
-    return {
-        "round": game.round,
-        "is_over": bool(game.is_over),
-        "winners": list(game.winners) if game.is_over else [],
-        "totals": {column["player"]: column["grand_total"] for column in columns},
-        "active_player": None if game.is_over else game.active_player,
-    }
-
-
 class GameService:
     """Every game at the table: create, act, set the current roll, and the state phones see."""
 
@@ -244,42 +191,23 @@ class GameService:
         if isinstance(self._game(game_id), CardGame):
             raise BadActionError(f"game {game_id} is a card game: {what}")
 
-    def state(self, game_id: int) -> dict[str, Any]:
-        """Everything a phone draws for one game (also the body of each live update)."""
+    def view(self, game_id: int) -> GameView | CardGameView:
+        """One game now, typed: what callers inside the scorepad query (a frozen snapshot)."""
         with self._lock:
             stored = self.store.load(game_id, events=False)
             game = self._game(game_id)
             if isinstance(game, CardGame):
-                return card_state_dict(game, game_id, stored.created, stored.updated)
-            active_phase = None if game.is_over or _pending(game) else game.active_phase
-            return {
-                "id": game_id,
-                "game": GameKind.DICE.value,
-                "created": stored.created,
-                "updated": stored.updated,
-                "version": len(game.events),
-                "roll_id": None if stored.current is None else stored.current.get("id"),
-                "players": list(game.players),
-                "solitaire": bool(game.solitaire),
-                "play_order": _json_safe(game.play_order),
-                "round": game.round,
-                "roll_off_pending": _json_safe(game.roll_off_pending),
-                "roll_off_throws": _json_safe(game.roll_off_throws),
-                "first_finish": first_finish_dict(game.first_finish),
-                "rules": game.rules,
-                "active_player": None if game.is_over else game.active_player,
-                "active_phase": None if active_phase is None else {
-                    "number": active_phase,
-                    "label": PHASES[active_phase - 1].label,
-                },
-                "is_over": bool(game.is_over),
-                "winners": list(game.winners) if game.is_over else [],
-                "scorepad": scorepad_dict(game),
-                "camera": self.camera_attached and not game.is_over
-                and self._camera_game == game_id,
-                "turns": _json_safe(list(game.turns)),
-                "current": current_dict(stored.current, active_phase),
-            }
+                return CardGameView.of(game, game_id, created=stored.created,
+                                       updated=stored.updated)
+            return GameView.of(
+                game, game_id, created=stored.created, updated=stored.updated,
+                camera=self.camera_attached and self._camera_game == game_id,
+                table_roll=_table_roll(stored.current),
+            )
+
+    def state(self, game_id: int) -> dict[str, Any]:
+        """Everything a phone draws for one game (also the body of each live update)."""
+        return state_dict(self.view(game_id))
 
     def list_games(self) -> list[dict[str, Any]]:
         return [summary.to_dict() for summary in self.store.list_games()]
@@ -375,14 +303,14 @@ class GameService:
                 kind = "a card game" if isinstance(game, CardGame) else "a dice game"
                 raise BadActionError(f"game {game_id} is {kind}, which has no action {name!r}: "
                                      f"expected one of {', '.join(actions)}")
+            table_roll = _table_roll(stored.current)
             _check_version(payload, game)
-            _check_roll_id(payload, stored.current)
-            _check_readable(name, payload, stored.current)
-            current = _current_roll(stored.current)
+            _check_roll_id(payload, table_roll)
+            _check_readable(name, payload, table_roll)
             before = len(game.events)
-            action.call(game, payload, current)
+            action.call(game, payload, None if table_roll is None else table_roll.scorable_roll())
             new_events = game.events[before:]
-            keep_current = None if action.ends_turn else stored.current
+            keep_current = None if action.ends_turn or table_roll is None else table_roll.to_dict()
             try:
                 for offset, event in enumerate(new_events):
                     self.store.append_event(
@@ -407,7 +335,7 @@ class GameService:
         roll: Roll,
         *,
         roll_number: int | None = None,
-        source: str = "hand",
+        source: RollSource = RollSource.HAND,
         unsure: tuple[int, ...] = (),
         flags: tuple[str, ...] = (),
         replace: bool = False,
@@ -429,16 +357,17 @@ class GameService:
             self._require_dice(game_id, "there are no dice to put on the table")
             if stored.finished:
                 raise GameOverError(f"game {game_id} is over: no more rolls")
-            previous = (stored.current or {}).get("roll_number", 0)
+            on_table = _table_roll(stored.current)
+            previous = 0 if on_table is None else on_table.roll_number
             if roll_number is None and replace:
                 roll_number = max(previous, 1)
             elif roll_number is None:
                 roll_number = min(previous + 1, ROLLS_PER_TURN)
-            current = stored_current(
+            table_roll = TableRoll.new(
                 roll, roll_number=roll_number, source=source, unsure=unsure, flags=flags,
                 roll_id=self._next_roll_id(), unreadable=unreadable,
             )
-            self.store.set_current(game_id, current)
+            self.store.set_current(game_id, table_roll.to_dict())
             state = self.state(game_id)
         self._announce(game_id, state)
         return state
@@ -450,28 +379,15 @@ class GameService:
         last in `current.dice`): fixing one adds its face to the roll.
         """
         with self._lock:
-            stored = self.store.load(game_id, events=False)
-            if stored.current is None:
+            on_table = _table_roll(self.store.load(game_id, events=False).current)
+            if on_table is None:
                 raise BadActionError("there is no roll on the table to correct")
-            dice = list(stored.current["dice"])
-            unreadable = int(stored.current.get("unreadable", 0))
-            if not 0 <= index < len(dice) + unreadable:
+            if not 0 <= index < on_table.dice_count:
                 raise BadActionError(
-                    f"die index {index} is outside 0-{len(dice) + unreadable - 1}")
-            unsure = tuple(i for i in stored.current.get("unsure", ()) if i != index)
-            if index < len(dice):
-                dice[index] = str(die)
-            else:  # an unreadable die, now read by the players
-                dice.append(str(die))
-                unreadable -= 1
-            roll = Roll.from_text(" ".join(dice))
-            current = stored_current(
-                roll, roll_number=stored.current.get("roll_number", 1),
-                source=stored.current.get("source", "hand"), unsure=unsure,
-                flags=stored.current.get("flags", ()), roll_id=self._next_roll_id(),
-                unreadable=unreadable,
-            )
-            self.store.set_current(game_id, current)
+                    f"die index {index} is outside 0-{on_table.dice_count - 1}")
+            corrected = on_table.with_die(index, die)  # an impossible roll is refused here
+            table_roll = dataclasses.replace(corrected, roll_id=self._next_roll_id())
+            self.store.set_current(game_id, table_roll.to_dict())
             state = self.state(game_id)
         self._announce(game_id, state)
         return state
@@ -495,14 +411,9 @@ class GameService:
             self.hub.publish(GAMES_TOPIC, "games", {"id": game_id})
 
 
-def _pending(game: Game) -> bool:
-    return bool(game.roll_off_pending)
-
-
-def _current_roll(current: Mapping[str, Any] | None) -> Roll | None:
-    if not current or not current.get("dice"):
-        return None
-    return Roll.from_text(" ".join(current["dice"]))
+def _table_roll(stored: Mapping[str, Any] | None) -> TableRoll | None:
+    """The roll on the table from its stored form (None: the table is empty)."""
+    return None if stored is None else TableRoll.from_dict(stored)
 
 
 def _check_version(payload: Mapping[str, Any], game: Game) -> None:
@@ -516,20 +427,20 @@ def _check_version(payload: Mapping[str, Any], game: Game) -> None:
 
 
 def _check_readable(action: str, payload: Mapping[str, Any],
-                    current: Mapping[str, Any] | None) -> None:
+                    table_roll: TableRoll | None) -> None:
     """Scoring the roll on the table waits until every die the camera could not read is fixed."""
-    if action != "score" or payload.get("roll") is not None or not current:
+    if action != "score" or payload.get("roll") is not None or table_roll is None:
         return
-    count = int(current.get("unreadable", 0))
+    count = table_roll.unreadable
     if count:
-        first = len(current.get("dice", ()))
+        first = len(table_roll.roll.dice)
         which = ", ".join(str(first + i + 1) for i in range(count))
         raise UnreadableDiceError(
             f"the camera could not read {'a die' if count == 1 else f'{count} dice'} of this "
             f"roll (die {which}, shown as ?): tap it and say what it shows before scoring")
 
 
-def _check_roll_id(payload: Mapping[str, Any], current: Mapping[str, Any] | None) -> None:
+def _check_roll_id(payload: Mapping[str, Any], table_roll: TableRoll | None) -> None:
     """An optional guard that the roll acted on is the one the phone showed.
 
     `version` counts game events only; a roll put on the table (typed, read,
@@ -541,7 +452,7 @@ def _check_roll_id(payload: Mapping[str, Any], current: Mapping[str, Any] | None
     sent = payload["roll_id"]
     if sent is not None:
         sent = body_field(payload, "roll_id", int)
-    table = None if current is None else current.get("id")
+    table = None if table_roll is None else table_roll.roll_id
     if sent != table:
         shown = "no roll" if sent is None else f"roll {sent}"
         now = "no roll" if table is None else f"roll {table}"
@@ -550,6 +461,3 @@ def _check_roll_id(payload: Mapping[str, Any], current: Mapping[str, Any] | None
             "check the roll and try again"
         )
 
-
-class StaleVersionError(ValueError):
-    """An action sent for an older state of the game than the current one."""

@@ -9,6 +9,7 @@ from scorepad_helpers import MAKES, NEVER, make_config
 
 from scorer import Game, parse_roll
 from web.app import close_app, create_app
+from web.table_roll import RollSource
 
 
 def new_game(client, players=("Ann", "Bob"), **options) -> dict:
@@ -132,8 +133,8 @@ def test_solitaire_counts_failed_turns(client):
 def test_tap_corrects_one_die_and_clears_its_unsure_mark(app, client):
     game_id = new_game(client)["id"]
     service = app.extensions["phase10"].service
-    service.set_roll(game_id, parse_roll("8R 8B 6G 10O 10G 7R WR 2B 1G 3R"), source="camera",
-                     unsure=(2, 4))
+    service.set_roll(game_id, parse_roll("8R 8B 6G 10O 10G 7R WR 2B 1G 3R"),
+                     source=RollSource.CAMERA, unsure=(2, 4))
     before = client.get(f"/api/games/{game_id}").json["current"]
     assert [d["unsure"] for d in before["dice"]][:5] == [False, False, True, False, True]
     assert before["verdict"]["made"] is False

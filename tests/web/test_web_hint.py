@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from scorer import Roll, advise, evaluate, get_phase
 from web.hint import plain_hint
-from web.verdict import die_dict
 
 
 def hint(notation: str, phase: int, rolls_left: int) -> str:
     roll = Roll.from_text(notation)
     advice = advise(roll, phase, rolls_left)
     verdict = evaluate(roll, get_phase(phase))
-    used = [str(d) for g in verdict.groups for d in g.dice] if verdict.is_made() else None
-    return plain_hint(advice.to_dict(), [die_dict(d) for d in advice.keep], used)
+    used = [d for g in verdict.groups for d in g.dice] if verdict.is_made() else None
+    return plain_hint(advice, used)
 
 
 def test_the_colour_phase_names_the_colour():

@@ -7,11 +7,21 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from scorer import DEFAULT_FIRST_FINISH, ROLLS_PER_TURN, Die, GameKind, Roll, advise, get_phase
+from scorer import (
+    DEFAULT_FIRST_FINISH,
+    ROLLS_PER_TURN,
+    Die,
+    GameKind,
+    Roll,
+    advise,
+    evaluate,
+    get_phase,
+)
 from web.camera import CameraControlError, CameraFeed
+from web.game_view import GameView
 from web.hint import plain_hint
+from web.presenters import die_dict, verdict_dict
 from web.service import ACTIONS, BadActionError, body_field
-from web.verdict import die_dict, verdict_dict
 from web.views.cards import create_card_game, game_kind
 from web.views.common import json_body, require_pin, table
 
@@ -170,18 +180,18 @@ def score() -> ResponseReturnValue:
 @bp.get("/games/<int:game_id>/advice")
 def advice(game_id: int) -> ResponseReturnValue:
     """The odds advisor's hint for the roll on the table: what to keep, and the chance."""
-    state = table().service.state(game_id)
-    current, phase = state["current"], state["active_phase"]
-    if current is None or phase is None:
+    view = table().service.view(game_id)
+    table_roll = view.table_roll if isinstance(view, GameView) else None
+    phase = view.active_phase if isinstance(view, GameView) else None
+    if table_roll is None or phase is None:
         raise BadActionError("no roll on the table for an active phase")
-    rolls_left = max(0, current["rolls_per_turn"] - current["roll_number"])
-    result = advise(Roll.from_text(current["notation"]), phase["number"], rolls_left)
-    advice_dict = result.to_dict()
-    verdict = current["verdict"] or {}
-    used = [die for group in verdict.get("groups", ()) for die in group["dice"]]
-    text = plain_hint(advice_dict, [die_dict(die) for die in result.keep],
-                      used if verdict.get("made") else None)
-    return jsonify(advice=advice_dict, text=text, short=str(result))
+    roll = table_roll.roll
+    result = advise(roll, phase, max(0, ROLLS_PER_TURN - table_roll.roll_number))
+    verdict = evaluate(roll, get_phase(phase)) if roll.dice else None
+    used = None
+    if verdict is not None and verdict.made:
+        used = [die for group in verdict.groups for die in group.dice]
+    return jsonify(advice=result.to_dict(), text=plain_hint(result, used), short=str(result))
 
 
 @bp.get("/camera")

@@ -17,7 +17,9 @@ from scorer import (
     FirstFinishRule,
 )
 from scorer.dice import COLOUR_LETTERS, COLOUR_NAMES, HIGH_VALUES, LOW_VALUES
+from web.game_view import CardGameView
 from web.network import is_loopback, shareable_url
+from web.presenters import state_dict
 from web.views.common import table
 
 bp = Blueprint("pages", __name__)
@@ -58,8 +60,9 @@ def index() -> ResponseReturnValue:
 @bp.get("/games/<int:game_id>")
 def game(game_id: int) -> ResponseReturnValue:
     tab = table()
-    state = tab.service.state(game_id)
-    if state.get("game") == "cards":  # the card game has a page of its own (issue 17)
+    view = tab.service.view(game_id)
+    state = state_dict(view)
+    if isinstance(view, CardGameView):  # the card game has a page of its own (issue 17)
         return render_template("cards.html", state=state, join=_join(f"games/{game_id}"))
     return render_template(
         "game.html", state=state, phases=PHASES, picker=_picker(),

@@ -17,8 +17,9 @@ from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from scorer.dice import FULL_ROLL
+from web.presenters import read_dice_dicts
 from web.service import GameOverError
-from web.verdict import die_dict, unreadable_die_dict
+from web.table_roll import RollSource
 from web.views.common import require_pin, table
 
 bp = Blueprint("photo", __name__, url_prefix="/api")
@@ -55,13 +56,8 @@ def _upload() -> bytes:
 def _photo_dict(result: Any) -> dict[str, Any]:
     """The reading for the reply: dice (read ones, then unreadable), flags, sizes, overlay."""
     reading = result.reading
-    dice = [
-        {**die_dict(read.die), "confidence": round(float(read.confidence), 4),
-         "unsure": bool(read.unsure), "unreadable": False}
-        for read in reading.dice
-    ]
     unreadable = len(reading.unreadable)
-    dice += [{**unreadable_die_dict(), "confidence": 0.0, "unsure": True}] * unreadable
+    dice = read_dice_dicts(reading.dice, unreadable)
     found = len(dice)
     if found:
         message = f"{found} {'die' if found == 1 else 'dice'} found in the photo"
@@ -123,7 +119,7 @@ def read_photo(game_id: int) -> ResponseReturnValue:
     roll = reading.roll()
     unsure = tuple(i for i, read in enumerate(reading.dice) if read.unsure)
     state = tab.service.set_roll(
-        game_id, roll, source="photo", unsure=unsure, flags=tuple(reading.flags),
+        game_id, roll, source=RollSource.PHOTO, unsure=unsure, flags=tuple(reading.flags),
         unreadable=len(reading.unreadable),
     )
     return jsonify({**state, "photo": photo})

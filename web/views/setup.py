@@ -14,7 +14,7 @@ from flask.typing import ResponseReturnValue
 
 from web.camera import CameraControlError
 from web.camera_settings import ExposureLock, parse_tray
-from web.verdict import die_dict, unreadable_die_dict
+from web.presenters import read_dice_dicts
 from web.views.common import json_body, require_pin, table
 
 bp = Blueprint("setup", __name__)
@@ -106,13 +106,8 @@ def test_reading() -> ResponseReturnValue:
     """Read the current frame now: the dice found (with confidence) and the annotated picture."""
     reading, jpeg = _feed().test_reading()
     tray = table().setup.current.tray
-    dice = [
-        {**die_dict(read.die), "confidence": round(float(read.confidence), 4),
-         "unsure": bool(read.unsure), "unreadable": False}
-        for read in reading.dice
-    ]
     unreadable = len(getattr(reading, "unreadable", ()))  # found, but no face could be read
-    dice += [{**unreadable_die_dict(), "confidence": 0.0, "unsure": True}] * unreadable
+    dice = read_dice_dicts(reading.dice, unreadable)
     where = "inside the tray region" if tray is not None else "in the frame (no tray marked)"
     if dice:
         message = f"{len(dice)} {'die' if len(dice) == 1 else 'dice'} found {where}"

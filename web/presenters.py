@@ -1,0 +1,221 @@
+"""The JSON phones get: a game's state, the roll on the table with the solver's verdict, dice.
+
+Every answer of the API that shows a game or dice is made here, from the
+service's typed views (`web.game_view`) and the scorer's own `to_dict`; the
+service and the views build no JSON of their own. The shapes are documented in
+web/API.md and pinned by tests/web/test_web_golden_api.py.
+
+Views hold no rules: the solver decides; this module only says, per die of
+the roll on the table, which group of the verdict uses it and what number a
+Wild stands for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from scorer import (
+    CARD_VALUES,
+    PHASES,
+    ROLLS_PER_TURN,
+    CardGame,
+    CardScorepad,
+    CardWinnerRule,
+    Die,
+    FirstFinishRule,
+    Game,
+    GameKind,
+    PhaseResult,
+    Roll,
+    Scorepad,
+    evaluate,
+    get_phase,
+)
+from web.game_view import CardGameView, GameView
+from web.table_roll import TableRoll
+
+if TYPE_CHECKING:
+    from vision.reading import ReadDie
+
+
+def die_dict(die: Die) -> dict[str, Any]:
+    """One die's face: notation, value ("W" for a Wild), colour letter and name."""
+    return {
+        "notation": str(die),
+        "value": "W" if die.is_wild() else die.value,
+        "colour": die.colour,
+        "colour_name": die.colour_name,
+        "wild": die.is_wild(),
+    }
+
+
+def unreadable_die_dict() -> dict[str, Any]:
+    """A die the camera found but could not read: in the shape of `die_dict`, no face."""
+    return {"notation": None, "value": None, "colour": None, "colour_name": None,
+            "wild": False, "unreadable": True}
+
+
+def read_dice_dicts(dice: Iterable[ReadDie], unreadable: int) -> list[dict[str, Any]]:
+    """A reading's dice for a reply: those read (with confidence), then those not read."""
+    listed = [
+        {**die_dict(read.die), "confidence": round(float(read.confidence), 4),
+         "unsure": bool(read.unsure), "unreadable": False}
+        for read in dice
+    ]
+    return listed + [{**unreadable_die_dict(), "confidence": 0.0, "unsure": True}] * unreadable
+
+
+def _placement(roll: Roll, result: PhaseResult) -> list[tuple[int, int | None] | None]:
+    """For each die of the roll: (group index, the number it stands for), or None if unused."""
+    placement: list[tuple[int, int | None] | None] = [None] * len(roll.dice)
+    for group_index, group in enumerate(result.groups):
+        for die, number in zip(group.dice, group.stands_for, strict=True):
+            for index, candidate in enumerate(roll.dice):
+                if placement[index] is None and candidate == die:
+                    placement[index] = (group_index, number)
+                    break
+    return placement
+
+
+def verdict_dict(roll: Roll, phase_number: int) -> dict[str, Any]:
+    """The solver's verdict for the phase plus, per die of the roll, where it is used."""
+    result = evaluate(roll, get_phase(phase_number))
+    verdict = result.to_dict()
+    verdict["placement"] = [
+        None if place is None else {"group": place[0], "stands_for": place[1]}
+        for place in _placement(roll, result)
+    ]
+    return verdict
+
+
+def table_roll_dict(table_roll: TableRoll | None,
+                    phase_number: int | None) -> dict[str, Any] | None:
+    """The roll on the table, expanded for the page: dice, unsure marks, verdict.
+
+    Dice the camera found but could not read come after the dice read, each with
+    `"unreadable": true` and no face; until each is fixed the roll cannot be
+    scored (`unreadable_count`), and the verdict is of the dice read only.
+    """
+    if table_roll is None:
+        return None
+    roll = table_roll.roll
+    unsure = set(table_roll.unsure)
+    dice = [{**die_dict(die), "unsure": index in unsure, "unreadable": False}
+            for index, die in enumerate(roll.dice)]
+    dice += [{**unreadable_die_dict(), "unsure": True} for _ in range(table_roll.unreadable)]
+    verdict = None
+    if phase_number is not None and roll.dice:
+        verdict = verdict_dict(roll, phase_number)
+    return {
+        "notation": str(roll),
+        "dice": dice,
+        "full": roll.is_full(),
+        "explained": roll.is_explained_by_inventory(),
+        "roll_number": table_roll.roll_number,
+        "rolls_per_turn": ROLLS_PER_TURN,
+        "source": table_roll.source.value,
+        "flags": list(table_roll.flags),
+        "unsure_count": len(unsure),
+        "unreadable_count": table_roll.unreadable,
+        "verdict": verdict,
+    }
+
+
+def first_finish_dict(rule: FirstFinishRule) -> dict[str, str]:
+    """A First Finish Bonus reading for the page: its value, printing and plain words."""
+    return {"rule": rule.value, "printing": rule.printing, "description": rule.description}
+
+
+def winner_rule_dict(rule: CardWinnerRule) -> dict[str, str]:
+    """A card game's winner rule for the page: its value and plain words."""
+    return {"rule": rule.value, "description": rule.description}
+
+
+def scorepad_dict(scorepad: Scorepad | CardScorepad) -> dict[str, Any]:
+    """The paper sheet: phase rows with labels and one column per player, in play order."""
+    return {
+        "phases": [{"number": phase.number, "label": phase.label} for phase in PHASES],
+        "columns": [column.to_dict() for column in scorepad.columns],
+    }
+
+
+def state_dict(view: GameView | CardGameView) -> dict[str, Any]:
+    """Everything a phone draws for one game (also the body of each live update)."""
+    if isinstance(view, CardGameView):
+        return _card_state_dict(view)
+    phase = view.active_phase
+    return {
+        "id": view.id,
+        "game": GameKind.DICE.value,
+        "created": view.created,
+        "updated": view.updated,
+        "version": view.version,
+        "roll_id": None if view.table_roll is None else view.table_roll.roll_id,
+        "players": list(view.players),
+        "solitaire": view.solitaire,
+        "play_order": list(view.play_order),
+        "round": view.round,
+        "roll_off_pending": list(view.roll_off_pending),
+        "roll_off_throws": {name: list(throws) for name, throws in view.roll_off_throws.items()},
+        "first_finish": first_finish_dict(view.first_finish),
+        "rules": view.rules,
+        "active_player": view.active_player,
+        "active_phase": None if phase is None else {
+            "number": phase,
+            "label": PHASES[phase - 1].label,
+        },
+        "is_over": view.is_over,
+        "winners": list(view.winners),
+        "scorepad": scorepad_dict(view.scorepad),
+        "camera": view.camera,
+        "turns": [turn.to_dict() for turn in view.turns],
+        "current": table_roll_dict(view.table_roll, phase),
+    }
+
+
+def _card_state_dict(view: CardGameView) -> dict[str, Any]:
+    """A card game's state: the dice game's keys for rolls and the camera say "none", so a
+    client that only knows dice games is never handed a shape it cannot read."""
+    return {
+        "id": view.id,
+        "game": GameKind.CARDS.value,
+        "created": view.created,
+        "updated": view.updated,
+        "version": view.version,
+        "roll_id": None,
+        "players": list(view.players),
+        "play_order": list(view.players),
+        "hand": view.hand,
+        "winner_rule": winner_rule_dict(view.winner_rule),
+        "card_values": [{"label": value.label, "points": value.points} for value in CARD_VALUES],
+        "active_player": None,
+        "active_phase": None,
+        "is_over": view.is_over,
+        "winners": list(view.winners),
+        "scorepad": scorepad_dict(view.scorepad),
+        "camera": False,
+        "hands": [record.to_dict() for record in view.hands],
+        "current": None,
+    }
+
+
+def summary_dict(game: Game | CardGame) -> dict[str, Any]:
+    """What the list of past games shows without replaying the game (kept in the store)."""
+    totals = {column.player: column.grand_total for column in game.scorepad.columns}
+    if isinstance(game, CardGame):
+        return {
+            "game": GameKind.CARDS.value,
+            "hand": game.hand_number,
+            "is_over": bool(game.is_over),
+            "winners": list(game.winners),
+            "totals": totals,
+            "active_player": None,
+        }
+    return {
+        "round": game.round,
+        "is_over": bool(game.is_over),
+        "winners": list(game.winners) if game.is_over else [],
+        "totals": totals,
+        "active_player": None if game.is_over else game.active_player,
+    }
