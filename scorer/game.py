@@ -146,17 +146,22 @@ class Game:
         if isinstance(event, Undone):
             self._undo()
         elif isinstance(event, RollOffThrown | TurnScored | TurnFailed | TurnCorrected):
-            self._table = self._advanced(self._table, event, checked=False)
+            self._table = self._advanced(self._table, event, verify=True)
             self._actions.append(event)
         else:
             raise InvalidEventError(f"{event!r} cannot follow the start of a game")
         self._events.append(event)
         logger.debug("event %d: %r", len(self._events) - 1, event)
 
-    def _advanced(self, table: Table, action: Action, *, checked: bool) -> Table:
-        """The table after one action (the same object, or a new one for a correction)."""
+    def _advanced(self, table: Table, action: Action, *, verify: bool) -> Table:
+        """The table after one action (the same object, or a new one for a correction).
+
+        `verify`: check a logged event against the replay (a throw the rules allow,
+        the phase and score it logged); actions replayed for an undo were verified
+        when they were first applied.
+        """
         if isinstance(action, RollOffThrown):
-            if not checked:
+            if verify:
                 table.check_throw(self._exact(action.player), action.value)
             table.apply_throw(action)
         elif isinstance(action, TurnCorrected):
@@ -164,7 +169,7 @@ class Game:
         else:
             made = isinstance(action, TurnScored)
             phase, roll, score = table.check_turn(self._exact(action.player), action.roll, made)
-            if not checked:
+            if verify:
                 logged_score = action.score if isinstance(action, TurnScored) else 0
                 if (action.phase, logged_score) != (phase, score):
                     raise InvalidEventError(
@@ -246,7 +251,7 @@ class Game:
         kept = self._actions[:-1]
         table = Table(self._table.created)
         for action in kept:
-            table = self._advanced(table, action, checked=True)
+            table = self._advanced(table, action, verify=False)
         self._table = table
         self._actions = kept
 
