@@ -28,9 +28,9 @@ from math import factorial, prod
 from typing import Final
 
 from scorer.dice import HIGH_DICE, HIGH_VALUES, LOW_DICE, LOW_VALUES
-from scorer.odds_multiset import best_score
 from scorer.phases import Phase
 from scorer.rules import ROLLS_PER_TURN
+from scorer.solver import best_score
 
 logger = logging.getLogger(__name__)
 

@@ -13,7 +13,8 @@ value, every demanded slot takes a natural die when one is left and a Wild
 otherwise, and that is optimal for those targets. So the solver tries every
 target tuple (at most 100 per phase), best upper bound first, and stops once no
 remaining bound can reach the best score. The result per value-count signature
-is cached. The colour phase takes, per colour, the 7 best dice of that colour.
+is cached. The odds tables judge every distinct roll with the same search
+(`best_score`). The colour phase takes, per colour, the 7 best dice of that colour.
 
 Deterministic choices among equal-score groupings (documented tie-breaks):
   1. the highest score; 2. the fewest Wilds used; 3. for set/run phases the
@@ -35,7 +36,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from scorer.dice import COLOUR_LETTERS, Die, Roll
 from scorer.phases import PHASES, GroupKind, GroupSpec, Phase, get_phase
@@ -126,9 +127,9 @@ class PhaseResult:
 # --- set/run phases: targets over value counts --------------------------------------
 
 
-@dataclass(frozen=True)
-class _Candidate:
-    """One target tuple of a set/run phase and the dice it demands."""
+class _Candidate(NamedTuple):
+    """One target tuple of a set/run phase and the dice it demands (a tuple: the search
+    unpacks hundreds of thousands of them when the odds tables are built)."""
 
     targets: tuple[int, ...]  # per group: a set's number or a run's lowest number
     demand: tuple[tuple[int, int], ...]  # (value, how many dice of it), all groups together
@@ -174,8 +175,9 @@ _CANDIDATES: Final[dict[int, tuple[_Candidate, ...]]] = {
 
 
 @lru_cache(maxsize=65536)
-def _best_targets(phase_number: int, counts: tuple[int, ...]) -> tuple[int, ...] | None:
-    """Best target tuple for value counts (counts[v] = dice showing v; counts[0] = Wilds).
+def _best_targets(phase_number: int, counts: tuple[int, ...]) -> tuple[int, tuple[int, ...]] | None:
+    """Best score and target tuple for value counts (counts[v] = dice showing v; counts[0]
+    = Wilds), or None when no target tuple can be filled.
 
     Key: highest score, then fewest Wilds, then highest targets (the candidate
     order). Candidates come best bound first, so the loop stops once no bound
@@ -184,24 +186,41 @@ def _best_targets(phase_number: int, counts: tuple[int, ...]) -> tuple[int, ...]
     wilds = counts[0]
     best: tuple[int, int, tuple[int, ...]] | None = None
     best_score = -1
-    for candidate in _CANDIDATES[phase_number]:
-        if candidate.bound < best_score:
+    for targets, demand, bound in _CANDIDATES[phase_number]:
+        if bound < best_score:
             break
-        score = 0
+        score = bound
         missing = 0
-        for value, wanted in candidate.demand:
-            have = counts[value]
-            if have >= wanted:
-                score += value * wanted
-            else:
-                score += value * have
-                missing += wanted - have
+        for value, wanted in demand:
+            short = wanted - counts[value]
+            if short > 0:
+                missing += short
+                if missing > wilds:
+                    break
+                score -= value * short
         if missing > wilds:
             continue
-        key = (score, -missing, candidate.targets)
+        key = (score, -missing, targets)
         if best is None or key > best:
             best, best_score = key, score
-    return None if best is None else best[2]
+            if not missing:  # no Wild used and score == bound: no later candidate beats it
+                break
+    return None if best is None else (best[0], best[2])
+
+
+def best_score(counts: Sequence[int], wilds: int, phase: Phase) -> int | None:
+    """The best score of a set/run phase over value counts, or None when they do not make it.
+
+    `counts[v]` is the number of natural dice showing v (index 0 is ignored), `wilds`
+    the number of Wilds: all a set/run phase depends on, so the odds tables judge
+    every distinct roll by its counts with the solver's own search.
+    """
+    if phase.is_colour_phase():
+        raise ValueError(f"{phase}: best_score judges only set and run phases")
+    if len(counts) < MAX_VALUE + 1:
+        raise ValueError(f"counts needs an entry for each number 1-10, got {len(counts)}")
+    best = _best_targets(phase.number, (wilds, *counts[1 : MAX_VALUE + 1]))
+    return None if best is None else best[0]
 
 
 def _signature(roll: Roll) -> tuple[int, ...]:
@@ -258,9 +277,10 @@ def _build_group(
 
 
 def _evaluate_sets_runs(roll: Roll, phase: Phase, signature: tuple[int, ...]) -> PhaseResult:
-    targets = _best_targets(phase.number, signature)
-    if targets is None:
+    best = _best_targets(phase.number, signature)
+    if best is None:
         return _not_made(roll, phase)
+    targets = best[1]
     pools = _Pools(roll)
     used: list[int] = []
     groups = tuple(

@@ -15,7 +15,7 @@ import statistics
 import pytest
 
 from scorer import Roll, advise, turn_odds
-from scorer.dice import HIGH_VALUES, PHYSICAL_DICE, WILD, Die
+from scorer.dice import HIGH_VALUES, PHYSICAL_DICE, WILD
 from scorer.odds import Advice, InvalidRollsLeftError, MadeNow
 from scorer.odds_colour import (
     InvalidPlacementError,
@@ -26,10 +26,9 @@ from scorer.odds_colour import (
     placements,
     target_value,
 )
-from scorer.odds_multiset import best_score
 from scorer.odds_tables import TOLERANCE, counts_of, odds_table, sides
 from scorer.phases import PHASES, GroupKind, get_phase
-from scorer.solver import evaluate
+from scorer.solver import best_score, evaluate
 
 SET_RUN_PHASES = [p.number for p in PHASES if not p.is_colour_phase()]
 FULL_PHASES = [1, 4, 7]
@@ -51,11 +50,11 @@ def value_score(values: list[int], phase: int) -> int | None:
     return best_score(counts, values.count(WILD), get_phase(phase))
 
 
-# --- the multiset check ---------------------------------------------------------------
+# --- the solver's best score over counts ---------------------------------------------
 
 
 def brute_force_score(values: list[int], phase: int) -> int | None:
-    """Best score by trying every choice of dice for every group (independent of the check)."""
+    """Best score by trying every choice of dice for every group (independent of the solver)."""
 
     def valid(group: tuple[int, ...], kind: GroupKind) -> bool:
         naturals = [v for v in group if v]
@@ -81,11 +80,18 @@ def brute_force_score(values: list[int], phase: int) -> int | None:
 
 
 @pytest.mark.parametrize("phase", SET_RUN_PHASES)
-def test_multiset_check_matches_brute_force_on_random_rolls(phase):
+def test_best_score_over_counts_matches_brute_force_on_random_rolls(phase):
     rng = random.Random(phase)
     for _ in range(40):
         values = [die.value for die in random_roll(rng)]
         assert value_score(values, phase) == brute_force_score(values, phase), values
+
+
+def test_best_score_over_counts_is_for_set_and_run_phases_only():
+    with pytest.raises(ValueError, match="only set and run phases"):
+        best_score([0] * 11, 7, get_phase(8))
+    with pytest.raises(ValueError, match="each number 1-10"):
+        best_score([0] * 10, 0, get_phase(1))
 
 
 def test_rulebook_example_and_design_maxima():
@@ -111,20 +117,6 @@ def test_made_now_and_rolls_left_zero_agree_with_the_solver(phase):
         assert advice.probability == (1.0 if verdict.made else 0.0)
         assert advice.expected_score == verdict.score
         assert advice.keep == roll.dice and advice.reroll == ()
-
-
-@pytest.mark.parametrize("phase", [2, 6, 10])
-def test_multiset_check_equals_the_solver_on_every_distinct_roll(phase):
-    """All 32,340 value multisets of ten dice (colours do not matter here)."""
-    high, low = sides()
-    for hk in high.fulls:
-        for lk in low.fulls:
-            counts, wilds = counts_of(high.keeps[hk], low.keeps[lk])
-            dice = [Die(v, "R") for v in range(1, 11) for _ in range(counts[v])]
-            roll = Roll(tuple(dice) + (Die(WILD, "B"),) * wilds)
-            verdict = evaluate(roll, phase)
-            mine = best_score(counts, wilds, PHASES[phase - 1])
-            assert (verdict.score if verdict.made else None) == mine, roll
 
 
 # --- the tables against explicit enumeration ------------------------------------------
