@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import configparser
-import http.server
 import os
 import shutil
 import stat
@@ -22,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fakes import serve_http
 
 from cli import doctor, qr
 
@@ -429,27 +429,12 @@ class FakeSystem:
                 if (line + " ").startswith(command + " ")]
 
 
-class _Health(http.server.BaseHTTPRequestHandler):
-    """A scorepad stand-in that answers the installer's health check."""
-
-    def do_GET(self) -> None:  # noqa: N802 - the standard library's name
-        self.send_response(200 if self.path == "/api/health" else 404)
-        self.end_headers()
-        self.wfile.write(b'{"ok": true, "version": "0.1.0", "camera": null}')
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def http_server() -> Iterator[int]:
-    server = http.server.HTTPServer(("127.0.0.1", 0), _Health)
-    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
-    try:
-        yield int(server.server_address[1])
-    finally:
-        server.shutdown()
-        server.server_close()
+    """A scorepad stand-in that answers the installer's health check."""
+    with serve_http({"/api/health": (200, b'{"ok": true, "version": "0.1.0", "camera": null}')}
+                    ) as port:
+        yield port
 
 
 def test_desktop_image_keeps_its_full_camera_tools(tmp_path: Path) -> None:

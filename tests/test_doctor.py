@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import http.server
 import json
 import os
 import socket
@@ -17,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from fakes import serve_http
 
 from cli import doctor
 from cli.doctor import CheckResult, Status
@@ -165,31 +165,11 @@ def test_data_dir_nobody_can_write_fails(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- port
 
 
-class _Health(http.server.BaseHTTPRequestHandler):
-    paths: dict[str, tuple[int, bytes]] = {}
-
-    def do_GET(self) -> None:  # noqa: N802 - the standard library's name
-        status, body = self.paths.get(self.path, (404, b"{}"))
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
 def http_server(request: pytest.FixtureRequest) -> Iterator[int]:
-    handler = type("Handler", (_Health,), {"paths": request.param})
-    server = http.server.HTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
-        yield int(server.server_address[1])
-    finally:
-        server.shutdown()
-        server.server_close()
+    """A local server answering the paths the test gives (path -> status, body)."""
+    with serve_http(request.param) as port:
+        yield port
 
 
 def test_free_port_is_ok(tmp_path: Path) -> None:

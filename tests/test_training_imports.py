@@ -1,4 +1,6 @@
-"""Import contract (issue 14): what the app loads never imports training code.
+"""Import contract (issue 14): what the app loads never imports training code, and
+vision never imports the web app (without a camera, the app loads only vision's
+camera contract).
 
 The scorepad (`web`) and the commands that run the app or read dice (`phase10
 serve`, `read`, `score`, `odds`, `doctor`, `qr`) never import the trainers, their
@@ -78,6 +80,35 @@ def test_command_modules_import_only_the_standard_library_at_their_top(path: Pat
         allowed = top in sys.stdlib_module_names or top == "cli" or name in CLI_TOP_LEVEL
         allowed = allowed or name.startswith(tuple(module + "." for module in CLI_TOP_LEVEL))
         assert allowed, f"{path.name} imports {name} at its top"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "vision").rglob("*.py")),
+                         ids=lambda path: path.relative_to(ROOT).as_posix())
+def test_vision_never_imports_web_or_the_command_line(path: Path) -> None:
+    """Vision hands readings to whoever asks; the web app depends on it, never the reverse."""
+    assert [name for name in imported_names(path)
+            if name.split(".")[0] in ("web", "cli")] == []
+
+
+def test_the_app_without_a_camera_loads_only_the_camera_contract_of_vision(
+        tmp_path: Path) -> None:
+    """The config and camera thread use `vision.camera_contract` (plain Python); OpenCV,
+    numpy and the models load only when a camera is configured."""
+    check = textwrap.dedent(f"""
+        import json, sys
+        from pathlib import Path
+        from web.app import close_app, create_app
+        from web.config import Config
+
+        close_app(create_app(Config(camera="none", data_dir=Path({str(tmp_path)!r}))))
+        print(json.dumps(sorted(name for name in sys.modules
+                                if name.split(".")[0] in ("vision", "cv2", "onnxruntime"))))
+    """)
+    run = subprocess.run([sys.executable, "-c", check], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout.splitlines()[-1]) == [
+        "vision", "vision.camera_contract", "vision.reading"]
 
 
 def loaded_training_modules(program: str) -> list[str]:

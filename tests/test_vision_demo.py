@@ -93,4 +93,5 @@ def test_the_demo_source_throws_only_on_request():
 
 def test_the_demo_spec_is_the_table_on_request():
     source = open_source("demo")
-    assert isinstance(source, DemoSource) and source.on_request
+    assert isinstance(source, DemoSource) and source.on_request and source.thrower is source
+    assert DemoSource().thrower is None  # the timed table throws by itself, never when asked

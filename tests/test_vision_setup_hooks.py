@@ -1,13 +1,13 @@
 """The hooks the camera set-up page uses: tray as fractions, a test reading, exposure lock."""
 
-import sys
-import types
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from fakes import install_fake_picamera2
 
+from vision.demo import DemoSource
 from vision.live import TableWatcher
 from vision.overlay import TRAY_BGR
 from vision.reading import Reading
@@ -106,46 +106,9 @@ def test_a_real_reader_finds_only_the_dice_inside_the_tray(tmp_path):
     assert set(expected) <= {str(r.die) for r in left.dice}
 
 
-class FakePicamera2:
-    """Enough of picamera2 to watch the lock: metadata from auto control, set_controls log."""
-
-    def __init__(self):
-        self.controls = []
-        self.metadata = {"ExposureTime": 8000, "AnalogueGain": 2.0, "ColourGains": (1.6, 1.9),
-                         "Lux": 310.0}
-
-    def create_video_configuration(self, main):
-        return {"main": main}
-
-    def configure(self, config):
-        self.config = config
-
-    def start(self):
-        pass
-
-    def capture_metadata(self):
-        return dict(self.metadata)
-
-    def set_controls(self, controls):
-        self.controls.append(dict(controls))
-
-    def stop(self):
-        pass
-
-    def close(self):
-        pass
-
-
 @pytest.fixture
 def picamera(monkeypatch):
-    made = []
-
-    def factory():
-        made.append(FakePicamera2())
-        return made[-1]
-
-    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=factory))
-    return made
+    return install_fake_picamera2(monkeypatch)
 
 
 def test_lock_now_freezes_the_current_auto_values_and_unlock_returns_to_auto(picamera):
@@ -156,7 +119,7 @@ def test_lock_now_freezes_the_current_auto_values_and_unlock_returns_to_auto(pic
         expected = {"AeEnable": False, "AwbEnable": False, "ExposureTime": 12000,
                     "AnalogueGain": 3.5, "ColourGains": (1.2, 2.1)}
         assert locked == expected and camera.controls[-1] == expected
-        assert source.exposure_controls() == expected and source.can_lock_exposure
+        assert source.exposure_controls() == expected and source.exposure is source
         source.unlock_exposure()
         assert camera.controls[-1] == {"AeEnable": True, "AwbEnable": True}
         assert source.exposure_controls() is None
@@ -179,17 +142,17 @@ def test_locking_a_closed_pi_camera_says_it_is_not_open(picamera):
 
 
 @pytest.mark.parametrize("source", [OpenCVSource(0), OpenCVSource("roll.mp4"),
-                                    ImageFolderSource("frames")])
-def test_sources_without_camera_controls_refuse_clearly(source):
-    assert not source.can_lock_exposure and source.exposure_controls() is None
-    with pytest.raises(ExposureLockError, match="not supported"):
-        source.lock_exposure()
-    with pytest.raises(ExposureLockError, match="not supported"):
-        source.unlock_exposure()
+                                    ImageFolderSource("frames"), open_source("demo")])
+def test_sources_without_camera_controls_have_no_exposure_control(source):
+    assert source.exposure is None
 
 
-def test_the_demo_refuses_too():
-    source = open_source("demo")
-    assert not source.can_lock_exposure
-    with pytest.raises(ExposureLockError, match="demo: this source has no exposure controls"):
-        source.lock_exposure()
+def test_a_watcher_has_the_capabilities_of_its_source(picamera):
+    """Exposure control on the Pi camera only; a dice thrower on the demo opened to throw."""
+    pi, demo, timed = PiCameraSource(), DemoSource(on_request=True), DemoSource()
+    folder = ImageFolderSource("frames")
+    assert TableWatcher("picamera", reader=RecordingReader(), source=pi).exposure is pi
+    assert TableWatcher("demo", reader=RecordingReader(), source=demo).thrower is demo
+    for source in (timed, folder):
+        watcher = TableWatcher("demo", reader=RecordingReader(), source=source)
+        assert watcher.exposure is None and watcher.thrower is None

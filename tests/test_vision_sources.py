@@ -1,12 +1,13 @@
 """Frame sources: specs, image folders, video files, and the Pi camera's exposure lock."""
 
 import sys
-import types
 
 import cv2
 import numpy as np
 import pytest
+from fakes import install_fake_picamera2
 
+from vision.camera_contract import SourceKind, SourceSpec, parse_source_spec
 from vision.sources import (
     ImageFolderSource,
     OpenCVSource,
@@ -40,6 +41,18 @@ def test_specs_name_their_source(spec, kind):
 def test_bad_specs_say_what_was_wrong(spec, message):
     with pytest.raises(SourceError, match=message):
         open_source(spec)
+
+
+@pytest.mark.parametrize(
+    ("spec", "parsed"),
+    [("demo", SourceSpec(SourceKind.DEMO)), (" picamera ", SourceSpec(SourceKind.PICAMERA)),
+     ("device:2", SourceSpec(SourceKind.DEVICE, "2")),
+     ("video:a:b.mp4", SourceSpec(SourceKind.VIDEO, "a:b.mp4")),
+     ("images:frames/", SourceSpec(SourceKind.IMAGES, "frames/"))],
+)
+def test_the_spec_grammar_is_parsed_without_opening_anything(spec, parsed):
+    assert parse_source_spec(spec) == parsed
+    assert parse_source_spec("device:2").device == 2
 
 
 def test_image_folder_yields_frames_in_name_order_and_skips_broken_files(tmp_path):
@@ -80,48 +93,12 @@ def test_missing_video_file(tmp_path):
         pass
 
 
-class FakePicamera2:
-    """Records what the source asks of the camera; frames are RGB888 (BGR in memory)."""
-
-    instances = []
-
-    def __init__(self):
-        self.controls = []
-        self.started = self.closed = False
-        FakePicamera2.instances.append(self)
-
-    def create_video_configuration(self, main):
-        return {"main": main}
-
-    def configure(self, config):
-        self.config = config
-
-    def start(self):
-        self.started = True
-
-    def capture_metadata(self):
-        return {"ExposureTime": 8000, "AnalogueGain": 2.0, "ColourGains": (1.6, 1.9)}
-
-    def set_controls(self, controls):
-        self.controls.append(controls)
-
-    def capture_array(self, stream):
-        assert stream == "main"
-        return frame(90)
-
-    def stop(self):
-        self.started = False
-
-    def close(self):
-        self.closed = True
-
-
 def test_picamera_locks_exposure_and_white_balance_after_warm_up(monkeypatch):
-    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=FakePicamera2))
+    made = install_fake_picamera2(monkeypatch)
     with PiCameraSource(size=(640, 480), warmup=0) as source:
         frames = source.frames()
         first = next(frames)
-        camera = FakePicamera2.instances[-1]
+        camera = made[-1]
         assert camera.config == {"main": {"size": (640, 480), "format": "RGB888"}}
         assert camera.controls == [{"AeEnable": False, "AwbEnable": False, "ExposureTime": 8000,
                                     "AnalogueGain": 2.0, "ColourGains": (1.6, 1.9)}]

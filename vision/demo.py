@@ -27,6 +27,7 @@ import numpy as np
 
 from scorer import ROLLS_PER_TURN
 from scorer.dice import PHYSICAL_DICE, Die, Roll
+from vision.camera_contract import DemoBusyError, DiceThrower
 from vision.sources import FrameSource
 
 if TYPE_CHECKING:
@@ -37,10 +38,6 @@ logger = logging.getLogger(__name__)
 DEMO_SIZE: Final[tuple[int, int]] = (960, 720)
 DEMO_FPS: Final[float] = 4.0
 _PLACE_TRIES: Final[int] = 30
-
-
-class DemoBusyError(RuntimeError):
-    """A throw asked for while the previous one is still waiting or tumbling."""
 
 
 @dataclass(frozen=True)
@@ -282,7 +279,8 @@ def _steady(conditions: Conditions) -> Conditions:
 
 
 class DemoSource(FrameSource):
-    """`open_source("demo")`: the demo table as a camera, paced to real time."""
+    """`open_source("demo")`: the demo table as a camera, paced to real time; opened
+    `on_request`, it is its own DiceThrower."""
 
     def __init__(
         self,
@@ -309,6 +307,10 @@ class DemoSource(FrameSource):
 
     def close(self) -> None:
         self.table = None
+
+    @property
+    def thrower(self) -> DiceThrower | None:
+        return self if self.on_request else None
 
     def throw(self, roll_number: int, keep: Sequence[Die] = ()) -> None:
         """Throw the dice once (roll `roll_number` of the turn, leaving `keep` lying).

@@ -1,8 +1,9 @@
 """The table as the web app sees it: a frame source, the reader and the settle watcher.
 
-The web app runs `events()` in a background thread and asks, from its request
-threads, for the latest reading and the latest annotated picture. Nothing here
-knows about the web: it only hands out readings, roll events and JPEG bytes.
+`TableWatcher` is vision's `TableCamera` (vision.camera_contract). The web app runs
+`events()` in a background thread and asks, from its request threads, for the
+latest reading and the latest annotated picture. Nothing here knows about the web:
+it only hands out readings, roll events and JPEG bytes.
 """
 
 from __future__ import annotations
@@ -11,15 +12,24 @@ import logging
 import threading
 from collections.abc import Iterator, Sequence
 from types import TracebackType
+from typing import Protocol
 
 import numpy as np
 
+from vision.camera_contract import DiceThrower, ExposureControl, RollEvent, TrayFractions
 from vision.overlay import draw_overlay, draw_tray, encode_jpeg
 from vision.reading import Reading
-from vision.settle import Reader, RollEvent, SettleWatcher
+from vision.settle import Reader, SettleWatcher
 from vision.sources import FrameSource, open_source
 
 logger = logging.getLogger(__name__)
+
+
+class TrayReader(Reader, Protocol):
+    """A Reader that reads only inside `tray`, a polygon of pixel points (None: the whole
+    frame): the DiceReader, or a test double. The watcher sets `tray` per frame size."""
+
+    tray: np.ndarray | None
 
 
 class TableWatcher:
@@ -31,7 +41,7 @@ class TableWatcher:
         *,
         tray: Sequence[Sequence[float]] | np.ndarray | None = None,
         threads: int = 1,
-        reader: Reader | None = None,
+        reader: TrayReader | None = None,
         source: FrameSource | None = None,
     ) -> None:
         """`reader` and `source` replace the DiceReader and `open_source(source_spec)`."""
@@ -121,19 +131,24 @@ class TableWatcher:
         return data
 
     @property
-    def source(self) -> FrameSource:
-        """The frame source, for its camera controls (`lock_exposure`, `unlock_exposure`)."""
-        return self._source
+    def exposure(self) -> ExposureControl | None:
+        """The camera's exposure control (the Pi camera's), or None."""
+        return self._source.exposure
 
-    def set_tray_fractions(self, points: Sequence[Sequence[float]] | np.ndarray | None) -> None:
+    @property
+    def thrower(self) -> DiceThrower | None:
+        """The demo table's dice thrower when it throws on request, or None."""
+        return self._source.thrower
+
+    def set_tray_fractions(self, fractions: TrayFractions | np.ndarray | None) -> None:
         """The tray as (x / width, y / height) points, or None for the whole frame.
 
         Fractions survive a change of camera resolution; the reader gets them in
         pixels of each frame's size from the next frame on, while watching runs.
         """
-        fractions = None if points is None else np.asarray(points, np.float64).reshape(-1, 2)
+        points = None if fractions is None else np.asarray(fractions, np.float64).reshape(-1, 2)
         with self._lock:
-            self._tray_fractions = fractions
+            self._tray_fractions = points
             self._tray_set = True
             self._tray_fitted = None
             frame = self._frame
@@ -150,7 +165,7 @@ class TableWatcher:
         if key == self._tray_fitted:
             return
         pixels = None if fractions is None else (fractions * (width, height)).astype(np.float32)
-        self._reader.tray = pixels  # type: ignore[attr-defined]
+        self._reader.tray = pixels
         self._tray_fitted = key
 
     def read_now(self) -> tuple[Reading, bytes] | None:
@@ -166,9 +181,8 @@ class TableWatcher:
         self._fit_tray(frame)
         reading = self._reader.read(frame)
         image = draw_overlay(frame, reading, status="test reading")
-        tray = getattr(self._reader, "tray", None)
-        if tray is not None:
-            draw_tray(image, tray)
+        if self._reader.tray is not None:
+            draw_tray(image, self._reader.tray)
         return reading, encode_jpeg(image)
 
     def new_turn(self) -> None:

@@ -13,13 +13,13 @@ hand to go before it settles.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Final, Protocol
 
 import cv2
 import numpy as np
 
 from scorer import ROLLS_PER_TURN
+from vision.camera_contract import RollEvent
 from vision.reading import FLAG_HAND, Reading
 
 logger = logging.getLogger(__name__)
@@ -31,14 +31,6 @@ class Reader(Protocol):
     """Anything that reads a frame into a Reading (the DiceReader, or a test double)."""
 
     def read(self, frame: np.ndarray) -> Reading: ...
-
-
-@dataclass(frozen=True)
-class RollEvent:
-    """A settled roll: what was read, and which roll of the turn it was (1..3)."""
-
-    reading: Reading
-    roll_number: int
 
 
 def motion_image(frame: np.ndarray) -> np.ndarray:

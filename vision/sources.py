@@ -1,15 +1,10 @@
 """Frame sources behind one small interface: open with `with`, iterate for BGR frames.
 
-`open_source(spec)` picks one from a short text spec, so the config and the command
-line name a camera the same way:
-
-| spec          | source                                                  |
-|---------------|---------------------------------------------------------|
-| `demo`        | a rendered table whose dice roll when asked (`throw()`) |
-| `picamera`    | the Raspberry Pi camera (picamera2), exposure locked    |
-| `device:N`    | an OpenCV capture device, e.g. a USB webcam             |
-| `video:PATH`  | a video file, frame by frame                            |
-| `images:DIR`  | the images of a folder, in name order                   |
+`open_source(spec)` picks one from a short text spec, parsed by
+`vision.camera_contract.parse_source_spec` (the table of specs is there), so the
+config and the command line name a camera the same way. A source's optional
+capabilities are explicit: `exposure` (the Pi camera's ExposureControl, else None)
+and `thrower` (the demo table's DiceThrower when it throws on request, else None).
 
 Heavy or optional back-ends (picamera2, the renderer) are imported only when
 their source is opened.
@@ -28,19 +23,21 @@ from typing import Any, Final
 import cv2
 import numpy as np
 
+from vision.camera_contract import (
+    DiceThrower,
+    ExposureControl,
+    ExposureLockError,
+    SourceError,
+    SourceKind,
+    SourceSpec,
+    parse_source_spec,
+)
+
 logger = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES: Final[frozenset[str]] = frozenset(
     {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 )
-
-
-class SourceError(ValueError):
-    """A frame source that cannot be named or opened; the message says which and why."""
-
-
-class ExposureLockError(SourceError):
-    """Exposure and white balance cannot be locked or unlocked on this source (or not now)."""
 
 
 #: The picamera2 controls that a lock freezes, besides turning auto exposure and AWB off.
@@ -77,32 +74,16 @@ class FrameSource(ABC):
     def __iter__(self) -> Iterator[np.ndarray]:
         return self.frames()
 
-    def lock_exposure(self, controls: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Freeze exposure and white balance at `controls` (None: where auto control is now).
-
-        Returns the controls set. Sources without camera controls (files, the demo,
-        OpenCV devices) refuse with ExposureLockError rather than pretend.
-        """
-        raise ExposureLockError(
-            f"{self.spec or type(self).__name__}: this source has no exposure controls, "
-            "locking exposure and white balance is not supported"
-        )
-
-    def unlock_exposure(self) -> None:
-        """Hand exposure and white balance back to the camera's automatic control."""
-        raise ExposureLockError(
-            f"{self.spec or type(self).__name__}: this source has no exposure controls, "
-            "unlocking is not supported"
-        )
-
-    def exposure_controls(self) -> dict[str, Any] | None:
-        """The locked controls in force, or None while exposure is automatic (or unsupported)."""
+    @property
+    def exposure(self) -> ExposureControl | None:
+        """Its exposure and white-balance control; None for sources without one (files,
+        the demo, OpenCV devices)."""
         return None
 
     @property
-    def can_lock_exposure(self) -> bool:
-        """Whether `lock_exposure` can work on this kind of source."""
-        return type(self).lock_exposure is not FrameSource.lock_exposure
+    def thrower(self) -> DiceThrower | None:
+        """Its dice thrower; None for a camera over real dice."""
+        return None
 
 
 def as_bgr(frame: np.ndarray) -> np.ndarray:
@@ -179,7 +160,7 @@ class PiCameraSource(FrameSource):
 
     Auto exposure and white balance run for `warmup` seconds, then are locked at
     the values they reached, so a face's colour does not drift as dice and hands
-    come and go under the camera.
+    come and go under the camera. It is its own ExposureControl.
     """
 
     def __init__(self, *, size: tuple[int, int] = (1280, 960), warmup: float = 1.5) -> None:
@@ -218,6 +199,10 @@ class PiCameraSource(FrameSource):
             camera.stop()
             camera.close()
 
+    @property
+    def exposure(self) -> ExposureControl:
+        return self
+
     def lock_exposure(self, controls: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """AeEnable/AwbEnable off, with ExposureTime, AnalogueGain and ColourGains from
         `controls` or, when None, from the running camera's current metadata."""
@@ -239,12 +224,14 @@ class PiCameraSource(FrameSource):
         return dict(locked)
 
     def unlock_exposure(self) -> None:
+        """Hand exposure and white balance back to the camera's automatic control."""
         camera = self._open_camera()
         camera.set_controls({"AeEnable": True, "AwbEnable": True})
         self.locked_controls = {}
         logger.info("picamera: exposure and white balance back on automatic")
 
     def exposure_controls(self) -> dict[str, Any] | None:
+        """The locked controls in force, or None while exposure is automatic."""
         return dict(self.locked_controls) or None
 
     def _open_camera(self) -> Any:
@@ -257,55 +244,24 @@ class PiCameraSource(FrameSource):
             yield as_bgr(np.asarray(self._camera.capture_array("main")))
 
 
-def _demo(_: str) -> FrameSource:
+def _demo(_: SourceSpec) -> FrameSource:
     from vision.demo import DemoSource  # the renderer is only needed for the demo
 
     return DemoSource(on_request=True)  # the scorepad's demo rolls when asked, not on a timer
 
 
-def _device(argument: str) -> FrameSource:
-    try:
-        return OpenCVSource(int(argument))
-    except ValueError:
-        raise SourceError(f"device:{argument}: expected a device number, e.g. device:0") from None
-
-
-def _video(argument: str) -> FrameSource:
-    if not argument:
-        raise SourceError("video: needs a file, e.g. video:roll.mp4")
-    return OpenCVSource(argument)
-
-
-def _images(argument: str) -> FrameSource:
-    if not argument:
-        raise SourceError("images: needs a folder, e.g. images:frames/")
-    return ImageFolderSource(argument)
-
-
-#: Spec prefix -> factory taking the text after the colon.
-SOURCES: Final[dict[str, Callable[[str], FrameSource]]] = {
-    "demo": _demo,
-    "picamera": lambda _: PiCameraSource(),
-    "device": _device,
-    "video": _video,
-    "images": _images,
-}
-_NO_ARGUMENT: Final[frozenset[str]] = frozenset({"demo", "picamera"})
-_EXAMPLES: Final[dict[str, str]] = {
-    "device": "device:0",
-    "video": "video:roll.mp4",
-    "images": "images:frames/",
+#: Source kind -> factory taking the parsed spec.
+SOURCES: Final[dict[SourceKind, Callable[[SourceSpec], FrameSource]]] = {
+    SourceKind.DEMO: _demo,
+    SourceKind.PICAMERA: lambda _: PiCameraSource(),
+    SourceKind.DEVICE: lambda spec: OpenCVSource(spec.device),
+    SourceKind.VIDEO: lambda spec: OpenCVSource(spec.argument),
+    SourceKind.IMAGES: lambda spec: ImageFolderSource(spec.argument),
 }
 
 
 def open_source(spec: str) -> FrameSource:
-    """The frame source a spec names (not yet opened: use it in a `with`)."""
-    kind, colon, argument = spec.strip().partition(":")
-    if kind not in SOURCES or (kind in _NO_ARGUMENT and colon):
-        raise SourceError(
-            f"{spec!r} is not a frame source: expected demo, picamera, device:N, "
-            f"video:PATH or images:DIR"
-        )
-    if kind not in _NO_ARGUMENT and not colon:
-        raise SourceError(f"{spec!r}: {kind} needs an argument, e.g. {_EXAMPLES[kind]}")
-    return SOURCES[kind](argument)
+    """The frame source a spec names (not yet opened: use it in a `with`); SourceError
+    when the spec names none."""
+    parsed = parse_source_spec(spec)
+    return SOURCES[parsed.kind](parsed)

@@ -1,12 +1,12 @@
 """The optional camera: a background thread that turns the table watcher's readings into rolls.
 
-The scorepad runs without it (camera "none": hand entry only). Vision is
-imported only when a camera is configured, so the app never loads OpenCV or
-the model otherwise. The watcher is anything with the `vision.live.TableWatcher`
-methods (`events()`, `latest_overlay_jpeg()`, `latest_reading()`, `new_turn()`,
-`close()`), which lets tests drive this with a fake. The set-up page's hooks
-(`set_tray_fractions()`, `read_now()`, `source.lock_exposure()`) are optional:
-a watcher without them has no tray, test reading or exposure controls.
+The scorepad runs without it (camera "none": hand entry only). The watcher is
+a `vision.camera_contract.TableCamera`: vision's `TableWatcher`, or a test's
+fake. Its optional capabilities are explicit: `exposure` (None: no exposure
+controls, only the Pi camera has them) and `thrower` (None: dice are rolled by
+hand, only the demo table throws). Only the contract, plain Python, is imported
+here; vision's camera and model are loaded when a camera is configured, so the
+app never loads OpenCV or the model otherwise.
 
 Readings go only to the game chosen for the camera (none until one is), and
 the demo table throws only when asked (`demo_roll`): a camera that guessed the
@@ -20,11 +20,18 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from scorer import ROLLS_PER_TURN
+from vision.camera_contract import (
+    DemoBusyError,
+    ExposureControl,
+    ExposureLockError,
+    RollEvent,
+    TableCamera,
+)
+from vision.reading import Reading
 from web.camera_settings import CameraSettings
 from web.demo_dice import DemoPlan, plan_throw
 from web.service import GameService
@@ -33,17 +40,8 @@ from web.table_roll import RollSource
 log = logging.getLogger(__name__)
 
 
-class Watcher(Protocol):
-    """What the scorepad needs of a table watcher."""
-
-    def events(self) -> Any: ...
-    def latest_overlay_jpeg(self) -> bytes | None: ...
-    def latest_reading(self) -> Any: ...
-    def new_turn(self) -> None: ...
-    def close(self) -> None: ...
-
-
-WatcherFactory = Callable[[], AbstractContextManager[Watcher]]
+#: Makes the table camera when the camera thread starts (vision's, or a test's fake).
+WatcherFactory = Callable[[], TableCamera]
 
 
 class CameraControlError(RuntimeError):
@@ -86,7 +84,7 @@ def resolve_source(spec: str, *, probe: Callable[[], bool] = picamera_present) -
 def vision_factory(source: str, threads: int) -> WatcherFactory:
     """A factory of real table watchers (imports vision only when called)."""
 
-    def make() -> AbstractContextManager[Watcher]:
+    def make() -> TableCamera:
         from vision.live import TableWatcher
 
         return TableWatcher(source, threads=threads)
@@ -101,7 +99,7 @@ class CameraFeed:
         self.source = source
         self._factory = factory
         self._service = service
-        self._watcher: Watcher | None = None
+        self._watcher: TableCamera | None = None
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
         self._ready = threading.Event()
@@ -131,6 +129,14 @@ class CameraFeed:
                 log.exception("closing the camera failed")
         if self._thread is not None:
             self._thread.join(timeout)
+
+    def _open_watcher(self) -> TableCamera:
+        """The open camera, or a CameraControlError saying it is not running (and why)."""
+        watcher = self._watcher
+        if watcher is None:
+            raise CameraControlError(f"the camera ({self.source}) is not running"
+                                     + (f": {self.error}" if self.error else ""))
+        return watcher
 
     @property
     def running(self) -> bool:
@@ -165,17 +171,14 @@ class CameraFeed:
     def rolls_on_request(self) -> bool:
         """Whether this camera is the demo table, whose dice roll when asked."""
         if self._watcher is not None:
-            source = getattr(self._watcher, "source", None)
-            return bool(getattr(source, "on_request", False)) and hasattr(source, "throw")
+            return self._watcher.thrower is not None
         return self.source == "demo"
 
     def demo_roll(self, game_id: int) -> DemoPlan:
         """Throw the demo dice once for this game: the turn's next roll (refused: why)."""
-        watcher = self._watcher
-        if watcher is None:
-            raise CameraControlError(f"the camera ({self.source}) is not running"
-                                     + (f": {self.error}" if self.error else ""))
-        if not self.rolls_on_request:
+        watcher = self._open_watcher()
+        thrower = watcher.thrower
+        if thrower is None:
             raise CameraControlError(f"the {self.source} camera reads real dice: roll them "
                                      "in the tray")
         if self._service.camera_game() != game_id:
@@ -186,8 +189,8 @@ class CameraFeed:
             raise CameraControlError("the demo dice are still rolling")
         plan = plan_throw(self._service.view(game_id))
         try:
-            watcher.source.throw(plan.roll_number, plan.keep)  # type: ignore[attr-defined]
-        except RuntimeError as error:  # vision's DemoBusyError
+            thrower.throw(plan.roll_number, plan.keep)
+        except DemoBusyError as error:
             raise CameraControlError(str(error)) from error
         self._pending = PendingThrow(game_id, plan.roll_number, time.monotonic())
         log.info("demo dice thrown for game %d: roll %d", game_id, plan.roll_number)
@@ -211,7 +214,7 @@ class CameraFeed:
             self._watcher = None
             self._ready.set()
 
-    def _handle(self, event: Any) -> None:
+    def _handle(self, event: RollEvent) -> None:
         """One settled reading: the roll goes to the camera's game, unsure dice marked.
 
         A reading of a demo throw is the roll of the turn the throw was asked as.
@@ -222,7 +225,7 @@ class CameraFeed:
         pending, self._pending = self._pending, None
         roll = reading.roll()
         game_id = self._service.camera_game()
-        unreadable = len(getattr(reading, "unreadable", ()))  # found, not read: players fix them
+        unreadable = len(reading.unreadable)  # found, not read: the players say what they show
         if roll is None or not (roll.dice or unreadable) or game_id is None:
             log.debug("reading not put on a game (roll %s, game %s)", roll, game_id)
             return
@@ -245,50 +248,41 @@ class CameraFeed:
         if watcher is not None and game_id == self._service.camera_game():
             watcher.new_turn()
 
-    # The set-up page's controls. A watcher without these hooks (a test double, an
-    # older vision) simply has no tray or exposure controls.
+    # The set-up page's controls: the tray goes to every camera; the exposure lock only
+    # to one with exposure controls.
 
     def apply_settings(self, settings: CameraSettings) -> None:
         """Use these settings from now on: the tray at once, the exposure lock when given."""
         self.settings = settings
         watcher = self._watcher
         if watcher is not None:
-            self._set_tray(watcher, settings)
+            watcher.set_tray_fractions(settings.tray)
 
-    def _apply_saved(self, watcher: Watcher) -> None:
+    def _apply_saved(self, watcher: TableCamera) -> None:
         """The saved tray and exposure lock, applied as the camera opens."""
-        self._set_tray(watcher, self.settings)
-        source = getattr(watcher, "source", None)
+        watcher.set_tray_fractions(self.settings.tray)
+        exposure = watcher.exposure
         mode, lock = self.settings.exposure_mode, self.settings.exposure
-        if source is None or mode == "default" or not getattr(source, "can_lock_exposure", False):
+        if exposure is None or mode == "default":
             return
         try:
             if mode == "locked" and lock is not None:
-                source.lock_exposure(lock.to_controls())
+                exposure.lock_exposure(lock.to_controls())
             elif mode == "auto":
-                source.unlock_exposure()
+                exposure.unlock_exposure()
         except Exception:  # noqa: BLE001 - a stale lock must not keep the camera from reading
             log.exception("could not apply the saved exposure setting (%s)", mode)
 
-    @staticmethod
-    def _set_tray(watcher: Watcher, settings: CameraSettings) -> None:
-        set_tray = getattr(watcher, "set_tray_fractions", None)
-        if set_tray is not None:
-            set_tray(None if settings.tray is None else [list(p) for p in settings.tray])
-
-    def _controls(self) -> Any:
-        """The open source's camera controls, or a CameraControlError saying why there are none."""
-        watcher = self._watcher
-        if watcher is None:
-            raise CameraControlError(f"the camera ({self.source}) is not running"
-                                     + (f": {self.error}" if self.error else ""))
-        source = getattr(watcher, "source", None)
-        if source is None or not getattr(source, "can_lock_exposure", False):
+    def _controls(self) -> ExposureControl:
+        """The open camera's exposure control, or a CameraControlError saying why there is none."""
+        watcher = self._open_watcher()
+        exposure = watcher.exposure
+        if exposure is None:
             raise CameraControlError(
                 f"the {self.source} camera has no exposure controls: locking exposure and "
                 "white balance is not supported (only the Pi camera has them)"
             )
-        return source
+        return exposure
 
     def can_lock_exposure(self) -> bool:
         try:
@@ -299,17 +293,17 @@ class CameraFeed:
 
     def lock_exposure(self, controls: dict[str, Any] | None = None) -> dict[str, Any]:
         """Freeze exposure and white balance (at `controls`, or the current auto values)."""
-        source = self._controls()
+        exposure = self._controls()
         try:
-            return dict(source.lock_exposure(controls))
-        except ValueError as error:  # vision's ExposureLockError
+            return dict(exposure.lock_exposure(controls))
+        except ExposureLockError as error:
             raise CameraControlError(str(error)) from error
 
     def unlock_exposure(self) -> None:
-        source = self._controls()
+        exposure = self._controls()
         try:
-            source.unlock_exposure()
-        except ValueError as error:
+            exposure.unlock_exposure()
+        except ExposureLockError as error:
             raise CameraControlError(str(error)) from error
 
     def exposure_status(self) -> dict[str, Any]:
@@ -319,14 +313,10 @@ class CameraFeed:
         return {"supported": supported, "locked": controls is not None,
                 "controls": _json_controls(controls)}
 
-    def test_reading(self) -> tuple[Any, bytes]:
+    def test_reading(self) -> tuple[Reading, bytes]:
         """Read the latest frame now: (Reading, annotated JPEG)."""
-        watcher = self._watcher
-        read_now = getattr(watcher, "read_now", None)
-        if watcher is None or read_now is None:
-            raise CameraControlError(f"the camera ({self.source}) is not running"
-                                     + (f": {self.error}" if self.error else ""))
-        result = read_now()
+        watcher = self._open_watcher()
+        result = watcher.read_now()
         if result is None:
             raise CameraControlError("no camera frame yet: try again in a moment")
         return result

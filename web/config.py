@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-#: Camera sources a user may name; "device:N", "video:PATH" and "images:DIR" carry a suffix.
-CAMERA_NAMES: Final[tuple[str, ...]] = ("auto", "none", "demo", "picamera")
-CAMERA_PREFIXES: Final[tuple[str, ...]] = ("device:", "video:", "images:")
+from vision.camera_contract import SourceError, parse_source_spec
+
+#: Camera settings of the scorepad itself; anything else is a vision source spec.
+CAMERA_CHOICES: Final[tuple[str, ...]] = ("auto", "none")
 _HOSTNAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,252}[A-Za-z0-9])?$")
 
 
@@ -112,18 +113,20 @@ def _check_port(config: Config) -> None:
 
 
 def _check_camera(config: Config) -> None:
+    """"auto", "none", or a spec vision's own parser accepts (so `device:abc` fails here,
+    at start-up, not later in the camera thread)."""
     camera = config.camera
     if not isinstance(camera, str):
         raise ConfigError(f"camera must be text, got {camera!r}")
-    if camera in CAMERA_NAMES:
+    if camera in CAMERA_CHOICES:
         return
-    for prefix in CAMERA_PREFIXES:
-        if camera.startswith(prefix) and len(camera) > len(prefix):
-            return
-    raise ConfigError(
-        f"camera {camera!r} is not a camera source: expected one of "
-        f"{', '.join(CAMERA_NAMES)}, or device:N, video:PATH, images:DIR"
-    )
+    try:
+        parse_source_spec(camera)
+    except SourceError as error:
+        raise ConfigError(
+            f"camera {camera!r} is not a camera source ({error}): expected auto, none, "
+            "demo, picamera, device:N, video:PATH or images:DIR"
+        ) from None
 
 
 def _check_pin(config: Config) -> None:

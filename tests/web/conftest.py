@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fakes import FakeWatcher
 from flask import Flask
 from flask.testing import FlaskClient
-from scorepad_helpers import FakeWatcher, make_config, open_camera_app
+from scorepad_helpers import make_config, open_camera_app
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from web.app import close_app, create_app

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import queue
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Flask
@@ -52,10 +50,12 @@ OLD_TURN_FRAMES = 3 * (5 + 20)
 
 class TruthReader:
     """Reads the faces the demo table really shows (the watcher reads the frame just shown),
-    so tests of the demo camera depend on neither network."""
+    so tests of the demo camera depend on neither network. It reads the whole frame
+    whatever `tray` the watcher sets."""
 
     def __init__(self, source: object) -> None:
         self.source = source
+        self.tray = None
 
     def read(self, frame: object) -> Reading:
         shown = getattr(self.source, "latest", None)
@@ -97,59 +97,9 @@ def run_demo_frames(source: object, count: int) -> None:
                f"{count} more demo frames")
 
 
-JPEG = b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9"
-
-
-@dataclass(frozen=True)
-class RollEvent:
-    reading: Reading
-    roll_number: int
-
-
 def reading_of(notation: str, unsure: tuple[int, ...] = ()) -> Reading:
     dice = tuple(
         ReadDie(die, 0.6 if i in unsure else 0.99, (10.0 * i, 5.0), (), i in unsure)
         for i, die in enumerate(parse_roll(notation).dice)
     )
     return Reading(dice, (640, 480))
-
-
-class FakeWatcher:
-    """Same methods as vision.live.TableWatcher; `push` plays a settled roll."""
-
-    def __init__(self) -> None:
-        self.queue: queue.Queue[RollEvent | None] = queue.Queue()
-        self.new_turns = 0
-        self.closed = False
-        self.latest: Reading | None = None
-
-    def __enter__(self) -> FakeWatcher:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def push(self, event: RollEvent) -> None:
-        self.queue.put(event)
-
-    def events(self):
-        while True:
-            event = self.queue.get()
-            if event is None:
-                return
-            self.latest = event.reading
-            yield event
-
-    def latest_overlay_jpeg(self) -> bytes | None:
-        return JPEG if self.latest is not None else None
-
-    def latest_reading(self) -> Reading | None:
-        return self.latest
-
-    def new_turn(self) -> None:
-        self.new_turns += 1
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.queue.put(None)

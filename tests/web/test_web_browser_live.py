@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 from flask import Flask
-from scorepad_helpers import RollEvent, reading_of
+from scorepad_helpers import reading_of
+
+from vision.camera_contract import RollEvent
 
 pytestmark = pytest.mark.browser
 

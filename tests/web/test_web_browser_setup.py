@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from fakes import install_fake_picamera2
 from flask import Flask
 from scorepad_helpers import reading_of
-from test_web_setup import SetupWatcher, install_fake_picamera2, jpeg, pi_app
+from test_web_setup import SetupWatcher, jpeg, pi_app
 
 from web.app import close_app
 
@@ -120,7 +121,7 @@ class TestOnThePiCamera:
     def test_lock_now_and_unlock_from_the_page(self, app, page):
         page.goto(page.base_url + "/setup")
         page.wait_for_selector("#stage[data-ready=yes]")
-        assert page.inner_text("[data-testid=exposure-state]").startswith("Locked: exposure 9.0 ms")
+        assert page.inner_text("[data-testid=exposure-state]").startswith("Locked: exposure 8.0 ms")
         self.camera.metadata = {"ExposureTime": 12500, "AnalogueGain": 3.25,
                                 "ColourGains": (1.4, 2.0)}
         page.click("[data-testid=unlock-exposure]")

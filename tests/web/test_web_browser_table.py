@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 from flask import Flask
-from scorepad_helpers import MAKES, NEVER, RollEvent, reading_of
+from scorepad_helpers import MAKES, NEVER, reading_of
+
+from vision.camera_contract import RollEvent
 
 pytestmark = pytest.mark.browser
 

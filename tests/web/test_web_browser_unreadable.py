@@ -5,10 +5,12 @@ page's test reading."""
 from __future__ import annotations
 
 import pytest
+from fakes import FakeWatcher
 from flask import Flask
-from scorepad_helpers import FakeWatcher, RollEvent
 from test_web_browser_setup import LiveSetupWatcher
 from test_web_unreadable import READ, reading_with_unreadable
+
+from vision.camera_contract import RollEvent
 
 pytestmark = pytest.mark.browser
 

@@ -8,16 +8,10 @@ import time
 from pathlib import Path
 
 import pytest
-from scorepad_helpers import (
-    JPEG,
-    MAKES,
-    FakeWatcher,
-    RollEvent,
-    make_config,
-    open_camera_app,
-    reading_of,
-)
+from fakes import JPEG, FakeWatcher
+from scorepad_helpers import MAKES, make_config, open_camera_app, reading_of
 
+from vision.camera_contract import RollEvent
 from web.app import close_app, create_app
 
 
@@ -55,7 +49,11 @@ def test_a_settled_reading_becomes_the_roll_on_the_table(camera_app):
     assert fixed["current"]["verdict"]["score"] == 44 and fixed["current"]["unsure_count"] == 0
 
     turns_before = watcher.new_turns
-    client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
+    # 8R 8B 8G 10O 10G cannot all show at once: scored once the players confirm the dice
+    refused = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
+    assert refused.status_code == 409 and "cannot show" in refused.json["error"]
+    assert watcher.new_turns == turns_before
+    client.post(f"/api/games/{game_id}/score", json={"player": "Ann", "confirmed": True})
     assert watcher.new_turns == turns_before + 1  # the camera starts counting rolls anew
     status = client.get("/api/camera").json["camera"]
     assert status["running"] and status["readings"] == 1 and status["source"] == "demo"

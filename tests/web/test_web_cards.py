@@ -210,7 +210,8 @@ def test_a_hand_is_announced_on_the_live_stream(app, client):
 
 
 def test_the_camera_cannot_feed_a_card_game(tmp_path):
-    from scorepad_helpers import FakeWatcher, open_camera_app
+    from fakes import FakeWatcher
+    from scorepad_helpers import open_camera_app
 
     app = open_camera_app(tmp_path, FakeWatcher())
     try:

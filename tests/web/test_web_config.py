@@ -49,6 +49,8 @@ def test_the_shipped_deploy_config_loads():
         ({"host": "bad host!"}, "host 'bad host!'"),
         ({"camera": "webcam"}, "camera 'webcam'"),
         ({"camera": "video:"}, "camera 'video:'"),
+        ({"camera": "device:abc"}, "device:abc: expected a device number, e.g. device:0"),
+        ({"camera": "demo:3"}, "camera 'demo:3'"),
         ({"pin": 1234}, "pin must be non-empty text"),
         ({"pin": "  "}, "pin must be non-empty text"),
         ({"data_dir": 5}, "data_dir"),

@@ -3,7 +3,7 @@
 The script plays through the Flask test client: a three-player dice game with a
 roll-off, typed rolls, the roll on the table corrected (typo and one die), the
 advice, rolls read by the camera (unsure, unreadable and demo-thrown dice),
-refusals, undo and a corrected turn; a solitaire game played to its end; a
+a roll whose faces the dice cannot show together scored once confirmed, refusals, undo and a corrected turn; a solitaire game played to its end; a
 card game; the list of games and a verdict without a game. Every reply (status
 and JSON) is compared with `tests/data/golden_api_states.json`. A phone's photo
 is left out: its reply carries the overlay as JPEG bytes, which depend on the
@@ -29,12 +29,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fakes import FakeWatcher
 from flask import Flask
 from flask.testing import FlaskClient
-from scorepad_helpers import MAKES, NEVER, FakeWatcher, RollEvent, open_camera_app, wait_until
+from scorepad_helpers import MAKES, NEVER, open_camera_app, wait_until
 
 import web.store
 from scorer import Die, parse_roll
+from vision.camera_contract import RollEvent
 from vision.reading import ReadDie, Reading, UnreadableDie
 from web.app import close_app
 
@@ -45,9 +47,7 @@ START = datetime(2026, 1, 10, 19, 0, tzinfo=UTC)
 
 
 class DemoDice:
-    """The demo table's throwing hand: records each throw the scorepad asks for."""
-
-    on_request = True
+    """The demo table's throwing hand (a DiceThrower): records each throw the scorepad asks for."""
 
     def __init__(self) -> None:
         self.thrown: list[tuple[int, tuple[Die, ...]]] = []
@@ -60,8 +60,7 @@ class DemoWatcher(FakeWatcher):
     """A fake watcher whose dice roll on request (the demo camera's), fed by the script."""
 
     def __init__(self) -> None:
-        super().__init__()
-        self.source = DemoDice()
+        super().__init__(thrower=DemoDice())
 
 
 def reading(notation: str, *, unsure: tuple[int, ...] = (), flags: tuple[str, ...] = (),
@@ -148,7 +147,8 @@ def play_dice_game(script: Script) -> None:
     call("POST", f"{path}/demo-roll", {})  # refused: that was roll 3
     call("POST", f"{path}/score", {"player": "Cleo"})  # refused: a die not read
     call("POST", f"{path}/roll/dice/9", {"die": "3R"})
-    call("POST", f"{path}/score", {"player": "Cleo"})
+    call("POST", f"{path}/score", {"player": "Cleo"})  # refused: faces no ten dice show at once
+    call("POST", f"{path}/score", {"player": "Cleo", "confirmed": True})
     # Round 2: Bob's roll taken off the table, a turn undone, an earlier turn corrected.
     call("POST", f"{path}/roll", {"roll": MAKES[2][0]})
     call("DELETE", f"{path}/roll")

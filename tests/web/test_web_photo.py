@@ -16,18 +16,13 @@ from collections.abc import Iterator
 import cv2
 import numpy as np
 import pytest
+from fakes import FakeWatcher
 from flask import Flask
 from photo_helpers import encode, multipart, phone_photo
-from scorepad_helpers import (
-    MAKES,
-    FakeWatcher,
-    RollEvent,
-    make_config,
-    reading_of,
-    wait_until,
-)
+from scorepad_helpers import MAKES, make_config, reading_of, wait_until
 
 from scorer import parse_roll
+from vision.camera_contract import RollEvent
 from vision.reading import ReadDie, Reading
 from vision.synth import render_scene
 from web.app import close_app, create_app

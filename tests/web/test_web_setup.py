@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import base64
 import json
-import sys
 import time
-import types
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
-from scorepad_helpers import FakeWatcher, make_config, open_camera_app, reading_of
+from fakes import FakePicamera2, FakeWatcher, install_fake_picamera2
+from scorepad_helpers import make_config, open_camera_app, reading_of
 
 from vision.reading import Reading
 from web.app import CAMERA_SETTINGS_FILE, close_app, create_app
@@ -29,18 +28,10 @@ def jpeg(width: int = 320, height: int = 240) -> bytes:
 
 
 class SetupWatcher(FakeWatcher):
-    """The fake table watcher with the set-up hooks: it records the tray, reads on demand."""
+    """The fake table watcher whose test reading shows a real picture."""
 
     def __init__(self, reading: Reading | None = None) -> None:
-        super().__init__()
-        self.trays: list[object] = []
-        self.now = reading
-
-    def set_tray_fractions(self, points) -> None:
-        self.trays.append(points)
-
-    def read_now(self):
-        return None if self.now is None else (self.now, jpeg())
+        super().__init__(reading, picture=jpeg())
 
 
 @pytest.fixture
@@ -203,43 +194,6 @@ def test_a_failed_write_changes_nothing(setup_app, tmp_path, monkeypatch):
 # ---- the Pi camera's lock, through the web, on vision's real TableWatcher and source ----
 
 
-class FakePicamera2:
-    """picamera2 as far as the source uses it; its auto exposure "moves" with `metadata`."""
-
-    made: list[FakePicamera2] = []
-
-    def __init__(self):
-        self.controls: list[dict] = []
-        self.metadata = {"ExposureTime": 9000, "AnalogueGain": 2.0, "ColourGains": (1.5, 1.8)}
-        self.running = False
-        FakePicamera2.made.append(self)
-
-    def create_video_configuration(self, main):
-        return {"main": main}
-
-    def configure(self, config):
-        self.size = config["main"]["size"]
-
-    def start(self):
-        self.running = True
-
-    def capture_metadata(self):
-        return dict(self.metadata)
-
-    def set_controls(self, controls):
-        self.controls.append(dict(controls))
-
-    def capture_array(self, stream):
-        time.sleep(0.02)
-        return np.full((48, 64, 3), 80, np.uint8)
-
-    def stop(self):
-        self.running = False
-
-    def close(self):
-        pass
-
-
 class QuietReader:
     tray = None
 
@@ -258,12 +212,6 @@ def pi_app(tmp_path, **config):
     app = create_app(make_config(tmp_path, camera="picamera", **config), watcher_factory=factory)
     assert app.extensions["phase10"].camera.wait_ready(5)
     return app, FakePicamera2.made[-1]
-
-
-def install_fake_picamera2(monkeypatch) -> None:
-    FakePicamera2.made = []
-    monkeypatch.setitem(sys.modules, "picamera2",
-                        types.SimpleNamespace(Picamera2=FakePicamera2))
 
 
 @pytest.fixture

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 from flask import Flask
-from scorepad_helpers import RollEvent, open_camera_app, wait_until
+from scorepad_helpers import open_camera_app, wait_until
 from test_web_setup import SetupWatcher
 
 from scorer import parse_roll
+from vision.camera_contract import RollEvent
 from vision.reading import ReadDie, Reading, UnreadableDie
 from web.app import close_app
 
@@ -49,7 +50,7 @@ def test_an_unreadable_die_is_listed_and_blocks_scoring_until_fixed(app, watcher
     assert current["unreadable_count"] == 1 and len(current["dice"]) == 10
     assert current["dice"][9] == {"notation": None, "value": None, "colour": None,
                                   "colour_name": None, "wild": False, "unreadable": True,
-                                  "unsure": True}
+                                  "unsure": True, "impossible": False}
     assert current["dice"][0]["unreadable"] is False
     assert current["flags"] == ["unreadable-dice"] and current["full"] is False
     assert current["notation"] == READ

@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, jsonify, render_template
 from flask.typing import ResponseReturnValue
 
-from web.camera import CameraControlError
+from web.camera import CameraControlError, CameraFeed
 from web.camera_settings import ExposureLock, parse_tray
 from web.presenters import read_dice_dicts
 from web.views.common import json_body, require_pin, table
@@ -20,7 +20,7 @@ from web.views.common import json_body, require_pin, table
 bp = Blueprint("setup", __name__)
 
 
-def _feed() -> Any:
+def _feed() -> CameraFeed:
     feed = table().camera
     if feed is None:
         raise CameraControlError("no camera is configured on this table (camera = \"none\")")
@@ -106,7 +106,7 @@ def test_reading() -> ResponseReturnValue:
     """Read the current frame now: the dice found (with confidence) and the annotated picture."""
     reading, jpeg = _feed().test_reading()
     tray = table().setup.current.tray
-    unreadable = len(getattr(reading, "unreadable", ()))  # found, but no face could be read
+    unreadable = len(reading.unreadable)  # found, but no face could be read
     dice = read_dice_dicts(reading.dice, unreadable)
     where = "inside the tray region" if tray is not None else "in the frame (no tray marked)"
     if dice:

@@ -1,0 +1,174 @@
+"""Fakes shared by the test folders: each stands in for one thing, once.
+
+- `FakeWatcher`: vision's `TableCamera` (the whole protocol), fed scripted rolls.
+- `FakePicamera2`: picamera2's `Picamera2` as far as vision's `PiCameraSource` uses it.
+- `serve_http`: a local HTTP server that answers given paths (a scorepad stand-in for
+  `phase10 doctor` and the installer's health check).
+"""
+
+from __future__ import annotations
+
+import http.server
+import queue
+import sys
+import threading
+import time
+import types
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, ClassVar
+
+import numpy as np
+import pytest
+
+from vision.camera_contract import DiceThrower, ExposureControl, RollEvent, TrayFractions
+from vision.reading import Reading
+
+#: What the fake watcher shows as its annotated picture (not a decodable image).
+JPEG = b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9"
+
+
+class FakeWatcher:
+    """vision's TableCamera, scripted: `push` plays a settled roll, `trays` records each
+    tray it is given, a test reading answers `now` with `picture`. It has the exposure
+    control and dice thrower it is given (none by default, like a webcam)."""
+
+    def __init__(
+        self,
+        now: Reading | None = None,
+        *,
+        picture: bytes = JPEG,
+        exposure: ExposureControl | None = None,
+        thrower: DiceThrower | None = None,
+    ) -> None:
+        self.queue: queue.Queue[RollEvent | None] = queue.Queue()
+        self.new_turns = 0
+        self.closed = False
+        self.latest: Reading | None = None
+        self.trays: list[list[list[float]] | None] = []
+        self.now = now
+        self.picture = picture
+        self.exposure = exposure
+        self.thrower = thrower
+
+    def __enter__(self) -> FakeWatcher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def push(self, event: RollEvent) -> None:
+        self.queue.put(event)
+
+    def events(self) -> Iterator[RollEvent]:
+        while True:
+            event = self.queue.get()
+            if event is None:
+                return
+            self.latest = event.reading
+            yield event
+
+    def latest_overlay_jpeg(self) -> bytes | None:
+        return JPEG if self.latest is not None else None
+
+    def latest_reading(self) -> Reading | None:
+        return self.latest
+
+    def new_turn(self) -> None:
+        self.new_turns += 1
+
+    def set_tray_fractions(self, fractions: TrayFractions | None) -> None:
+        """Recorded as the JSON the API shows: a list of [x, y] lists, or None."""
+        self.trays.append(None if fractions is None else [list(point) for point in fractions])
+
+    def read_now(self) -> tuple[Reading, bytes] | None:
+        return None if self.now is None else (self.now, self.picture)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put(None)
+
+
+class FakePicamera2:
+    """picamera2's Picamera2 as far as vision's PiCameraSource uses it: it records the
+    configuration and every `set_controls`, its auto exposure "moves" with `metadata`
+    (the warm-up lock reads it as the camera opens), and it gives small frames at about
+    50 a second. Every camera made is in `made` (reset by `install_fake_picamera2`)."""
+
+    made: ClassVar[list[FakePicamera2]] = []
+
+    def __init__(self) -> None:
+        self.controls: list[dict[str, Any]] = []
+        self.metadata: dict[str, Any] = {
+            "ExposureTime": 8000, "AnalogueGain": 2.0, "ColourGains": (1.6, 1.9), "Lux": 310.0,
+        }
+        self.config: dict[str, Any] | None = None
+        self.started = self.closed = False
+        FakePicamera2.made.append(self)
+
+    def create_video_configuration(self, main: dict[str, Any]) -> dict[str, Any]:
+        return {"main": main}
+
+    def configure(self, config: dict[str, Any]) -> None:
+        self.config = config
+
+    def start(self) -> None:
+        self.started = True
+
+    def capture_metadata(self) -> dict[str, Any]:
+        return dict(self.metadata)
+
+    def set_controls(self, controls: Mapping[str, Any]) -> None:
+        self.controls.append(dict(controls))
+
+    def capture_array(self, stream: str) -> np.ndarray:
+        """A 64x48 grey frame with a red square, as "RGB888" (BGR in memory)."""
+        assert stream == "main"
+        time.sleep(0.02)
+        image = np.full((48, 64, 3), 90, np.uint8)
+        image[10:20, 10:20] = (0, 0, 255)
+        return image
+
+    def stop(self) -> None:
+        self.started = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def install_fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> list[FakePicamera2]:
+    """Make `from picamera2 import Picamera2` give FakePicamera2; returns the cameras made."""
+    FakePicamera2.made = []
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=FakePicamera2))
+    return FakePicamera2.made
+
+
+class _Answers(http.server.BaseHTTPRequestHandler):
+    """Answers GET with the (status, JSON body) its `paths` give, 404 elsewhere."""
+
+    paths: ClassVar[Mapping[str, tuple[int, bytes]]] = {}
+
+    def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+        status, body = self.paths.get(self.path, (404, b"{}"))
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def serve_http(paths: Mapping[str, tuple[int, bytes]]) -> Iterator[int]:
+    """A local HTTP server answering `paths` (path -> status, body); yields its port."""
+    handler = type("Handler", (_Answers,), {"paths": dict(paths)})
+    server = http.server.HTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    try:
+        yield int(server.server_address[1])
+    finally:
+        server.shutdown()
+        server.server_close()
