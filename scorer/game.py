@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from typing import Final, TypeVar
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
 
 from scorer.dice import InvalidRollError, Roll
 from scorer.events import (
@@ -72,6 +73,64 @@ def validate_players(players: Sequence[str], *, solitaire: bool) -> tuple[str, .
             f"a game needs 2-{MAX_PLAYERS} players (or solitaire for one), got {len(names)}"
         )
     return tuple(names)
+
+
+@dataclass(frozen=True)
+class TurnChange:
+    """One turn as it stands now and as it would stand after a correction."""
+
+    before: TurnRecord
+    after: TurnRecord
+
+    @property
+    def changed(self) -> tuple[str, ...]:
+        """What differs: any of "round", "phase", "made", "score", "roll"."""
+        fields = ("round", "phase", "made", "score", "roll")
+        return tuple(name for name in fields
+                     if getattr(self.before, name) != getattr(self.after, name))
+
+    def to_dict(self) -> dict[str, Any]:
+        def outcome(record: TurnRecord) -> dict[str, Any]:
+            return {"round": record.round, "phase": record.phase, "made": record.made,
+                    "score": record.score,
+                    "roll": None if record.roll is None else str(record.roll)}
+
+        return {"index": self.after.index, "player": self.after.player,
+                "changed": list(self.changed),
+                "before": outcome(self.before), "after": outcome(self.after)}
+
+
+@dataclass(frozen=True)
+class CorrectionPreview:
+    """What a correction of an earlier turn would do, worked out by replay, nothing changed.
+
+    `later` lists only the later turns that would change (their phase, made or
+    missed, score or round); `totals_*` are each player's Grand Total, `next_*`
+    who would play next and on which phase (None: nobody, the game is over).
+    """
+
+    turn: TurnChange
+    later: tuple[TurnChange, ...]
+    totals_before: dict[str, int]
+    totals_after: dict[str, int]
+    next_before: tuple[str, int | None] | None
+    next_after: tuple[str, int | None] | None
+    winners_after: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        def whose(next_turn: tuple[str, int | None] | None) -> dict[str, Any] | None:
+            return None if next_turn is None else {"player": next_turn[0],
+                                                   "phase": next_turn[1]}
+
+        return {
+            "turn": self.turn.to_dict(),
+            "later": [change.to_dict() for change in self.later],
+            "totals": {name: {"before": self.totals_before[name],
+                              "after": self.totals_after[name]}
+                       for name in self.totals_before},
+            "next": {"before": whose(self.next_before), "after": whose(self.next_after)},
+            "winners_after": list(self.winners_after),
+        }
 
 
 class Game:
@@ -236,6 +295,31 @@ class Game:
         corrected = table.turns[turn]
         event = TurnCorrected(turn, corrected.roll, made)
         return self._record(event, table)
+
+    def preview_correction(self, turn: int, roll: Roll | None, made: bool
+                           ) -> CorrectionPreview:
+        """What `correct_turn(turn, roll, made)` would change, without changing anything.
+
+        Refused exactly as the correction would be (a GameError): the same replay
+        decides both, so the preview shows what confirming it does.
+        """
+        table = self._table.corrected(turn, roll, made)
+        pairs = [TurnChange(old, new) for old, new in zip(self._table.turns, table.turns,
+                                                          strict=True)]
+        later = tuple(change for change in pairs[turn + 1:] if change.changed)
+
+        def totals(of: Table) -> dict[str, int]:
+            return {column.player: column.grand_total for column in of.scorepad().columns}
+
+        def next_turn(of: Table) -> tuple[str, int | None] | None:
+            return None if of.active is None else (of.active, of.phase_of(of.active))
+
+        return CorrectionPreview(
+            turn=pairs[turn], later=later,
+            totals_before=totals(self._table), totals_after=totals(table),
+            next_before=next_turn(self._table), next_after=next_turn(table),
+            winners_after=table.winners(),
+        )
 
     def undo(self) -> Undone:
         """Take back the latest action not yet taken back (each undo goes one further)."""

@@ -27,7 +27,13 @@ from web.camera_settings import InvalidSetupError, SettingsSaveError
 from web.demo_dice import DemoRollError
 from web.photo import BadImageError, NotAnImageError, PhotoBusyError, PhotoTooLargeError
 from web.pin_guard import PinLockedError
-from web.service import BadActionError, GameOverError, StaleVersionError, UnreadableDiceError
+from web.service import (
+    BadActionError,
+    GameOverError,
+    StaleVersionError,
+    UnconfirmedDiceError,
+    UnreadableDiceError,
+)
 from web.store import UnknownGameError
 
 log = logging.getLogger(__name__)
@@ -57,6 +63,7 @@ STATUS: dict[type[BaseException], int] = {
     StaleVersionError: 409,
     GameOverError: 409,
     UnreadableDiceError: 409,
+    UnconfirmedDiceError: 409,
     GameError: 409,
     InvalidSetupError: 400,
     CameraControlError: 409,

@@ -32,6 +32,7 @@ from scorer import (
     evaluate,
     get_phase,
 )
+from scorer.dice import PHYSICAL_DICE
 from web.game_view import CardGameView, GameView
 from web.table_roll import TableRoll
 
@@ -66,6 +67,40 @@ def read_dice_dicts(dice: Iterable[ReadDie], unreadable: int) -> list[dict[str, 
     return listed + [{**unreadable_die_dict(), "confidence": 0.0, "unsure": True}] * unreadable
 
 
+def impossible_dice(roll: Roll) -> tuple[int, ...]:
+    """The dice (indices) of a roll whose faces the ten dice cannot show together.
+
+    () when the roll is possible (`Roll.is_explained_by_inventory`). Otherwise a
+    largest matching of the faces to distinct physical dice leaves some faces
+    without a die; these, and every face that competes with them for the same
+    dice (reached by alternating paths), are the ones to check: with 5G twice
+    (one die has 5G), both 5G; a face that no die has, that face alone.
+    """
+    dice = roll.dice
+    carriers = [[p.name for p in PHYSICAL_DICE if die in p.faces] for die in dice]
+    owner: dict[str, int] = {}  # physical die -> roll index
+
+    def assign(index: int, seen: set[str]) -> bool:
+        for name in carriers[index]:
+            if name not in seen:
+                seen.add(name)
+                if name not in owner or assign(owner[name], seen):
+                    owner[name] = index
+                    return True
+        return False
+
+    unmatched = [index for index in range(len(dice)) if not assign(index, set())]
+    marked, frontier = set(unmatched), list(unmatched)
+    while frontier:
+        index = frontier.pop()
+        for name in carriers[index]:
+            other = owner.get(name)
+            if other is not None and other not in marked:
+                marked.add(other)
+                frontier.append(other)
+    return tuple(sorted(marked))
+
+
 def _placement(roll: Roll, result: PhaseResult) -> list[tuple[int, int | None] | None]:
     """For each die of the roll: (group index, the number it stands for), or None if unused."""
     placement: list[tuple[int, int | None] | None] = [None] * len(roll.dice)
@@ -96,14 +131,20 @@ def table_roll_dict(table_roll: TableRoll | None,
     Dice the camera found but could not read come after the dice read, each with
     `"unreadable": true` and no face; until each is fixed the roll cannot be
     scored (`unreadable_count`), and the verdict is of the dice read only.
+    Dice the camera was unsure of (`unsure`) and faces the ten dice cannot show
+    together (`impossible`) are marked per die; while any is, scoring the roll
+    needs the players' confirmation (`needs_confirmation`).
     """
     if table_roll is None:
         return None
     roll = table_roll.roll
     unsure = set(table_roll.unsure)
-    dice = [{**die_dict(die), "unsure": index in unsure, "unreadable": False}
+    impossible = set(impossible_dice(roll))
+    dice = [{**die_dict(die), "unsure": index in unsure, "unreadable": False,
+             "impossible": index in impossible}
             for index, die in enumerate(roll.dice)]
-    dice += [{**unreadable_die_dict(), "unsure": True} for _ in range(table_roll.unreadable)]
+    dice += [{**unreadable_die_dict(), "unsure": True, "impossible": False}
+             for _ in range(table_roll.unreadable)]
     verdict = None
     if phase_number is not None and roll.dice:
         verdict = verdict_dict(roll, phase_number)
@@ -118,6 +159,8 @@ def table_roll_dict(table_roll: TableRoll | None,
         "flags": list(table_roll.flags),
         "unsure_count": len(unsure),
         "unreadable_count": table_roll.unreadable,
+        "impossible_count": len(impossible),
+        "needs_confirmation": bool(unsure or impossible),
         "verdict": verdict,
     }
 

@@ -32,10 +32,11 @@ from scorer import (
     hand_from_dicts,
     replay_log,
 )
+from scorer.game import CorrectionPreview
 from web.game_view import CardGameView, GameView
 from web.live import Hub
-from web.presenters import state_dict, summary_dict
-from web.store import GameStore, UnknownGameError
+from web.presenters import impossible_dice, state_dict, summary_dict
+from web.store import MAX_PAGE, GamePage, GameStore, UnknownGameError
 from web.table_roll import RollSource, TableRoll
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,11 @@ class StaleVersionError(ValueError):
 
 class UnreadableDiceError(ValueError):
     """Score refused: the roll on the table has dice the camera could not read (409)."""
+
+
+class UnconfirmedDiceError(ValueError):
+    """Score refused: the roll has dice the camera was unsure of, or faces the dice cannot
+    show together, and the request did not say they were checked (`"confirmed": true`; 409)."""
 
 
 def game_topic(game_id: int) -> str:
@@ -129,7 +135,7 @@ def _correct(game: Game, payload: Mapping[str, Any], current: Roll | None) -> An
 _GUARDS = ("version", "roll_id")
 
 ACTIONS: dict[str, _Action] = {
-    "score": _Action(_score, ends_turn=True, fields=("player", "roll", *_GUARDS)),
+    "score": _Action(_score, ends_turn=True, fields=("player", "roll", "confirmed", *_GUARDS)),
     "fail": _Action(_fail, ends_turn=True, fields=("player", "roll", *_GUARDS)),
     "undo": _Action(_undo, ends_turn=False, fields=_GUARDS),
     "roll-off": _Action(_roll_off, ends_turn=False, fields=("player", "value", *_GUARDS)),
@@ -212,6 +218,24 @@ class GameService:
     def list_games(self) -> list[dict[str, Any]]:
         return [summary.to_dict() for summary in self.store.list_games()]
 
+    def games_page(self, *, status: str = "all", archived: bool = False, offset: int = 0,
+                   limit: int = MAX_PAGE) -> GamePage:
+        """A page of the list of games (most recently played first); see GameStore.page."""
+        return self.store.page(status=status, archived=archived, offset=offset, limit=limit)
+
+    def preview_correction(self, game_id: int, payload: Mapping[str, Any]
+                           ) -> tuple[int, CorrectionPreview]:
+        """What a correction of an earlier turn would change, changing nothing: the game's
+        version it was worked out for, and the engine's CorrectionPreview. Refused like the
+        correction itself when that would be refused."""
+        with self._lock:
+            game = self._game(game_id)
+            if isinstance(game, CardGame):
+                raise BadActionError(f"game {game_id} is a card game: correct a hand instead")
+            _check_version(payload, game)
+            turn, made = body_field(payload, "turn", int), body_field(payload, "made", bool)
+            return len(game.events), game.preview_correction(turn, _roll_field(payload), made)
+
     def camera_game(self) -> int | None:
         """The game the camera's readings go to: the one chosen for it, while it is not over.
 
@@ -248,6 +272,32 @@ class GameService:
         except UnknownGameError:
             return False
         return True
+
+    # --- the list of games: archive, restore, delete ---------------------------------------
+
+    def archive(self, game_id: int, archived: bool = True) -> dict[str, Any]:
+        """Hide a game from the main list (kept whole, playable) or bring it back; its line."""
+        with self._lock:
+            self.store.set_archived(game_id, archived)
+            summary = self.store.summary(game_id).to_dict()
+        log.info("game %d %s", game_id, "archived" if archived else "restored")
+        self.hub.publish(GAMES_TOPIC, "games", {"id": game_id})
+        return summary
+
+    def delete(self, game_id: int) -> None:
+        """Delete one game for good: its log, its roll and its line, nothing else.
+
+        The camera stops feeding it (in the same transaction); phones showing it
+        hear `deleted` on its stream.
+        """
+        with self._lock:
+            self.store.delete_game(game_id, forget=(CAMERA_GAME,))
+            self._games.pop(game_id, None)
+            if self._camera_game == game_id:
+                self._camera_game = None
+        log.info("game %d deleted", game_id)
+        self.hub.publish(game_topic(game_id), "deleted", {"id": game_id})
+        self.hub.publish(GAMES_TOPIC, "games", {"id": game_id})
 
     # --- changing --------------------------------------------------------------------
 
@@ -307,9 +357,16 @@ class GameService:
             _check_version(payload, game)
             _check_roll_id(payload, table_roll)
             _check_readable(name, payload, table_roll)
+            confirmed = body_field(payload, "confirmed", bool, required=False, default=False)
             before = len(game.events)
             action.call(game, payload, None if table_roll is None else table_roll.scorable_roll())
             new_events = game.events[before:]
+            try:  # after the rules' own refusals (not your turn, phase not made): theirs first
+                if name == "score" and not confirmed:
+                    _check_confirmed(payload, table_roll)
+            except BaseException:
+                self._games.pop(game_id, None)  # the engine took it: replay from the disk
+                raise
             keep_current = None if action.ends_turn or table_roll is None else table_roll.to_dict()
             try:
                 for offset, event in enumerate(new_events):
@@ -438,6 +495,36 @@ def _check_readable(action: str, payload: Mapping[str, Any],
         raise UnreadableDiceError(
             f"the camera could not read {'a die' if count == 1 else f'{count} dice'} of this "
             f"roll (die {which}, shown as ?): tap it and say what it shows before scoring")
+
+
+def _check_confirmed(payload: Mapping[str, Any], table_roll: TableRoll | None) -> None:
+    """Scoring a roll with dice to check waits for the players' word that they checked them.
+
+    Dice to check: those the camera was unsure of (of the roll on the table), and
+    faces the ten dice cannot show together (of whichever roll is scored). The
+    players confirm by correcting the dice (each corrected die is sure; a fixed
+    face makes the roll possible again) or by sending `"confirmed": true`.
+    """
+    sent = _roll_field(payload, required=False)
+    roll = sent if sent is not None else None if table_roll is None else table_roll.roll
+    if roll is None:
+        return  # nothing to score: the engine says so
+    problems = []
+    if sent is None and table_roll is not None and table_roll.unsure:
+        unsure = sorted(table_roll.unsure)
+        names = ", ".join(f"{i + 1} ({roll.dice[i]})" for i in unsure if i < len(roll.dice))
+        problems.append(f"the camera was unsure of {'die' if len(unsure) == 1 else 'dice'} "
+                        f"{names}")
+    impossible = impossible_dice(roll)
+    if impossible:
+        names = ", ".join(f"{i + 1} ({roll.dice[i]})" for i in impossible)
+        problems.append(f"the ten dice cannot show {'die' if len(impossible) == 1 else 'dice'} "
+                        f"{names} together")
+    if problems:
+        raise UnconfirmedDiceError(
+            "check the roll before scoring: " + "; ".join(problems)
+            + ". Tap a marked die to correct it, or confirm the dice are right "
+            "(send \"confirmed\": true)")
 
 
 def _check_roll_id(payload: Mapping[str, Any], table_roll: TableRoll | None) -> None:

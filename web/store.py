@@ -5,6 +5,11 @@ an append-only list of events (the engine's own `to_dict()` form) and the
 current, not yet scored roll. A few table-wide choices (which game the camera
 feeds) are kept too, so a restart resumes them. Every write is one transaction committed before
 it returns, on a WAL database with synchronous=FULL.
+
+A game may be archived (hidden from the main list, kept whole, restorable) or
+deleted (its rows removed in one transaction that touches no other game). Ids
+come from AUTOINCREMENT, so a deleted game's id is never given to a new game: a
+phone still showing it gets "no game", never someone else's game.
 """
 
 from __future__ import annotations
@@ -29,7 +34,8 @@ CREATE TABLE IF NOT EXISTS games (
     updated TEXT NOT NULL,
     settings TEXT NOT NULL,
     summary TEXT NOT NULL DEFAULT '{}',
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    archived TEXT
 );
 CREATE TABLE IF NOT EXISTS events (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -46,6 +52,15 @@ CREATE TABLE IF NOT EXISTS table_settings (
     value TEXT NOT NULL
 );
 """
+
+#: Columns added to `games` after its first version: name -> definition (added on open).
+_ADDED_COLUMNS = {"archived": "TEXT"}
+
+#: The most games one page of the list holds.
+MAX_PAGE = 200
+
+#: Which games a list holds: those being played, the finished ones, or both.
+LIST_STATUSES = ("all", "playing", "finished")
 
 #: The largest id SQLite can hold (a signed 64-bit integer); larger ones are no game.
 MAX_ID = 2**63 - 1
@@ -83,6 +98,8 @@ class GameSummary:
     settings: dict[str, Any]
     summary: dict[str, Any]
     finished: bool
+    archived: str | None = None
+    """When the game was archived (ISO time, UTC), or None: it is in the main list."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -94,7 +111,18 @@ class GameSummary:
             "game": self.settings.get("game", "dice"),  # games stored before cards are dice
             "finished": self.finished,
             **self.summary,
+            "archived": self.archived,
         }
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """One page of the list of games, and how many games the whole list holds."""
+
+    games: tuple[GameSummary, ...]
+    total: int
+    offset: int
+    limit: int
 
 
 def _check_id(game_id: int) -> None:
@@ -124,7 +152,17 @@ class GameStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        self._add_columns()
         log.info("game store at %s", self.path)
+
+    def _add_columns(self) -> None:
+        """Bring a database written by an older scorepad up to date (one transaction)."""
+        with self._transaction() as db:
+            have = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+            for name, definition in _ADDED_COLUMNS.items():
+                if name not in have:
+                    db.execute(f"ALTER TABLE games ADD COLUMN {name} {definition}")
+                    log.info("games table: column %s added", name)
 
     def close(self) -> None:
         with self._lock:
@@ -227,18 +265,76 @@ class GameStore:
             current=json.loads(current[0]) if current else None,
         )
 
-    def list_games(self, limit: int = 200) -> list[GameSummary]:
-        """Games, most recently played first."""
+    def list_games(self, limit: int = MAX_PAGE) -> list[GameSummary]:
+        """Games not archived, most recently played first."""
+        return list(self.page(limit=limit).games)
+
+    def page(self, *, status: str = "all", archived: bool = False, offset: int = 0,
+             limit: int = MAX_PAGE) -> GamePage:
+        """One page of games, most recently played first.
+
+        `status` keeps the games being played, the finished ones or both;
+        `archived` lists the archived games instead of the others.
+        """
+        if status not in LIST_STATUSES:
+            raise ValueError(f"status {status!r}: expected one of {', '.join(LIST_STATUSES)}")
+        where = ["archived IS NOT NULL" if archived else "archived IS NULL"]
+        if status != "all":
+            where.append("finished = 1" if status == "finished" else "finished = 0")
+        clause = " AND ".join(where)
         with self._lock:
+            total = self._db.execute(f"SELECT COUNT(*) FROM games WHERE {clause}").fetchone()[0]
             rows = self._db.execute(
-                "SELECT id, created, updated, settings, summary, finished FROM games "
-                "ORDER BY updated DESC, id DESC LIMIT ?",
-                (limit,),
+                "SELECT id, created, updated, settings, summary, finished, archived FROM games "
+                f"WHERE {clause} ORDER BY updated DESC, id DESC LIMIT ? OFFSET ?",
+                (limit, offset),
             ).fetchall()
-        return [
-            GameSummary(*row[:3], json.loads(row[3]), json.loads(row[4]), bool(row[5]))
+        games = tuple(
+            GameSummary(*row[:3], json.loads(row[3]), json.loads(row[4]), bool(row[5]), row[6])
             for row in rows
-        ]
+        )
+        return GamePage(games, int(total), offset, limit)
+
+    def summary(self, game_id: int) -> GameSummary:
+        """One game's line of the list (archived or not)."""
+        _check_id(game_id)
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, created, updated, settings, summary, finished, archived FROM games "
+                "WHERE id = ?", (game_id,),
+            ).fetchone()
+        if row is None:
+            raise UnknownGameError(game_id)
+        return GameSummary(*row[:3], json.loads(row[3]), json.loads(row[4]), bool(row[5]),
+                           row[6])
+
+    def set_archived(self, game_id: int, archived: bool) -> None:
+        """Archive a game (hidden from the main list, kept whole) or bring it back.
+
+        Archiving keeps the time it was archived; the game's own `updated` time,
+        which orders the list, does not change.
+        """
+        with self._transaction() as db:
+            self._require(db, game_id)
+            db.execute("UPDATE games SET archived = ? WHERE id = ?",
+                       (_now() if archived else None, game_id))
+
+    def delete_game(self, game_id: int, *, forget: tuple[str, ...] = ()) -> None:
+        """Remove one game: its events, its roll on the table and its row, in one transaction.
+
+        Every statement names this game's id, so no other game is touched; a
+        failure part-way rolls back and the game is still whole. `forget` names
+        table settings that hold this game's id (the camera's game): each is
+        cleared in the same transaction when it still names this game.
+        """
+        with self._transaction() as db:
+            self._require(db, game_id)
+            db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+            db.execute("DELETE FROM current_rolls WHERE game_id = ?", (game_id,))
+            db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            for key in forget:
+                db.execute("DELETE FROM table_settings WHERE key = ? AND value = ?",
+                           (key, _dump(game_id)))
 
     def setting(self, key: str) -> Any:
         """A table-wide choice saved with `set_setting` (None when never set)."""

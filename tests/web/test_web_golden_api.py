@@ -3,7 +3,8 @@
 The script plays through the Flask test client: a three-player dice game with a
 roll-off, typed rolls, the roll on the table corrected (typo and one die), the
 advice, rolls read by the camera (unsure, unreadable and demo-thrown dice),
-a roll whose faces the dice cannot show together scored once confirmed, refusals, undo and a corrected turn; a solitaire game played to its end; a
+a roll whose faces the dice cannot show together scored once confirmed,
+refusals, undo and a corrected turn; a solitaire game played to its end; a
 card game; the list of games and a verdict without a game. Every reply (status
 and JSON) is compared with `tests/data/golden_api_states.json`. A phone's photo
 is left out: its reply carries the overlay as JPEG bytes, which depend on the

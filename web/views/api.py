@@ -22,6 +22,7 @@ from web.game_view import GameView
 from web.hint import plain_hint
 from web.presenters import die_dict, verdict_dict
 from web.service import ACTIONS, BadActionError, body_field
+from web.store import LIST_STATUSES, MAX_ID, MAX_PAGE
 from web.views.cards import create_card_game, game_kind
 from web.views.common import json_body, require_pin, table
 
@@ -72,9 +73,60 @@ def _feed() -> CameraFeed:
     return feed
 
 
+def _query_number(name: str, default: int, low: int, high: int) -> int:
+    """A whole-number query parameter (ASCII digits only) within low..high, else 400."""
+    text = request.args.get(name)
+    if text is None:
+        return default
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        raise BadActionError(f"query {name!r} must be a whole number {low}-{high}, got {text!r}")
+    return int(text)
+
+
 @bp.get("/games")
 def list_games() -> ResponseReturnValue:
-    return jsonify(games=table().service.list_games())
+    """A page of the games, most recently played first: ?status=playing|finished|all,
+    ?archived=1 for the archived games instead, ?offset=N&limit=M (at most 200)."""
+    for name in request.args:
+        if name not in ("status", "archived", "offset", "limit"):
+            raise BadActionError(f"unknown query {name!r}: this list takes 'status', "
+                                 "'archived', 'offset', 'limit'")
+    status = request.args.get("status", "all")
+    if status not in LIST_STATUSES:
+        raise BadActionError(f"query 'status' must be one of {', '.join(LIST_STATUSES)}, "
+                             f"got {status!r}")
+    archived = request.args.get("archived", "0")
+    if archived not in ("0", "1"):
+        raise BadActionError(f"query 'archived' must be 0 or 1, got {archived!r}")
+    page = table().service.games_page(
+        status=status, archived=archived == "1",
+        offset=_query_number("offset", 0, 0, MAX_ID),
+        limit=_query_number("limit", MAX_PAGE, 1, MAX_PAGE),
+    )
+    return jsonify(games=[game.to_dict() for game in page.games], total=page.total,
+                   offset=page.offset, limit=page.limit)
+
+
+@bp.post("/games/<int:game_id>/archive")
+def archive_game(game_id: int) -> ResponseReturnValue:
+    """Hide a game from the main list; it is kept whole and can be restored."""
+    require_pin(json_body())
+    return jsonify(game=table().service.archive(game_id, True))
+
+
+@bp.post("/games/<int:game_id>/restore")
+def restore_game(game_id: int) -> ResponseReturnValue:
+    """Bring an archived game back to the main list (the undo of archive)."""
+    require_pin(json_body())
+    return jsonify(game=table().service.archive(game_id, False))
+
+
+@bp.delete("/games/<int:game_id>")
+def delete_game(game_id: int) -> ResponseReturnValue:
+    """Delete one game for good (the page asks first); no other game is touched."""
+    require_pin(json_body())
+    table().service.delete(game_id)
+    return jsonify(deleted=game_id)
 
 
 @bp.post("/games")
@@ -150,6 +202,15 @@ def demo_roll(game_id: int) -> ResponseReturnValue:
     table().service.store.load(game_id, events=False)  # unknown game: 404
     plan = _feed().demo_roll(game_id)
     return jsonify(plan.to_dict()), 202
+
+
+@bp.post("/games/<int:game_id>/correct/preview")
+def preview_correction(game_id: int) -> ResponseReturnValue:
+    """What a correction of an earlier turn would change (later turns' phases, outcomes,
+    points), worked out by the engine's replay; changes nothing, so needs no PIN."""
+    body = json_body("turn", "roll", "made", "version")
+    version, preview = table().service.preview_correction(game_id, body)
+    return jsonify(game=game_id, version=version, **preview.to_dict())
 
 
 @bp.post("/games/<int:game_id>/<action>")
