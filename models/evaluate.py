@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.classifier import FaceClassifier
-from vision.labels import COLOUR_LABELS, VALUE_LABELS
+from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.synth.looks import LookMix
 from vision.synth.seeds import EVAL_SEED_BASE
 from vision.synth.training import render_face_crops

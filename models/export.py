@@ -17,12 +17,13 @@ import torch
 
 from models.net import FaceNet, FaceNetProbabilities
 from vision.crops import CROP_SIZE, crops_to_tensor
+from vision.model_io import FACE_INPUT as INPUT_NAME
+from vision.model_io import FACE_OUTPUTS as OUTPUT_NAMES
+from vision.model_io import LOCATOR_INPUT, LOCATOR_OUTPUTS
 
 logger = logging.getLogger(__name__)
 
 OPSET = 17
-INPUT_NAME = "crops"
-OUTPUT_NAMES = ("value_probs", "colour_probs", "face_prob")
 MAX_ABS_DIFF = 1e-4
 
 
@@ -95,9 +96,6 @@ def _export_checked(
     )
     return {"max_abs_diff": diff, "sha256": digest, "bytes": path.stat().st_size}
 
-LOCATOR_INPUT = "images"
-LOCATOR_OUTPUT = "maps"
-
 
 def export_locator(net, path: Path, sample: np.ndarray) -> dict:
     """Write a trained TopNet to `path` (opset 17, dynamic batch, height and width),
@@ -110,8 +108,8 @@ def export_locator(net, path: Path, sample: np.ndarray) -> dict:
     x = to_tensor(sample)
     axes = {
         LOCATOR_INPUT: {0: "batch", 2: "height", 3: "width"},
-        LOCATOR_OUTPUT: {0: "batch", 2: "map_height", 3: "map_width"},
+        LOCATOR_OUTPUTS[0]: {0: "batch", 2: "map_height", 3: "map_width"},
     }
     return _export_checked(
-        model, Path(path), torch.from_numpy(x[:1]), x, LOCATOR_INPUT, (LOCATOR_OUTPUT,), axes
+        model, Path(path), torch.from_numpy(x[:1]), x, LOCATOR_INPUT, LOCATOR_OUTPUTS, axes
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from vision.labels import COLOUR_LABELS, VALUE_LABELS
+from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 
 #: Channels of the stride-2 stem, then (channels, conv layers) of each later stage;
 #: a 2x2 max-pool sits between stages (40 -> 20 -> 10 -> 5 pixels for 40-pixel crops).

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from vision.crops import CROP_SIZE, crop_face, crops_to_tensor, order_corners
-from vision.labels import COLOUR_LABELS, NO_LABEL, VALUE_LABELS
+from vision.labels import NO_LABEL
+from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.synth import render_scene
 from vision.synth.training import render_face_crops
 

@@ -15,7 +15,10 @@ import onnxruntime as ort
 
 from scorer.dice import Die
 from vision.crops import CROP_SIZE, crops_to_tensor
-from vision.labels import COLOUR_LABELS, VALUE_LABELS, die_from_indices
+from vision.labels import die_from_indices
+from vision.model_io import COLOUR_LABELS, VALUE_LABELS
+from vision.model_io import FACE_MODEL_FILE as MODEL_NAME
+from vision.model_io import FACE_OUTPUTS as OUTPUT_NAMES
 from vision.onnx_model import ModelFileError, load_session
 
 logger = logging.getLogger(__name__)
@@ -29,8 +32,6 @@ __all__ = [
     "ModelFileError",
 ]
 
-MODEL_NAME = "dice_faces.onnx"
-OUTPUT_NAMES = ("value_probs", "colour_probs", "face_prob")
 
 
 @dataclass(frozen=True)

@@ -23,24 +23,22 @@ from typing import Final
 import numpy as np
 
 from scorer.dice import (
-    COLOUR_LETTERS,
     FULL_ROLL,
     HIGH_DICE,
     HIGH_VALUES,
     LOW_DICE,
     PHYSICAL_DICE,
-    WILD,
     Die,
 )
+from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.reading import FLAG_BAD_COMPOSITION, FLAG_NOT_EXPLAINED, FLAG_TOO_MANY
 
 logger = logging.getLogger(__name__)
 
-#: Value order of the classifier's value head: 1..10 then Wild.
-VALUE_ORDER: Final[tuple[int, ...]] = (*range(1, 11), WILD)
-#: Every face a die can show, indexed value-major: f = value_index * colours + colour_index.
+#: Every face a die can show, indexed value-major in the classifier's class order
+#: (`vision.model_io`): f = value_index * colours + colour_index.
 FACES: Final[tuple[Die, ...]] = tuple(
-    Die(value, colour) for value in VALUE_ORDER for colour in COLOUR_LETTERS
+    Die(value, colour) for value in VALUE_LABELS for colour in COLOUR_LABELS
 )
 _FACE_INDEX: Final[dict[Die, int]] = {face: index for index, face in enumerate(FACES)}
 #: FACE_OF_DIE[j, f]: physical die j carries face f.
@@ -82,11 +80,11 @@ def face_probabilities(value_probs: np.ndarray, colour_probs: np.ndarray) -> np.
     """P(i shows face f) as the product of the value and colour heads, shape (N, 44)."""
     values = np.maximum(np.asarray(value_probs, dtype=np.float64), _PROB_FLOOR)
     colours = np.maximum(np.asarray(colour_probs, dtype=np.float64), _PROB_FLOOR)
-    if values.ndim != 2 or values.shape[1] != len(VALUE_ORDER):
-        raise ValueError(f"value_probs must be (N, {len(VALUE_ORDER)}), got {values.shape}")
-    if colours.shape != (values.shape[0], len(COLOUR_LETTERS)):
+    if values.ndim != 2 or values.shape[1] != len(VALUE_LABELS):
+        raise ValueError(f"value_probs must be (N, {len(VALUE_LABELS)}), got {values.shape}")
+    if colours.shape != (values.shape[0], len(COLOUR_LABELS)):
         raise ValueError(
-            f"colour_probs must be ({values.shape[0]}, {len(COLOUR_LETTERS)}), got {colours.shape}"
+            f"colour_probs must be ({values.shape[0]}, {len(COLOUR_LABELS)}), got {colours.shape}"
         )
     values /= values.sum(axis=1, keepdims=True)
     colours /= colours.sum(axis=1, keepdims=True)

@@ -1,19 +1,15 @@
-"""The classifier's label tables, taken from the scorer's dice tables (never restated here).
+"""Class indices of dice faces, in the classifier's class order (`vision.model_io`).
 
-Value classes are 1..10 then Wild; colour classes follow the palette order.
+The training data labels crops with these indices and the runtime turns them back
+into dice.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from scorer.dice import COLOUR_LETTERS, HIGH_VALUES, LOW_VALUES, WILD, Die
-
-VALUE_LABELS: Final[tuple[int, ...]] = (
-    *sorted(v for v in (*LOW_VALUES, *HIGH_VALUES) if v != WILD),
-    WILD,
-)
-COLOUR_LABELS: Final[tuple[str, ...]] = COLOUR_LETTERS
+from scorer.dice import Die
+from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 
 NO_LABEL: Final[int] = -1
 """Value/colour index of a crop that shows no die face (a negative)."""

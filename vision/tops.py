@@ -32,13 +32,13 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
+from vision.model_io import LOCATOR_MODEL_FILE as LOCATOR_NAME
+from vision.model_io import LOCATOR_OUTPUTS as OUTPUT_NAMES
 from vision.onnx_model import load_session
 from vision.tops_input import CORE, HAND, NET_GRID, NET_STRIDE, NET_WIDTH, TOP, net_input, to_tensor
 
 logger = logging.getLogger(__name__)
 
-LOCATOR_NAME: Final[str] = "dice_tops.onnx"
-OUTPUT_NAMES: Final[tuple[str, ...]] = ("maps",)
 
 #: A top face's side as a fraction of the frame's shorter side: anything outside is not a die.
 #: (At the network's trained scale; a frame looked at enlarged or shrunk scales them too.)

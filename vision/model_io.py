@@ -1,0 +1,37 @@
+"""The models' input/output contract: what the trainers export and the runtime reads.
+
+The exporter (`models/export.py`), the trainers and the runtime (`vision.classifier`,
+`vision.tops`, `vision.decode`) all import these names and orders from here, so a
+model file written by one is read right by the other.
+
+| model               | input                         | outputs                                  |
+|---------------------|-------------------------------|------------------------------------------|
+| FACE_MODEL_FILE     | FACE_INPUT: (N, 3, S, S) crops| FACE_OUTPUTS: value (N, 11) in           |
+|                     | (`vision.crops`)              | VALUE_LABELS order, colour (N, 4) in     |
+|                     |                               | COLOUR_LABELS order, face (N,)           |
+| LOCATOR_MODEL_FILE  | LOCATOR_INPUT: (N, 3, H, W)   | LOCATOR_OUTPUTS: maps (N, 3, h, w)       |
+|                     | (`vision.tops_input`)         |                                          |
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from scorer.dice import COLOUR_LETTERS, HIGH_VALUES, LOW_VALUES, WILD
+
+FACE_MODEL_FILE: Final[str] = "dice_faces.onnx"
+FACE_INPUT: Final[str] = "crops"
+FACE_OUTPUTS: Final[tuple[str, ...]] = ("value_probs", "colour_probs", "face_prob")
+
+LOCATOR_MODEL_FILE: Final[str] = "dice_tops.onnx"
+LOCATOR_INPUT: Final[str] = "images"
+LOCATOR_OUTPUTS: Final[tuple[str, ...]] = ("maps",)
+
+VALUE_LABELS: Final[tuple[int, ...]] = (
+    *sorted(v for v in (*LOW_VALUES, *HIGH_VALUES) if v != WILD),
+    WILD,
+)
+"""The value head's classes, in order: 1..10 then Wild (from the scorer's dice tables)."""
+
+COLOUR_LABELS: Final[tuple[str, ...]] = COLOUR_LETTERS
+"""The colour head's classes, in the palette's order."""
