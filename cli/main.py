@@ -17,7 +17,8 @@ from importlib import metadata
 
 #: Subcommand modules under cli, in the order `--help` lists them.
 COMMANDS: tuple[str, ...] = (
-    "score", "read", "doctor", "qr", "serve", "odds", "train", "train_locator", "eval_model",
+    "score", "read", "teach", "doctor", "qr", "serve", "odds", "train", "train_locator",
+    "eval_model",
 )
 
 

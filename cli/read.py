@@ -8,7 +8,8 @@ value, colour and notation null and `"unreadable": true`, and the reading is
 flagged `unreadable-dice` (never complete); more than ten dice are all listed,
 flagged `too-many-dice`. In plain output an unreadable die is `??`. A bad image
 does not stop the others; the exit status is non-zero at the end when any image
-could not be read.
+could not be read. With `--profile DIR`, the dice are weighed with the dice profile
+taught with `phase10 teach` (a folder without one reads as without it).
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser.add_argument(
         "--locator", metavar="PATH", type=Path, help="top-face locator (.onnx; default: shipped)"
     )
+    parser.add_argument(
+        "--profile", metavar="DIR", type=Path, help="read with the dice profile in DIR (teach)"
+    )
     parser.add_argument("--threads", type=int, default=1, help="ONNX Runtime threads (default 1)")
     return parser
 
@@ -61,6 +65,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"phase10 read: error: cannot load the top-face locator: {error}", file=sys.stderr)
         return 2
     reader = DiceReader(classifier, finder=finder)
+    if args.profile is not None:
+        from vision.profile import DiceProfile, ProfileError
+        from vision.teach import use_profile
+
+        try:
+            use_profile(reader, DiceProfile.load(args.profile))
+        except ProfileError as error:
+            print(f"phase10 read: error: {error}", file=sys.stderr)
+            return 2
     if args.overlay is not None:
         args.overlay.mkdir(parents=True, exist_ok=True)
     failures = 0

@@ -17,13 +17,15 @@ import torch
 
 from models.net import FaceNet, FaceNetProbabilities
 from vision.crops import CROP_SIZE, crops_to_tensor
+from vision.model_io import FACE_EMBEDDING as EMBEDDING_OUTPUT
 from vision.model_io import FACE_INPUT as INPUT_NAME
-from vision.model_io import FACE_OUTPUTS as OUTPUT_NAMES
+from vision.model_io import FACE_OUTPUTS as CLASSIFIER_OUTPUTS
 from vision.model_io import LOCATOR_INPUT, LOCATOR_OUTPUTS
 
 logger = logging.getLogger(__name__)
 
 OPSET = 17
+OUTPUT_NAMES = (*CLASSIFIER_OUTPUTS, EMBEDDING_OUTPUT)
 MAX_ABS_DIFF = 1e-4
 
 
@@ -113,3 +115,38 @@ def export_locator(net, path: Path, sample: np.ndarray) -> dict:
     return _export_checked(
         model, Path(path), torch.from_numpy(x[:1]), x, LOCATOR_INPUT, LOCATOR_OUTPUTS, axes
     )
+
+
+def reexport_classifier(source: Path, output: Path) -> dict:
+    """Write the classifier at `source` again, same weights, with the current graph's
+    outputs (the embedding, which models exported before dice profiles lack), and check
+    the new file gives the same probabilities as the old one."""
+    from models.onnx_init import load_onnx_weights
+
+    net = FaceNet()
+    load_onnx_weights(net, Path(source))
+    net.eval()
+    sample = np.random.default_rng(0).integers(0, 256, (16, CROP_SIZE, CROP_SIZE, 3), np.uint8)
+    figures = export_model(net, Path(output), sample)
+    x = crops_to_tensor(sample)
+    before = ort.InferenceSession(str(source), providers=["CPUExecutionProvider"])
+    after = ort.InferenceSession(str(output), providers=["CPUExecutionProvider"])
+    old = before.run(list(CLASSIFIER_OUTPUTS), {INPUT_NAME: x})
+    new = after.run(list(CLASSIFIER_OUTPUTS), {INPUT_NAME: x})
+    diff = max(float(np.abs(a - b).max()) for a, b in zip(old, new, strict=True))
+    if diff > MAX_ABS_DIFF:
+        raise RuntimeError(f"{output} differs from {source} by {diff:.2e}")
+    return figures
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        description="Write an exported classifier again with the current graph's outputs."
+    )
+    parser.add_argument("source", type=Path, help="the exported classifier (.onnx)")
+    parser.add_argument("output", type=Path, help="where to write it (its .sha256 beside it)")
+    arguments = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    print(reexport_classifier(arguments.source, arguments.output))

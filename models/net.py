@@ -50,18 +50,27 @@ class FaceNet(nn.Module):
         self.colour = nn.Linear(cin, len(COLOUR_LABELS))
         self.face = nn.Linear(cin, 1)
 
+    def embed(self, x: torch.Tensor) -> torch.Tensor:
+        """The pooled features the three heads read: a dice profile compares faces by them."""
+        return self.pool(self.features(x)).flatten(1)
+
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        features = self.pool(self.features(x)).flatten(1)
+        features = self.embed(x)
         return self.value(features), self.colour(features), self.face(features).squeeze(1)
 
 
 class FaceNetProbabilities(nn.Module):
-    """The exported graph: probabilities instead of logits, as the runtime consumes them."""
+    """The exported graph: probabilities instead of logits, as the runtime consumes them,
+    and the embedding (`FaceNet.embed`) a dice profile compares faces by."""
 
     def __init__(self, net: FaceNet) -> None:
         super().__init__()
         self.net = net
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        value, colour, face = self.net(x)
-        return value.softmax(1), colour.softmax(1), torch.sigmoid(face)
+    def forward(
+        self, x: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        features = self.net.embed(x)
+        value, colour = self.net.value(features), self.net.colour(features)
+        face = self.net.face(features).squeeze(1)
+        return value.softmax(1), colour.softmax(1), torch.sigmoid(face), features

@@ -238,7 +238,7 @@ def test_a_fine_tuned_classifier_starts_exactly_where_the_shipped_one_is():
     crops = np.random.default_rng(1).integers(0, 256, (6, 40, 40, 3), dtype=np.uint8)
     want = FaceClassifier.load(DEFAULT_MODEL_PATH).predict(crops)
     with torch.no_grad():
-        value, colour, face = FaceNetProbabilities(net)(torch.from_numpy(crops_to_tensor(crops)))
+        value, colour, face, _ = FaceNetProbabilities(net)(torch.from_numpy(crops_to_tensor(crops)))
     np.testing.assert_allclose(value.numpy(), want.value_probs, atol=1e-5)
     np.testing.assert_allclose(colour.numpy(), want.colour_probs, atol=1e-5)
     np.testing.assert_allclose(face.numpy(), want.face_prob, atol=1e-5)

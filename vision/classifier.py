@@ -16,7 +16,7 @@ import onnxruntime as ort
 from scorer.dice import Die
 from vision.crops import CROP_SIZE, crops_to_tensor
 from vision.labels import die_from_indices
-from vision.model_io import COLOUR_LABELS, VALUE_LABELS
+from vision.model_io import COLOUR_LABELS, FACE_EMBEDDING, VALUE_LABELS
 from vision.model_io import FACE_MODEL_FILE as MODEL_NAME
 from vision.model_io import FACE_OUTPUTS as OUTPUT_NAMES
 from vision.onnx_model import ModelFileError, load_session
@@ -32,6 +32,7 @@ __all__ = [
     "ModelFileError",
 ]
 
+EMBEDDING_OUTPUT = FACE_EMBEDDING  # the model_io name, as the runtime calls it
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class FacePredictions:
     value_probs: np.ndarray
     colour_probs: np.ndarray
     face_prob: np.ndarray
+    embeddings: np.ndarray | None = None  # (N, D) when the model exports its embedding
 
     def __len__(self) -> int:
         return len(self.face_prob)
@@ -55,18 +57,27 @@ class FacePredictions:
 class FaceClassifier:
     """Reads die faces from crops; one batched ONNX Runtime call per frame."""
 
-    def __init__(self, session: ort.InferenceSession, name: str) -> None:
+    def __init__(self, session: ort.InferenceSession, name: str, sha256: str = "") -> None:
         self._session = session
         self._input = session.get_inputs()[0].name
+        self._outputs = [output.name for output in session.get_outputs()]
         self.name = name
+        self.sha256 = sha256
+
+    @property
+    def has_embedding(self) -> bool:
+        """Whether this model gives the embedding a dice profile needs."""
+        return EMBEDDING_OUTPUT in self._outputs
 
     @classmethod
     def load(cls, path: Path | None = None, *, threads: int = 1) -> FaceClassifier:
         """Load, verify and warm up the model (default: the one shipped in `models/`)."""
-        session, name = load_session(path, MODEL_NAME, OUTPUT_NAMES, threads)
-        classifier = cls(session, name)
+        loaded = load_session(
+            path, MODEL_NAME, OUTPUT_NAMES, threads, optional=(EMBEDDING_OUTPUT,)
+        )
+        classifier = cls(loaded.session, loaded.name, loaded.sha256)
         classifier.predict(np.zeros((1, CROP_SIZE, CROP_SIZE, 3), np.uint8))  # warm-up
-        logger.info("loaded %s (%d threads)", name, threads)
+        logger.info("loaded %s (%d threads)", loaded.name, threads)
         return classifier
 
     def predict(self, crops: np.ndarray) -> FacePredictions:
@@ -82,7 +93,21 @@ class FaceClassifier:
                 np.zeros((0, len(COLOUR_LABELS)), np.float32),
                 np.zeros((0,), np.float32),
             )
-        value, colour, face = self._session.run(
-            list(OUTPUT_NAMES), {self._input: crops_to_tensor(array)}
+        value, colour, face, *embedding = self._session.run(
+            self._outputs, {self._input: crops_to_tensor(array)}
         )
-        return FacePredictions(value, colour, face)
+        return FacePredictions(value, colour, face, embedding[0] if embedding else None)
+
+    def describe(self, crops: np.ndarray, turns: int = 4) -> np.ndarray:
+        """One unit descriptor per crop, its embedding averaged over `turns` quarter turns
+        (what `vision.profile` compares faces by); ValueError for a model without one."""
+        if not self.has_embedding:
+            raise ValueError(f"{self.name} has no {EMBEDDING_OUTPUT} output")
+        from vision.profile import face_descriptors
+
+        array = np.asarray(crops, np.uint8)
+        if len(array) == 0:
+            return np.zeros((0, 0), np.float32)
+        turned = np.concatenate([np.rot90(array, k, axes=(1, 2)) for k in range(turns)])
+        embeddings = self.predict(np.ascontiguousarray(turned)).embeddings
+        return face_descriptors(embeddings, turns)

@@ -97,9 +97,17 @@ def decode(
     *,
     unsure_below: float = UNSURE_BELOW,
     use_inventory: bool = True,
+    evidence: np.ndarray | None = None,
 ) -> Decoding:
-    """Decode N dice (N <= 10) jointly against the inventory; see the module docstring."""
+    """Decode N dice (N <= 10) jointly against the inventory; see the module docstring.
+
+    `evidence`: (N, 44) log-likelihood adjustments from the user's dice profile
+    (`vision.profile.ProfileMatcher`), added before decoding; None reads as without one."""
     probs = face_probabilities(value_probs, colour_probs)
+    if evidence is not None and len(probs) and np.any(evidence):
+        weighted = np.log(probs) + np.asarray(evidence, np.float64)
+        weighted = np.exp(weighted - weighted.max(axis=1, keepdims=True))
+        probs = weighted / weighted.sum(axis=1, keepdims=True)
     count = len(probs)
     if count == 0:
         return Decoding((), (), False)

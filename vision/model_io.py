@@ -8,7 +8,8 @@ model file written by one is read right by the other.
 |---------------------|-------------------------------|------------------------------------------|
 | FACE_MODEL_FILE     | FACE_INPUT: (N, 3, S, S) crops| FACE_OUTPUTS: value (N, 11) in           |
 |                     | (`vision.crops`)              | VALUE_LABELS order, colour (N, 4) in     |
-|                     |                               | COLOUR_LABELS order, face (N,)           |
+|                     |                               | COLOUR_LABELS order, face (N,); then     |
+|                     |                               | FACE_EMBEDDING (N, D), when present      |
 | LOCATOR_MODEL_FILE  | LOCATOR_INPUT: (N, 3, H, W)   | LOCATOR_OUTPUTS: maps (N, 3, h, w)       |
 |                     | (`vision.tops_input`)         |                                          |
 """
@@ -22,6 +23,9 @@ from scorer.dice import COLOUR_LETTERS, HIGH_VALUES, LOW_VALUES, WILD
 FACE_MODEL_FILE: Final[str] = "dice_faces.onnx"
 FACE_INPUT: Final[str] = "crops"
 FACE_OUTPUTS: Final[tuple[str, ...]] = ("value_probs", "colour_probs", "face_prob")
+FACE_EMBEDDING: Final[str] = "embedding"
+"""The face model's optional last output, (N, D): the pooled features its heads read,
+what a dice profile compares faces by. Files exported before profiles lack it."""
 
 LOCATOR_MODEL_FILE: Final[str] = "dice_tops.onnx"
 LOCATOR_INPUT: Final[str] = "images"

@@ -8,6 +8,7 @@ corrupt or replaced file is refused the same way for each.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -43,11 +44,30 @@ def _read_model(path: Path | None, shipped: str) -> tuple[str, bytes, str]:
     return name, model.read_bytes(), fields[0].lower()
 
 
+@dataclass(frozen=True)
+class LoadedModel:
+    """A verified ONNX Runtime session, the name to show for its file, and its SHA-256
+    (what a dice profile records, so it knows which model described its examples)."""
+
+    session: ort.InferenceSession
+    name: str
+    sha256: str
+    outputs: tuple[str, ...]
+
+
 def load_session(
-    path: Path | None, shipped: str, outputs: tuple[str, ...], threads: int
-) -> tuple[ort.InferenceSession, str]:
-    """A verified session of the model at `path` (default: `shipped` in `models/`) and the
-    name to show for it. Raises ModelFileError when the file is not that model."""
+    path: Path | None,
+    shipped: str,
+    outputs: tuple[str, ...],
+    threads: int,
+    *,
+    optional: tuple[str, ...] = (),
+) -> LoadedModel:
+    """A verified session of the model at `path` (default: `shipped` in `models/`).
+
+    Its outputs must be `outputs`, optionally followed by `optional` (the classifier's
+    embedding, which older model files lack). Raises ModelFileError when the file is
+    not that model."""
     if threads < 1:
         raise ValueError(f"threads must be at least 1, got {threads}")
     name, data, expected = _read_model(path, shipped)
@@ -68,6 +88,6 @@ def load_session(
     except Exception as error:  # onnxruntime raises its own untyped errors
         raise ModelFileError(name, f"not a loadable ONNX model ({error})") from error
     found = tuple(o.name for o in session.get_outputs())
-    if found != outputs:
+    if found not in (outputs, outputs + optional):
         raise ModelFileError(name, f"outputs are {found}, expected {outputs}")
-    return session, name
+    return LoadedModel(session, name, actual, found)

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
 from scorer.dice import FULL_ROLL
-from vision.decode import decode
+from vision.decode import decode, face_probabilities
 from vision.reading import (
     FLAG_BAD_FRAME,
     FLAG_HAND,
@@ -30,6 +31,7 @@ from vision.tops import Located, TopFinder
 
 if TYPE_CHECKING:
     from vision.classifier import FaceClassifier
+    from vision.profile import ProfileMatcher
 
 logger = logging.getLogger(__name__)
 
@@ -88,6 +90,29 @@ def _in_hand(located: Located, point: np.ndarray) -> bool:
     return bool(mask[row, column])
 
 
+@dataclass(frozen=True)
+class Readout:
+    """What the classifier made of a frame's located boxes, before decoding: the crops
+    and their probabilities (averaged over quarter turns), and the profile descriptors
+    when the model gives them. Teaching a profile labels these crops."""
+
+    located: Located
+    crops: np.ndarray  # (N, CROP_SIZE, CROP_SIZE, 3) uint8, one per located box
+    value_probs: np.ndarray  # (N, 11)
+    colour_probs: np.ndarray  # (N, 4)
+    face_prob: np.ndarray  # (N,)
+    descriptors: np.ndarray | None  # (N, D) unit vectors, or None
+
+    @property
+    def faces(self) -> np.ndarray:
+        """Indices of the boxes the classifier reads as die faces."""
+        return np.flatnonzero(self.face_prob >= MIN_FACE_PROB)
+
+    def face_probs(self, index: np.ndarray) -> np.ndarray:
+        """(len(index), 44) joint face probabilities of those boxes."""
+        return face_probabilities(self.value_probs[index], self.colour_probs[index])
+
+
 def is_frame(frame: object) -> bool:
     """A non-empty (H, W, 3) uint8 image, the only thing the pipeline reads."""
     return (
@@ -112,9 +137,12 @@ class DiceReader:
         use_inventory: bool = True,
         turns: int = 4,
         finder: TopFinder | None = None,
+        profile: ProfileMatcher | None = None,
     ) -> None:
         """`tray`: a polygon of (x, y) pixel points; dice outside it are ignored.
-        `turns`: quarter turns of each crop classified and averaged (1 to 4)."""
+        `turns`: quarter turns of each crop classified and averaged (1 to 4).
+        `profile`: the user's own dice (`vision.profile`), which weighs each read face;
+        None reads with the network alone."""
         if not 1 <= turns <= 4:
             raise ValueError(f"turns must be 1 to 4, got {turns}")
         self.turns = turns
@@ -126,8 +154,11 @@ class DiceReader:
         self.finder = finder if finder is not None else TopFinder.load(threads=threads)
         self.tray = None if tray is None else np.asarray(tray, dtype=np.float32).reshape(-1, 2)
         self.use_inventory = use_inventory
+        self.profile = profile
 
-    def _classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _classify(
+        self, crops: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
         """Class probabilities per crop, averaged over the crop's quarter turns.
 
         The classifier's confidence depends on which way up a face is shown, and a
@@ -141,14 +172,32 @@ class DiceReader:
         def mean(array: np.ndarray) -> np.ndarray:
             return np.asarray(array, np.float64).reshape(self.turns, count, -1).mean(axis=0)
 
+        descriptors = None
+        if predictions.embeddings is not None:
+            from vision.profile import face_descriptors
+
+            descriptors = face_descriptors(predictions.embeddings, self.turns)
         return (
             mean(predictions.value_probs),
             mean(predictions.colour_probs),
             mean(predictions.face_prob).ravel(),
+            descriptors,
         )
 
     def locate(self, frame: np.ndarray) -> Located:
         return self.finder.locate(frame, self.tray)
+
+    def readout(self, frame: np.ndarray) -> Readout:
+        """Locate the dice of a BGR uint8 frame and classify every located box."""
+        from vision.crops import CROP_SIZE, crop_face
+
+        located = self.locate(frame)
+        if not located.boxes:
+            empty = np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8)
+            none = np.zeros((0,), np.float64)
+            return Readout(located, empty, none.reshape(0, 11), none.reshape(0, 4), none, None)
+        crops = np.stack([crop_face(frame, corners) for corners in located.boxes])
+        return Readout(located, crops, *self._classify(crops))
 
     def read(self, frame: np.ndarray) -> Reading:
         """The dice in this frame, decoded jointly against the inventory."""
@@ -157,15 +206,17 @@ class DiceReader:
             logger.debug("not a BGR uint8 frame (shape %s): empty reading", shape)
             return Reading.empty((0, 0), FLAG_BAD_FRAME)
         size = (int(frame.shape[1]), int(frame.shape[0]))
-        located = self.locate(frame)
+        readout = self.readout(frame)
+        located = readout.located
         hand = (FLAG_HAND,) if located.hand else ()
         if not located.boxes:
             return Reading.empty(size, *hand)
-        from vision.crops import crop_face
-
-        crops = np.stack([crop_face(frame, corners) for corners in located.boxes])
-        value_probs, colour_probs, face_prob = self._classify(crops)
-        keep = np.flatnonzero(face_prob >= MIN_FACE_PROB)
+        value_probs, colour_probs, face_prob = (
+            readout.value_probs,
+            readout.colour_probs,
+            readout.face_prob,
+        )
+        keep = readout.faces
         unreadable = tuple(
             UnreadableDie(
                 centre=_centre(located.boxes[index]),
@@ -184,7 +235,15 @@ class DiceReader:
         if keep.size == 0:
             return Reading((), size, tuple(flags), unreadable)
         boxes = [located.boxes[int(index)] for index in keep]
-        decoding = decode(value_probs[keep], colour_probs[keep], use_inventory=self.use_inventory)
+        evidence = None
+        if self.profile is not None and readout.descriptors is not None:
+            evidence = self.profile.evidence(readout.descriptors[keep], readout.crops[keep])
+        decoding = decode(
+            value_probs[keep],
+            colour_probs[keep],
+            use_inventory=self.use_inventory,
+            evidence=evidence,
+        )
         dice = [
             ReadDie(
                 die=face.die,

@@ -156,10 +156,10 @@ class TopFinder:
     @classmethod
     def load(cls, path: Path | None = None, *, threads: int = 1) -> TopFinder:
         """Load, verify and warm up the network (default: the one shipped in `models/`)."""
-        session, name = load_session(path, LOCATOR_NAME, OUTPUT_NAMES, threads)
-        finder = cls(session, name)
+        loaded = load_session(path, LOCATOR_NAME, OUTPUT_NAMES, threads)
+        finder = cls(loaded.session, loaded.name)
         finder.maps(np.zeros((240, 320, 3), np.uint8))  # warm-up
-        logger.info("loaded %s (%d threads)", name, threads)
+        logger.info("loaded %s (%d threads)", loaded.name, threads)
         return finder
 
     def maps(self, frame: np.ndarray, net_width: int = NET_WIDTH) -> np.ndarray:

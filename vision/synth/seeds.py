@@ -14,6 +14,8 @@ training must never be used to measure. Each use owns a range:
 |                                        | validation at + LOCATOR_VALIDATION_OFFSET          |
 | HELD_OUT_SEED_BASE (2 * 10**9) ..      | whole-pipeline evaluation scenes (tests, benches)  |
 | GOLDEN_SEED_BASE (2.1 * 10**9) ..      | the golden scenes, and the locator's model choice  |
+| PROFILE_SEED_BASE (2.4 * 10**9) ..     | dice-profile evaluation: set k, scene j is         |
+|                                        | `+ k * PROFILE_SET_SPAN + j`                        |
 
 Runs may use run seeds 0..LOCATOR_RUN_SEEDS - 1 for the locator, so its ranges end
 below HELD_OUT_SEED_BASE; the classifier's stay below EVAL_SEED_BASE (checked where
@@ -50,3 +52,10 @@ HELD_OUT_SEED_BASE: Final[int] = 2_000_000_000
 
 GOLDEN_SEED_BASE: Final[int] = 2_100_000_000
 """First seed of the golden scenes (and of the scenes the shipped locator was chosen on)."""
+
+PROFILE_SEED_BASE: Final[int] = 2_400_000_000
+"""First seed of the dice-profile evaluation (`benchmarks/eval_profile.py`): sets of scenes
+that share one dice set, as a household's own dice."""
+
+PROFILE_SET_SPAN: Final[int] = 1_000
+"""Scenes per dice set in the profile evaluation (set k's scenes start at k * this)."""

@@ -1,0 +1,93 @@
+"""`phase10 teach --profile DIR IMAGE ROLL`: teach a dice profile one confirmed roll.
+
+The reader finds the dice of IMAGE; ROLL names the faces they really show (the
+usual notation, in any order, quoted or not). Each die is labelled with the face
+of ROLL it most likely shows (one face per die), and its crop is added to the
+profile in DIR (created when missing). `phase10 read --profile DIR` then reads
+with it, and the server uses the profile in its data folder. Refused, with the
+profile left as it was, when the image has no dice or not as many as ROLL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+COMMAND = "teach"
+HELP = "teach a dice profile your own dice from a photo and the roll it shows"
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        COMMAND,
+        help=HELP,
+        description="Add the dice of a photo, labelled with the faces you confirm, to a profile.",
+    )
+    parser.add_argument(
+        "--profile", metavar="DIR", type=Path, required=True, help="the profile's folder"
+    )
+    parser.add_argument("image", metavar="IMAGE", help="photo of the tray")
+    parser.add_argument(
+        "roll", metavar="ROLL", nargs="+", help='the faces the dice show, e.g. "1R 5B 7G W ..."'
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--threads", type=int, default=1, help="ONNX Runtime threads (default 1)")
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from scorer import parse_roll
+    from vision.classifier import ModelFileError
+    from vision.pipeline import DiceReader
+    from vision.profile import DiceProfile, ProfileError
+    from vision.teach import TeachError, teach
+
+    roll = list(parse_roll(" ".join(args.roll)))  # InvalidRollError: main reports it
+    try:
+        profile = DiceProfile.load(args.profile)
+    except ProfileError as error:
+        return _fail(f"{error}; move it away to start a new profile")
+    frame = cv2.imread(args.image, cv2.IMREAD_COLOR) if Path(args.image).is_file() else None
+    if frame is None:
+        why = "not a readable image" if Path(args.image).is_file() else "no such file"
+        return _fail(f"{args.image}: {why}")
+    try:
+        reader = DiceReader(threads=args.threads)
+    except (ModelFileError, OSError) as error:
+        return _fail(f"cannot load the reader: {error}")
+    try:
+        lesson = teach(reader, frame, roll, profile)
+    except TeachError as error:
+        return _fail(f"{args.image}: {error}; the profile is unchanged")
+    lesson.profile.save(args.profile)
+    counts = lesson.profile.counts()
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "image": args.image,
+                    "taught": [
+                        {"notation": str(die), "centre": list(centre)}
+                        for die, centre in zip(lesson.dice, lesson.centres, strict=True)
+                    ],
+                    "examples": len(lesson.profile),
+                    "faces_seen": len(counts),
+                }
+            )
+        )
+    else:
+        print(
+            f"{args.image}: taught {len(lesson.dice)} dice "
+            f"({' '.join(str(die) for die in lesson.dice)}); the profile in {args.profile} "
+            f"holds {len(lesson.profile)} examples of {len(counts)} faces"
+        )
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"phase10 teach: error: {message}", file=sys.stderr)
+    return 2

@@ -1,0 +1,195 @@
+"""The dice profile: stored safely, taught from confirmed rolls, and weighing what is read."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scorer import Die, parse_roll
+from vision.crops import CROP_SIZE
+from vision.decode import FACES
+from vision.pipeline import DiceReader
+from vision.profile import (
+    PROFILE_FILE,
+    DiceProfile,
+    ProfileError,
+    ProfileMatcher,
+    ink_chroma,
+    label_by_roll,
+)
+from vision.synth import render_scene
+from vision.synth.seeds import HELD_OUT_SEED_BASE
+from vision.teach import TeachError, teach
+
+SEED = HELD_OUT_SEED_BASE + 7_700
+
+
+@pytest.fixture(scope="module")
+def reader() -> DiceReader:
+    return DiceReader(threads=1)
+
+
+def _profile(faces: str, seed: int = 0, dimensions: int = 8) -> DiceProfile:
+    dice = list(parse_roll(faces))
+    rng = np.random.default_rng(seed)
+    crops = rng.integers(0, 256, (len(dice), CROP_SIZE, CROP_SIZE, 3), dtype=np.uint8)
+    return DiceProfile.empty().add(crops, dice, rng.normal(size=(len(dice), dimensions)), "m1")
+
+
+def test_a_profile_is_written_atomically_and_reads_back_the_same(tmp_path):
+    profile = _profile("1R 5B 7G 9O WB 3G")
+    path = profile.save(tmp_path / "profile")
+    assert path.name == PROFILE_FILE
+    assert sorted(p.name for p in path.parent.iterdir()) == [PROFILE_FILE]  # no temporary left
+    loaded = DiceProfile.load(tmp_path / "profile")
+    assert loaded.dice == profile.dice
+    assert loaded.model == "m1"
+    np.testing.assert_array_equal(loaded.crops, profile.crops)
+    np.testing.assert_allclose(loaded.descriptors, profile.descriptors)
+    assert loaded.counts() == {die: 1 for die in parse_roll("1R 5B 7G 9O WB 3G")}
+
+
+def test_a_folder_without_a_profile_gives_an_empty_one(tmp_path):
+    assert len(DiceProfile.load(tmp_path)) == 0
+
+
+@pytest.mark.parametrize(
+    "contents",
+    [
+        b"not a profile at all",
+        b"PK\x03\x04 truncated zip",
+    ],
+)
+def test_an_unreadable_profile_is_refused_naming_the_file(tmp_path, contents):
+    (tmp_path / PROFILE_FILE).write_bytes(contents)
+    with pytest.raises(ProfileError, match=PROFILE_FILE):
+        DiceProfile.load(tmp_path)
+
+
+def test_a_foreign_or_inconsistent_profile_is_refused(tmp_path):
+    np.savez(tmp_path / PROFILE_FILE, something=np.zeros(3))
+    with pytest.raises(ProfileError, match="not a readable dice profile"):
+        DiceProfile.load(tmp_path)
+    good = _profile("1R 5B")
+    good.save(tmp_path)
+    with np.load(tmp_path / PROFILE_FILE) as data:
+        arrays = dict(data)
+    arrays["values"] = np.array([0, 40], np.int8)  # no such value class
+    np.savez(tmp_path / PROFILE_FILE, **arrays)
+    with pytest.raises(ProfileError, match="value class out of range"):
+        DiceProfile.load(tmp_path)
+    arrays["manifest"] = np.frombuffer(b'{"format": 99}', np.uint8)
+    np.savez(tmp_path / PROFILE_FILE, **arrays)
+    with pytest.raises(ProfileError, match="unknown profile format"):
+        DiceProfile.load(tmp_path)
+
+
+def test_examples_of_another_classifier_are_described_again_before_more_are_added():
+    profile = _profile("1R 5B 7G")
+    with pytest.raises(ValueError, match="different classifier"):
+        profile.add(profile.crops[:1], list(parse_roll("2R")), np.ones((1, 8)), "m2")
+    seen = []
+
+    def describe(crops: np.ndarray) -> np.ndarray:
+        seen.append(len(crops))
+        return np.ones((len(crops), 4))
+
+    again = profile.described_by(describe, "m2")
+    assert seen == [3] and again.model == "m2" and again.descriptors.shape == (3, 4)
+    assert profile.described_by(describe, "m1").descriptors is profile.descriptors
+
+
+def test_the_confirmed_faces_are_matched_to_the_dice_most_likely_to_show_them():
+    roll = list(parse_roll("1R 7R 9O 6O"))
+    probs = np.full((4, len(FACES)), 0.01)
+    truth = [roll[2], roll[0], roll[3], roll[1]]
+    for row, die in enumerate(truth):
+        probs[row, FACES.index(die)] = 0.6
+    probs[1, FACES.index(roll[1])] = 0.7  # the network prefers 7 for the 1 ...
+    probs[3, FACES.index(roll[1])] = 0.9  # ... but the 7 is surely die 3
+    assert label_by_roll(probs, roll) == truth
+    with pytest.raises(ValueError, match="4 dice read but 3 faces"):
+        label_by_roll(probs, roll[:3])
+
+
+def _face(body: tuple[int, int, int], ink: tuple[int, int, int]) -> np.ndarray:
+    crop = np.empty((CROP_SIZE, CROP_SIZE, 3), np.float64)
+    crop[:] = body
+    crop[14:26, 17:23] = ink
+    return crop
+
+
+def test_ink_chroma_does_not_change_with_the_room_lights_colour():
+    warm = np.array([0.8, 1.0, 1.25])  # BGR gains of a warm lamp
+    orange, red = _face((170, 175, 180), (20, 110, 200)), _face((170, 175, 180), (30, 30, 190))
+    crops = np.stack([orange, orange * warm, red, red * warm]).clip(0, 255).astype(np.uint8)
+    chroma = ink_chroma(crops)
+    assert np.abs(chroma[0] - chroma[1]).max() < 0.03
+    assert np.abs(chroma[2] - chroma[3]).max() < 0.03
+    assert np.abs(chroma[0] - chroma[2]).max() > 0.3  # but orange is not red
+
+
+def test_evidence_favours_a_seen_lookalike_and_leaves_unseen_faces_alone():
+    profile = _profile("1R 7R 5B 9O", dimensions=16)
+    matcher = ProfileMatcher(profile)
+    query = profile.descriptors[[1]] + 0.01  # looks just like the 7R example
+    evidence = matcher.evidence(query, profile.crops[[1]])
+    seven, one = FACES.index(Die(7, "R")), FACES.index(Die(1, "R"))
+    assert evidence[0, seven] > evidence[0, one] + 1.0
+    unseen = [FACES.index(die) for die in parse_roll("2G 3G 10G")]
+    colour_only = evidence[0, unseen]
+    assert np.allclose(colour_only, colour_only[0])  # same colour, unseen: nothing between them
+
+
+def test_an_empty_profile_reads_exactly_as_no_profile(reader):
+    image = render_scene(SEED).image
+    plain = reader.read(image)
+    reader.profile = ProfileMatcher(DiceProfile.empty())
+    try:
+        with_empty = reader.read(image)
+    finally:
+        reader.profile = None
+    assert [d.die for d in with_empty.dice] == [d.die for d in plain.dice]
+    assert [d.confidence for d in with_empty.dice] == [d.confidence for d in plain.dice]
+
+
+def test_teaching_a_confirmed_roll_labels_every_die_where_it_lies(reader):
+    scene = render_scene(SEED + 1)
+    truth = {die.die: np.asarray(die.centre) for die in scene.dice}
+    roll = sorted((die.die for die in scene.dice), key=str)  # any order, as typed
+    lesson = teach(reader, scene.image, roll, DiceProfile.empty())
+    assert len(lesson.profile) == len(roll) == 10
+    assert sorted(lesson.dice, key=str) == roll
+    for die, centre in zip(lesson.dice, lesson.centres, strict=True):
+        assert np.hypot(*(np.asarray(centre) - truth[die])) < 20  # the die that shows it
+    assert lesson.profile.model == reader.classifier.sha256
+
+
+def test_teaching_refuses_a_roll_that_does_not_fit_the_picture(reader):
+    scene = render_scene(SEED + 2)
+    roll = [die.die for die in scene.dice]
+    with pytest.raises(TeachError, match="10 dice found in the picture, but the roll has 9"):
+        teach(reader, scene.image, roll[:9], DiceProfile.empty())
+    blank = np.full((480, 640, 3), 90, np.uint8)
+    with pytest.raises(TeachError, match="no dice found"):
+        teach(reader, blank, roll, DiceProfile.empty())
+    with pytest.raises(TeachError, match="not a colour image"):
+        teach(reader, np.zeros((10, 10), np.uint8), roll, DiceProfile.empty())
+
+
+def test_a_taught_profile_reads_the_same_set_at_least_as_well(reader, tmp_path):
+    taught = DiceProfile.empty()
+    for offset in (3, 4, 5):
+        scene = render_scene(SEED + offset)
+        taught = teach(reader, scene.image, [d.die for d in scene.dice], taught).profile
+    taught.save(tmp_path)
+    reader.profile = ProfileMatcher(DiceProfile.load(tmp_path))
+    try:
+        for offset in (6, 7):
+            scene = render_scene(SEED + offset)
+            reading = reader.read(scene.image)
+            assert sorted(str(d.die) for d in reading.dice) == sorted(
+                str(d.die) for d in scene.dice
+            )
+    finally:
+        reader.profile = None

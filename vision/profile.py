@@ -1,0 +1,328 @@
+"""A dice profile: the user's own dice, learnt from the rolls they confirmed.
+
+No renderer knows the font and inks of a household's dice, but the household rolls
+the same ten dice every game. Each die they confirm (or correct) becomes an example:
+its crop, its true face, and the classifier's descriptor of it (the pooled features
+before the heads, averaged over the crop's four quarter turns, so a face has one
+descriptor whatever way up it lies). When a die is read, its descriptor is compared
+with the examples; a face the profile has seen and that looks like this die gains
+weight, a seen face that looks unlike it loses weight, and faces the profile has not
+seen are left as the network judged them (`ProfileMatcher.evidence`).
+
+The profile lives in one file in a folder (`PROFILE_FILE`), written atomically, so a
+crash never leaves half a profile. The crops are kept, not only the descriptors: a
+new classifier describes faces differently, and the descriptors are then computed
+again from the crops (`DiceProfile.described_by`).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import tempfile
+import zipfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+
+from scorer.dice import Die
+from vision.crops import CROP_SIZE
+from vision.labels import colour_index, die_from_indices, value_index
+from vision.model_io import COLOUR_LABELS, VALUE_LABELS
+
+logger = logging.getLogger(__name__)
+
+PROFILE_FILE: Final[str] = "dice_profile.npz"
+PROFILE_FORMAT: Final[int] = 1
+
+#: How strongly a descriptor's similarity to a seen face moves that face's probability:
+#: the log-probability changes by SIMILARITY_WEIGHT * (similarity - SIMILARITY_NEUTRAL),
+#: where similarity is the cosine between centred descriptors (1: the same picture).
+#: Chosen on dice sets drawn in the training fonts (benchmarks/eval_profile.py).
+SIMILARITY_WEIGHT: Final[float] = 20.0
+SIMILARITY_NEUTRAL: Final[float] = 0.9
+
+#: The ink of a face is its pixels farthest in colour from the face's median (the body):
+#: this share of the face's middle; its colour is taken relative to the body's, so the
+#: room light's white balance cancels, and without brightness (`ink_chroma`).
+INK_SHARE: Final[float] = 0.12
+#: Spread of one ink's chroma between dice and frames (log units): a die's chroma this far
+#: from a colour's reference costs it 0.5 in log-likelihood (`ProfileMatcher.evidence`).
+INK_SIGMA: Final[float] = 0.2
+#: A colour needs this many examples before its reference is trusted.
+INK_MIN_EXAMPLES: Final[int] = 2
+#: Evidence for a colour the profile has no reference for: as if 2 sigma from it.
+_UNSEEN_INK: Final[float] = -2.0
+#: The face's middle, where the print is: the crop less this margin on each side.
+_FACE_MARGIN: Final[int] = 6
+
+DescribeCrops = Callable[[np.ndarray], np.ndarray]
+"""(N, CROP_SIZE, CROP_SIZE, 3) uint8 crops -> (N, D) descriptors (`FaceClassifier.describe`)."""
+
+
+class ProfileError(RuntimeError):
+    """A profile file that cannot be used: unreadable, corrupt, or not a dice profile."""
+
+    def __init__(self, path: Path | str, problem: str) -> None:
+        self.path = str(path)
+        self.problem = problem
+        super().__init__(f"dice profile {self.path}: {problem}")
+
+
+@dataclass(frozen=True)
+class DiceProfile:
+    """Confirmed examples of the user's faces; immutable, `add` returns a new profile."""
+
+    crops: np.ndarray  # (N, CROP_SIZE, CROP_SIZE, 3) uint8, BGR
+    values: np.ndarray  # (N,) value class indices (vision.labels.VALUE_LABELS)
+    colours: np.ndarray  # (N,) colour class indices (COLOUR_LABELS)
+    descriptors: np.ndarray  # (N, D) float32, unit length; (N, 0) when not described
+    model: str = ""  # SHA-256 of the classifier that made the descriptors
+
+    @classmethod
+    def empty(cls) -> DiceProfile:
+        return cls(
+            np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8),
+            np.zeros((0,), np.int8),
+            np.zeros((0,), np.int8),
+            np.zeros((0, 0), np.float32),
+        )
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @property
+    def dice(self) -> list[Die]:
+        """The face of each example, in order."""
+        return [
+            die_from_indices(int(v), int(c)) for v, c in zip(self.values, self.colours, strict=True)
+        ]
+
+    def counts(self) -> dict[Die, int]:
+        """How many examples the profile holds of each face it has seen."""
+        counts: dict[Die, int] = {}
+        for die in self.dice:
+            counts[die] = counts.get(die, 0) + 1
+        return counts
+
+    def add(
+        self, crops: np.ndarray, dice: Sequence[Die], descriptors: np.ndarray, model: str
+    ) -> DiceProfile:
+        """This profile with `crops` of the faces `dice` added (descriptors by `model`)."""
+        crops = np.asarray(crops, np.uint8)
+        if crops.ndim != 4 or crops.shape[1:] != (CROP_SIZE, CROP_SIZE, 3):
+            raise ValueError(f"crops must be (N, {CROP_SIZE}, {CROP_SIZE}, 3), got {crops.shape}")
+        if len(crops) != len(dice) or len(crops) != len(descriptors):
+            raise ValueError(
+                f"{len(crops)} crops, {len(dice)} faces and {len(descriptors)} descriptors"
+            )
+        if len(self) and model != self.model:
+            raise ValueError("descriptors of a different classifier; use described_by first")
+        new = _unit(np.asarray(descriptors, np.float32))
+        old = self.descriptors if len(self) else np.zeros((0, new.shape[1]), np.float32)
+        return DiceProfile(
+            np.concatenate([self.crops, crops]),
+            np.concatenate([self.values, [value_index(d) for d in dice]]).astype(np.int8),
+            np.concatenate([self.colours, [colour_index(d) for d in dice]]).astype(np.int8),
+            np.concatenate([old, new]),
+            model,
+        )
+
+    def described_by(self, describe: DescribeCrops, model: str) -> DiceProfile:
+        """This profile described by classifier `model` (recomputed if another made them)."""
+        if model == self.model or not len(self):
+            return DiceProfile(self.crops, self.values, self.colours, self.descriptors, model)
+        logger.info("dice profile: describing %d examples with the current classifier", len(self))
+        descriptors = _unit(np.asarray(describe(self.crops), np.float32))
+        return DiceProfile(self.crops, self.values, self.colours, descriptors, model)
+
+    def save(self, folder: Path | str) -> Path:
+        """Write the profile into `folder` atomically (a temporary file, then a rename)."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / PROFILE_FILE
+        manifest = {"format": PROFILE_FORMAT, "model": self.model, "examples": len(self)}
+        buffer = io.BytesIO()
+        np.savez_compressed(
+            buffer,
+            manifest=np.frombuffer(json.dumps(manifest).encode(), np.uint8),
+            crops=self.crops,
+            values=self.values,
+            colours=self.colours,
+            descriptors=self.descriptors,
+        )
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".profile-", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as file:
+                file.write(buffer.getvalue())
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        return path
+
+    @classmethod
+    def load(cls, folder: Path | str) -> DiceProfile:
+        """The profile saved in `folder`; an empty one when the folder holds none.
+
+        Raises ProfileError for a file that is not a readable dice profile."""
+        path = Path(folder) / PROFILE_FILE
+        if not path.exists():
+            return cls.empty()
+        try:
+            with path.open("rb") as file, np.load(file, allow_pickle=False) as data:
+                manifest = json.loads(bytes(data["manifest"]).decode())
+                arrays = {k: data[k] for k in ("crops", "values", "colours", "descriptors")}
+        except (OSError, ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile) as error:
+            raise ProfileError(path, f"not a readable dice profile ({error})") from error
+        if not isinstance(manifest, dict) or manifest.get("format") != PROFILE_FORMAT:
+            raise ProfileError(path, f"unknown profile format {manifest!r:.80}")
+        profile = cls(
+            arrays["crops"].astype(np.uint8),
+            arrays["values"].astype(np.int8),
+            arrays["colours"].astype(np.int8),
+            arrays["descriptors"].astype(np.float32),
+            str(manifest.get("model", "")),
+        )
+        _check(profile, path)
+        return profile
+
+
+def _check(profile: DiceProfile, path: Path) -> None:
+    """Refuse arrays that disagree with each other or hold impossible classes."""
+    count = len(profile.values)
+    problems = []
+    if profile.crops.shape != (count, CROP_SIZE, CROP_SIZE, 3):
+        problems.append(f"crops have shape {profile.crops.shape}")
+    if profile.colours.shape != (count,):
+        problems.append(f"{profile.colours.shape} colours for {count} values")
+    if count and len(profile.descriptors) != count:
+        problems.append(f"{len(profile.descriptors)} descriptors for {count} examples")
+    if count and not (0 <= profile.values.min() and profile.values.max() < len(VALUE_LABELS)):
+        problems.append("a value class out of range")
+    if count and not (0 <= profile.colours.min() and profile.colours.max() < len(COLOUR_LABELS)):
+        problems.append("a colour class out of range")
+    if problems:
+        raise ProfileError(path, "corrupt: " + "; ".join(problems))
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return (vectors / np.maximum(norms, 1e-12)).astype(np.float32)
+
+
+def face_descriptors(embeddings: np.ndarray, turns: int) -> np.ndarray:
+    """One unit descriptor per crop from the embeddings of its `turns` quarter turns.
+
+    `embeddings` is (turns * N, D), all crops' first turn, then all second turns...
+    (the order `DiceReader` classifies them in)."""
+    array = np.asarray(embeddings, np.float32)
+    count = len(array) // turns
+    return _unit(array.reshape(turns, count, -1).mean(axis=0))
+
+
+class ProfileMatcher:
+    """Evidence from a profile's examples for the faces of newly read dice."""
+
+    def __init__(self, profile: DiceProfile) -> None:
+        self.profile = profile
+        faces = profile.values.astype(np.int64) * len(COLOUR_LABELS) + profile.colours
+        self._faces = faces
+        self._seen = np.unique(faces)
+        # Cosines of raw pooled features are all high (the features are non-negative);
+        # centring on the examples' mean spreads them so "the same face" stands out.
+        self._centre = profile.descriptors.mean(axis=0) if len(profile) else None
+        self._examples = _unit(profile.descriptors - self._centre) if len(profile) else None
+        chroma = ink_chroma(profile.crops)
+        self._inks = {
+            colour: chroma[profile.colours == colour].mean(axis=0)
+            for colour in range(len(COLOUR_LABELS))
+            if np.count_nonzero(profile.colours == colour) >= INK_MIN_EXAMPLES
+        }
+
+    def evidence(self, descriptors: np.ndarray, crops: np.ndarray) -> np.ndarray:
+        """(N, 44) log-likelihood adjustments, in `vision.decode.FACES` order, for dice with
+        these descriptors and crops.
+
+        Two kinds: a face the profile has seen gains SIMILARITY_WEIGHT per unit of its
+        nearest example's similarity above SIMILARITY_NEUTRAL (and loses below it);
+        unseen faces get none. And each colour with a reference gains the log of a
+        Gaussian (INK_SIGMA) of the die's ink chroma around that colour's references.
+        """
+        count = len(descriptors)
+        colours = len(COLOUR_LABELS)
+        adjust = np.zeros((count, len(VALUE_LABELS), colours), np.float64)
+        if self._examples is None or count == 0:
+            return adjust.reshape(count, -1)
+        if len(self._seen) >= 2:
+            queries = _unit(np.asarray(descriptors, np.float32) - self._centre)
+            similarity = queries @ self._examples.T  # (N, M)
+            flat = adjust.reshape(count, -1)
+            for face in self._seen:
+                best = similarity[:, self._faces == face].max(axis=1)
+                flat[:, face] = SIMILARITY_WEIGHT * (best - SIMILARITY_NEUTRAL)
+        if len(self._inks) >= 2:
+            chroma = ink_chroma(crops)
+            ink = np.full((count, colours), _UNSEEN_INK)
+            for colour, reference in self._inks.items():
+                distance = np.sum((chroma - reference) ** 2, axis=1)
+                ink[:, colour] = -distance / (2 * INK_SIGMA**2)
+            adjust += ink[:, None, :]
+        return adjust.reshape(count, -1)
+
+
+def ink_chroma(crops: np.ndarray) -> np.ndarray:
+    """(N, 3) chroma of each crop's ink relative to its body: log(ink) - log(body) per
+    channel, less its mean over the channels (brightness). A room light's colour gains
+    multiply ink and body alike, so they cancel; this is what tells orange from red
+    under a warm lamp once the profile has seen both inks."""
+    array = np.asarray(crops, np.float64)
+    if len(array) == 0:
+        return np.zeros((0, 3))
+    margin = _FACE_MARGIN
+    middle = np.log(array[:, margin:-margin, margin:-margin].reshape(len(array), -1, 3) + 1.0)
+    median = np.median(middle, axis=1, keepdims=True)
+    order = np.argsort(np.linalg.norm(middle - median, axis=2), axis=1)
+    pixels = middle.shape[1]
+    body = np.take_along_axis(middle, order[:, : pixels // 2, None], axis=1).mean(axis=1)
+    ink_count = max(1, int(pixels * INK_SHARE))
+    ink = np.take_along_axis(middle, order[:, -ink_count:, None], axis=1).mean(axis=1)
+    chroma = ink - body
+    return chroma - chroma.mean(axis=1, keepdims=True)
+
+
+def label_by_roll(face_probs: np.ndarray, roll: Sequence[Die]) -> list[Die]:
+    """The face of each read die, given the faces the user confirmed in any order.
+
+    Picks the one-to-one assignment of `roll`'s faces to the dice (rows of the (N, 44)
+    `face_probs`, `vision.decode.FACES` order) that the classifier finds most likely
+    (the largest sum of log-probabilities), by dynamic programming over the subsets of
+    faces used (N <= 10, so at most 1,024 subsets per die).
+    """
+    probs = np.asarray(face_probs, np.float64)
+    count = len(probs)
+    if count != len(roll):
+        raise ValueError(f"{count} dice read but {len(roll)} faces given")
+    colours = len(COLOUR_LABELS)
+    columns = [value_index(die) * colours + colour_index(die) for die in roll]
+    scores = np.log(np.maximum(probs[:, columns], 1e-12))  # (dice, faces)
+    best = {0: (0.0, ())}  # faces used (bit mask) -> (score, face of each die so far)
+    for die in range(count):
+        step: dict[int, tuple[float, tuple[int, ...]]] = {}
+        for used, (score, chosen) in best.items():
+            for face in range(count):
+                if used & (1 << face):
+                    continue
+                key, total = used | (1 << face), score + scores[die, face]
+                if key not in step or total > step[key][0]:
+                    step[key] = (total, (*chosen, face))
+        best = step
+    ((_, chosen),) = best.values()  # every face used: one entry left
+    return [roll[face] for face in chosen]

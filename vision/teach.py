@@ -1,0 +1,85 @@
+"""Teaching a dice profile: the dice of a frame, labelled by the faces the user confirmed.
+
+The user says which ten faces a roll shows (in any order, as they would type it);
+the reader says where the dice are and how likely each face is for each of them.
+The most likely one-to-one match of the two (`vision.profile.label_by_roll`) labels
+every die, and their crops become the profile's examples.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from scorer.dice import Die
+from vision.pipeline import DiceReader, is_frame
+from vision.profile import DiceProfile, ProfileMatcher, label_by_roll
+
+logger = logging.getLogger(__name__)
+
+
+class TeachError(ValueError):
+    """A frame and roll that cannot teach: no dice found, or not as many as the roll."""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """What one confirmed roll taught: the profile after it, and each die's face and centre."""
+
+    profile: DiceProfile
+    dice: tuple[Die, ...]
+    centres: tuple[tuple[float, float], ...]
+
+
+def teach(
+    reader: DiceReader, frame: np.ndarray, roll: Sequence[Die], profile: DiceProfile
+) -> Lesson:
+    """`profile` with the dice of `frame` added, labelled by the confirmed `roll`.
+
+    Raises TeachError when the frame is not an image, holds no die the classifier can
+    read, or a different number of dice than `roll` has faces; ValueError when the
+    reader's model gives no embedding (a model exported before profiles)."""
+    classifier = reader.classifier
+    if not classifier.has_embedding:
+        raise ValueError(f"{classifier.name} gives no embedding: it cannot learn a profile")
+    if not is_frame(frame):
+        raise TeachError("not a colour image")
+    readout = reader.readout(frame)
+    faces = readout.faces
+    if faces.size == 0:
+        raise TeachError("no dice found in the picture")
+    if faces.size != len(roll):
+        raise TeachError(f"{faces.size} dice found in the picture, but the roll has {len(roll)}")
+    labels = label_by_roll(readout.face_probs(faces), roll)
+    assert readout.descriptors is not None  # the model has an embedding
+    profile = profile.described_by(
+        lambda crops: classifier.describe(crops, reader.turns), classifier.sha256
+    )
+    taught = profile.add(
+        readout.crops[faces], labels, readout.descriptors[faces], classifier.sha256
+    )
+    boxes = [readout.located.boxes[int(index)] for index in faces]
+    centres = tuple(
+        (round(float(box[:, 0].mean()), 2), round(float(box[:, 1].mean()), 2)) for box in boxes
+    )
+    return Lesson(taught, tuple(labels), centres)
+
+
+def use_profile(reader: DiceReader, profile: DiceProfile) -> DiceProfile:
+    """Make `reader` weigh its readings with `profile` (described by the reader's model,
+    recomputed from the crops when another model described them); returns the profile
+    as described. An empty profile, or a model without an embedding, reads as none."""
+    classifier = reader.classifier
+    if not len(profile) or not classifier.has_embedding:
+        if len(profile):
+            logger.warning("%s gives no embedding: reading without the profile", classifier.name)
+        reader.profile = None
+        return profile
+    described = profile.described_by(
+        lambda crops: classifier.describe(crops, reader.turns), classifier.sha256
+    )
+    reader.profile = ProfileMatcher(described)
+    return described
