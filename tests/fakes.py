@@ -30,8 +30,9 @@ JPEG = b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9"
 
 class FakeWatcher:
     """vision's TableCamera, scripted: `push` plays a settled roll, `trays` records each
-    tray it is given, a test reading answers `now` with `picture`. It has the exposure
-    control and dice thrower it is given (none by default, like a webcam)."""
+    tray it is given, a test reading answers `now` with `picture`, and its latest frame
+    is `frame` (None until a test sets one). It has the exposure control and dice
+    thrower it is given (none by default, like a webcam)."""
 
     def __init__(
         self,
@@ -50,6 +51,7 @@ class FakeWatcher:
         self.picture = picture
         self.exposure = exposure
         self.thrower = thrower
+        self.frame: np.ndarray | None = None  # what `latest_frame` shows (a test sets it)
 
     def __enter__(self) -> FakeWatcher:
         return self
@@ -73,6 +75,9 @@ class FakeWatcher:
 
     def latest_reading(self) -> Reading | None:
         return self.latest
+
+    def latest_frame(self) -> np.ndarray | None:
+        return self.frame
 
     def new_turn(self) -> None:
         self.new_turns += 1

@@ -187,6 +187,12 @@ class TableCamera(Protocol):
         """The reading of the last frame at rest (None before the first one)."""
         ...
 
+    def latest_frame(self) -> Any | None:
+        """The latest frame (a BGR numpy image; None before the first). While `events()`
+        hands out a RollEvent, the frame that settled it: the web app cuts the read dice
+        out of it, so that a die the players correct can teach the dice profile."""
+        ...
+
     def new_turn(self) -> None:
         """The next roll is roll 1 of a new turn."""
         ...

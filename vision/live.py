@@ -115,6 +115,12 @@ class TableWatcher:
         """The reading of the last frame at rest (None before the first one)."""
         return self._watcher.latest_reading if self._watcher is not None else None
 
+    def latest_frame(self) -> np.ndarray | None:
+        """The latest frame as the camera gave it (BGR; None before the first). While
+        `events()` hands out a RollEvent, this is the frame that settled it."""
+        with self._lock:
+            return self._frame
+
     def latest_overlay_jpeg(self) -> bytes | None:
         """The latest frame, annotated, as JPEG; encoded on demand and cached per frame."""
         with self._lock:

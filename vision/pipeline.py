@@ -236,8 +236,9 @@ class DiceReader:
             return Reading((), size, tuple(flags), unreadable)
         boxes = [located.boxes[int(index)] for index in keep]
         evidence = None
-        if self.profile is not None and readout.descriptors is not None:
-            evidence = self.profile.evidence(readout.descriptors[keep], readout.crops[keep])
+        profile = self.profile  # read once: another thread may swap it (the web app does)
+        if profile is not None and readout.descriptors is not None:
+            evidence = profile.evidence(readout.descriptors[keep], readout.crops[keep])
         decoding = decode(
             value_probs[keep],
             colour_probs[keep],

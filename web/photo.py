@@ -302,9 +302,12 @@ class PhotoReading:
     die_side: float  # measured die side in the image read (pixels), 0 without dice
     looks: int = 1  # readings taken (2 when the photo was decoded again, larger)
     extra: dict[str, Any] = field(default_factory=dict)
+    image: np.ndarray | None = field(default=None, repr=False)  # the working image read
 
 
 ReaderFactory = Callable[[], Any]
+#: Called with the reader once it is loaded (the table's dice profile attaches to it).
+ReaderHook = Callable[[Any], None]
 
 
 def dice_reader_factory(threads: int = 1) -> ReaderFactory:
@@ -327,21 +330,30 @@ class PhotoReader:
     """
 
     def __init__(self, factory: ReaderFactory | None = None, *, threads: int = 1,
-                 busy_wait_s: float = BUSY_WAIT_S) -> None:
+                 busy_wait_s: float = BUSY_WAIT_S, on_load: ReaderHook | None = None) -> None:
         self._factory = factory or dice_reader_factory(threads)
         self._reader: Any = None
         self._lock = threading.Lock()
         self._busy_wait_s = busy_wait_s
+        self._on_load = on_load
 
     def read(self, data: bytes, info: ImageInfo | None = None) -> PhotoReading:
         """Inspect, decode and read one photo. Raises a PhotoError for a bad upload."""
         info = info or inspect(data)
+        return self.using(lambda reader: self._read(data, info))
+
+    def using(self, work: Callable[[Any], Any]) -> Any:
+        """`work(reader)` with the loaded reader, one caller at a time (the dice profile's
+        teaching readings and descriptions take turns with the photos)."""
         if not self._lock.acquire(timeout=self._busy_wait_s):
             raise PhotoBusyError("another photo is being read: try again in a moment")
         try:
             if self._reader is None:
-                self._reader = self._factory()
-            return self._read(data, info)
+                reader = self._factory()
+                if self._on_load is not None:
+                    self._on_load(reader)
+                self._reader = reader
+            return work(self._reader)
         finally:
             self._lock.release()
 
@@ -366,7 +378,8 @@ class PhotoReader:
             if _better(reading2, reading):
                 reading, side = reading2, die_side(reading2)
         height, width = image.shape[:2]
-        return PhotoReading(reading, overlay(image, reading), info, (width, height), side, looks)
+        return PhotoReading(reading, overlay(image, reading), info, (width, height), side, looks,
+                            image=image)
 
 
 #: Dice measuring within this range (pixels of the locator's usual 320-wide input) are
@@ -414,7 +427,8 @@ def _reader_at_die_size(reader: Any, width: int, side: float, complete: bool) ->
             wanted = max(wanted, finer)
     wanted = int(min(max(wanted, NET_WIDTH_RANGE[0]), NET_WIDTH_RANGE[1]))
     return DiceReader(reader.classifier, finder=_OneLook(reader.finder, wanted),
-                      use_inventory=reader.use_inventory, turns=reader.turns)
+                      use_inventory=reader.use_inventory, turns=reader.turns,
+                      profile=getattr(reader, "profile", None))
 
 
 class _OneLook:

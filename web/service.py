@@ -70,6 +70,10 @@ class UnconfirmedDiceError(ValueError):
     show together, and the request did not say they were checked (`"confirmed": true`; 409)."""
 
 
+#: Told of each corrected die: (game id, roll before, die index, new face, roll after).
+DieCorrectedListener = Callable[[int, TableRoll, int, Die, TableRoll], None]
+
+
 def game_topic(game_id: int) -> str:
     return f"game:{game_id}"
 
@@ -174,6 +178,7 @@ class GameService:
         self._lock = threading.RLock()
         self._games: dict[int, Game | CardGame] = {}
         self._turn_listeners: list[Callable[[int], None]] = []
+        self._die_listeners: list[DieCorrectedListener] = []
         #: Whether a camera runs at this table (the app sets it); only then is a game fed.
         self.camera_attached = False
         self._camera_game: int | None = store.setting(CAMERA_GAME)
@@ -181,6 +186,12 @@ class GameService:
     def on_turn_end(self, listener: Callable[[int], None]) -> None:
         """Call `listener(game_id)` after a turn is scored or failed (the camera starts anew)."""
         self._turn_listeners.append(listener)
+
+    def on_die_corrected(self, listener: DieCorrectedListener) -> None:
+        """Call `listener(game_id, before, index, die, after)` after a die of the roll on the
+        table is corrected (the dice profile learns the camera's crop of it). A listener
+        that fails is logged; the correction stands."""
+        self._die_listeners.append(listener)
 
     # --- reading ---------------------------------------------------------------------
 
@@ -447,6 +458,11 @@ class GameService:
             self.store.set_current(game_id, table_roll.to_dict())
             state = self.state(game_id)
         self._announce(game_id, state)
+        for listener in self._die_listeners:
+            try:
+                listener(game_id, on_table, index, die, table_roll)
+            except Exception:  # noqa: BLE001 - learning from a correction never undoes it
+                log.exception("game %d: a listener failed on the corrected die %d", game_id, index)
         return state
 
     def _next_roll_id(self) -> int:
