@@ -34,6 +34,7 @@ from scorer import (
 )
 from scorer.dice import PHYSICAL_DICE
 from web.game_view import CardGameView, GameView
+from web.store import GamePage
 from web.table_roll import TableRoll
 
 if TYPE_CHECKING:
@@ -262,3 +263,9 @@ def summary_dict(game: Game | CardGame) -> dict[str, Any]:
         "totals": totals,
         "active_player": None if game.is_over else game.active_player,
     }
+
+
+def page_dict(page: GamePage) -> dict[str, Any]:
+    """A page of the list of games (`GET /api/games`): each game's line and the count."""
+    return {"games": [game.to_dict() for game in page.games], "total": page.total,
+            "offset": page.offset, "limit": page.limit}

@@ -28,11 +28,19 @@ def wait_version(page, version: int) -> None:
     page.wait_for_function(f"document.getElementById('game').dataset.version === '{version}'")
 
 
+def settled(page) -> None:
+    """The hint (open since turn 0) has its text: it no longer grows and moves the buttons
+    under a click on a busy machine."""
+    page.wait_for_function("document.getElementById('hint').hidden || "
+                           "document.getElementById('hint-text').textContent !== '…'")
+
+
 def enter_roll(page, notation: str) -> None:
     page.fill("[data-testid=notation-input]", notation)
     page.click("[data-testid=notation-submit]")
     page.wait_for_function(
         f"document.getElementById('game').dataset.roll === '{parse_roll(notation)}'")
+    settled(page)
 
 
 def tap_roll(page, notation: str) -> None:
@@ -43,6 +51,7 @@ def tap_roll(page, notation: str) -> None:
     page.click("[data-testid=built-use]")
     page.wait_for_function(
         f"document.getElementById('game').dataset.roll === '{parse_roll(notation)}'")
+    settled(page)
 
 
 def test_a_full_two_player_game_through_the_page(page):

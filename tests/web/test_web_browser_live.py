@@ -55,6 +55,10 @@ def test_camera_reading_reaches_both_phones_and_a_tap_corrects_a_die(app, watche
         wild = tab.locator(".die.wild")
         assert "=10" in wild.inner_text() and "used" in (wild.get_attribute("class") or "")
 
+    # 8R 8B 8G 10O 10G cannot all show at once: marked "!", scored once checked
+    assert second.locator(".die.impossible").count() == 5
+    assert second.is_disabled("[data-testid=take-score]")
+    second.check("[data-testid=confirm-dice]")
     second.click("[data-testid=take-score]")
     for tab in (first, second):
         tab.wait_for_function("document.getElementById('game').dataset.version === '2'")

@@ -201,7 +201,9 @@ def test_an_earlier_turn_is_corrected_from_the_scorepad(app, page):
     page.wait_for_function("document.getElementById('turn-error').textContent !== ''")
     assert page.locator("[data-testid=turn-dialog]").is_visible()
     page.fill("[data-testid=turn-roll]", MAKES[1][0])
-    page.click("[data-testid=turn-save]")
+    page.click("[data-testid=turn-save]")  # first what it changes, then the correction
+    page.wait_for_selector("[data-testid=turn-confirm]", state="visible")
+    page.click("[data-testid=turn-confirm]")
     page.wait_for_function("document.getElementById('game').dataset.version === '4'")
     assert not page.locator("[data-testid=turn-dialog]").is_visible()
     assert bob.inner_text() == str(MAKES[1][1])

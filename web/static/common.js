@@ -69,7 +69,9 @@ function el(tag, attrs, ...children) {
 }
 
 /* A die drawn in its colour AND labelled with its letter (for colour-blind players).
-   A die the camera found but could not read has no face: it is drawn as "?". */
+   A die the camera found but could not read has no face: it is drawn as "?". A die the
+   camera was unsure of has a "?" mark; a face the ten dice cannot show with the others
+   a "!" mark (both must be checked before scoring). */
 function dieElement(die, extra) {
   const opts = extra || {};
   if (die.unreadable) {
@@ -84,14 +86,17 @@ function dieElement(die, extra) {
   if (opts.used) classes.push("used");
   if (opts.unused) classes.push("unused");
   if (die.unsure) classes.push("unsure");
+  if (die.impossible) classes.push("impossible");
   const label = `${die.value} ${die.colour_name}` +
     (opts.standsFor != null && die.wild ? `, wild for ${opts.standsFor}` : "") +
-    (die.unsure ? ", unsure" : "");
+    (die.unsure ? ", unsure" : "") +
+    (die.impossible ? ", cannot show with the others" : "");
   return el(opts.button ? "button" : "span",
     { class: classes.join(" "), title: label, "aria-label": label, type: opts.button ? "button" : null,
       dataset: { notation: die.notation, index: opts.index != null ? String(opts.index) : undefined } },
     el("span", { class: "face", text: String(die.value) }),
     el("span", { class: "letter", text: die.colour }),
     opts.standsFor != null && die.wild ? el("span", { class: "stands", text: "=" + opts.standsFor }) : null,
-    die.unsure ? el("span", { class: "unsure-mark", text: "?" }) : null);
+    die.unsure ? el("span", { class: "unsure-mark", text: "?" }) : null,
+    die.impossible ? el("span", { class: "impossible-mark", text: "!" }) : null);
 }

@@ -188,9 +188,7 @@
         (unreadable === 1 ? "one die" : `${unreadable} dice`) +
         ": tap the ? and say what it shows. The roll cannot be scored until then." }));
     }
-    if (current.unsure_count) notes.push(el("p", { class: "warn", text: `${current.unsure_count} unsure — tap a die to correct it` }));
     if (!current.full && !unreadable) notes.push(el("p", { class: "muted", text: `${current.dice.length} of 10 dice` }));
-    if (!current.explained) notes.push(el("p", { class: "muted", text: "These faces cannot all be on the ten dice at once: check the roll." }));
     if (verdict) {
       verdictBox.className = "verdict " + (verdict.made ? "made" : "not-made");
       const groups = verdict.groups.map((g) => el("li", {}, el("strong", { text: g.label + ": " }), g.text));
@@ -199,15 +197,45 @@
           (unreadable ? "Without the ? dice: " : "") +
           (verdict.made ? `Makes Phase ${verdict.phase} for ${verdict.score} points` : `Does not make Phase ${verdict.phase}`)),
         ...[groups.length ? el("ul", { class: "groups" }, ...groups) : null, ...notes].filter(Boolean));
-      take.disabled = !verdict.made || unreadable > 0;
+      take.disabled = !verdict.made || unreadable > 0 || !diceChecked(verdict.made && !unreadable);
       take.textContent = verdict.made && !unreadable ? `Take ${verdict.score} points` : "Take score";
     } else {
       verdictBox.className = "verdict";
       verdictBox.replaceChildren(...notes);
+      diceChecked(false);
       take.disabled = true;
     }
     drawHint();
   }
+
+  /* Dice the camera was unsure of ("?") and faces the ten dice cannot show together ("!")
+     are marked on the dice; before "Take N points" the players tap them to correct them,
+     or tick that they checked them (the score then says "confirmed", which the server
+     asks for). A new roll on the table needs a new tick. Returns whether scoring may go. */
+  let checkedRoll = null;
+  function diceChecked(scorable) {
+    const current = state.current;
+    const box = $("confirm-box");
+    const key = current ? `${state.roll_id}:${current.notation}` : null;
+    if (key !== checkedRoll) $("confirm-dice").checked = false;
+    if (!current || !current.needs_confirmation) { box.hidden = true; return true; }
+    const parts = [];
+    const unsure = current.unsure_count;
+    const impossible = current.impossible_count;
+    if (unsure) parts.push(`the ${current.source === "photo" ? "photo" : "camera"} was unsure of ` +
+      (unsure === 1 ? "one die (marked ?)" : `${unsure} dice (marked ?)`));
+    if (impossible) parts.push(`the ten dice cannot show ${impossible === 1 ? "this face" : `these ${impossible} faces`} ` +
+      "together (marked !)");
+    $("confirm-text").textContent = "Check the roll: " + parts.join("; ") +
+      ". Tap a marked die to correct it" + (scorable ? ", or tick below if the dice are right." : ".");
+    $("confirm-label").hidden = !scorable;
+    box.hidden = false;
+    return $("confirm-dice").checked && checkedRoll === key;
+  }
+  $("confirm-dice").addEventListener("change", (event) => {
+    checkedRoll = event.target.checked && state.current ? `${state.roll_id}:${state.current.notation}` : null;
+    drawRoll();
+  });
 
   function noRollText() {
     if (!state.camera) return "Enter the roll by hand below.";
@@ -304,7 +332,10 @@
 
   /* version and roll_id: the server refuses (409) if the game or the roll moved on meanwhile */
   const guard = () => ({ player: state.active_player, version: state.version, roll_id: state.roll_id });
-  $("take-score").addEventListener("click", () => act("score", guard()));
+  $("take-score").addEventListener("click", () => {
+    const confirmed = Boolean(state.current && state.current.needs_confirmation && $("confirm-dice").checked);
+    act("score", confirmed ? { ...guard(), confirmed: true } : guard());
+  });
   /* ending the turn with a roll that makes the phase throws those points away: ask first */
   $("fail-turn").addEventListener("click", () => {
     const verdict = state.current && state.current.verdict;
@@ -449,6 +480,7 @@
     $("turn-title").textContent = `${player}, Phase ${phase}`;
     $("turn-error").textContent = "";
     $("turn-edit").hidden = true;
+    forgetPreview();
     $("turn-save").hidden = true;
     $("turn-list").replaceChildren(...turns.map((turn) => el("li", {},
       el("span", { text: `Round ${turn.round}: ` }), el("code", { text: turn.roll || "no roll" }),
@@ -459,7 +491,7 @@
           $("turn-roll").value = turn.roll || "";
           turnDialog.querySelector(`input[name=turn-made][value=${turn.made ? "yes" : "no"}]`).checked = true;
           $("turn-edit").hidden = false;
-          $("turn-save").hidden = false;
+          forgetPreview();
           $("turn-roll").focus();
         } }))));
     turnDialog.showModal();
@@ -475,12 +507,58 @@
       openTurns(cell.dataset.player, Number(cell.dataset.row.split("-")[1]));
     }
   });
+  /* A correction is checked first: the server replays the game with it (changing nothing)
+     and says which later turns change (phase, made or missed, points); only then is it
+     confirmed, with the version the preview was worked out for. */
+  let preview = null;
+  function correction() {
+    const made = turnDialog.querySelector("input[name=turn-made]:checked").value === "yes";
+    return { turn: turnIndex, roll: $("turn-roll").value, made };
+  }
+  function forgetPreview() {
+    preview = null;
+    $("turn-preview").hidden = true;
+    $("turn-preview").replaceChildren();
+    $("turn-confirm").hidden = true;
+    $("turn-save").hidden = turnIndex === null;
+  }
+  function outcomeText(o) {
+    return `Phase ${o.phase}, ` + (o.made ? `made, ${o.score} points` : "no score");
+  }
+  function drawPreview(found) {
+    const lines = found.later.map((t) => el("li", { "data-testid": "preview-turn-" + t.index },
+      el("strong", { text: `${t.player}, round ${t.after.round}: ` }),
+      `${outcomeText(t.before)} → ${outcomeText(t.after)}`));
+    const totals = Object.entries(found.totals).filter(([, t]) => t.before !== t.after)
+      .map(([player, t]) => `${player} ${t.before} → ${t.after}`);
+    $("turn-preview").replaceChildren(
+      el("p", { text: `This turn: ${outcomeText(found.turn.before)} → ${outcomeText(found.turn.after)}.` }),
+      found.later.length
+        ? el("p", { class: "warn", text: found.later.length === 1
+          ? "1 later turn changes:" : `${found.later.length} later turns change:` })
+        : el("p", { "data-testid": "preview-none", text: "No later turn changes." }),
+      found.later.length ? el("ul", { class: "changes" }, ...lines) : null,
+      totals.length ? el("p", { text: "Grand Totals: " + totals.join(" · ") }) : null);
+    $("turn-preview").hidden = false;
+  }
+  for (const input of [$("turn-roll"), ...turnDialog.querySelectorAll("input[name=turn-made]")]) {
+    input.addEventListener("input", forgetPreview);
+    input.addEventListener("change", forgetPreview);
+  }
   $("turn-save").addEventListener("click", async () => {
     if (turnIndex === null) return;
-    const made = turnDialog.querySelector("input[name=turn-made]:checked").value === "yes";
-    const result = await api("POST", `${base}/correct`,
-      { turn: turnIndex, roll: $("turn-roll").value, made, version: state.version });
-    if (!result.ok) { $("turn-error").textContent = result.data.error || "refused"; return; }
+    $("turn-error").textContent = "";
+    const result = await api("POST", `${base}/correct/preview`, { ...correction(), version: state.version });
+    if (!result.ok) { forgetPreview(); $("turn-error").textContent = result.data.error || "refused"; return; }
+    preview = result.data;
+    drawPreview(preview);
+    $("turn-save").hidden = true;
+    $("turn-confirm").hidden = false;
+  });
+  $("turn-confirm").addEventListener("click", async () => {
+    if (turnIndex === null || !preview) return;
+    const result = await api("POST", `${base}/correct`, { ...correction(), version: preview.version });
+    if (!result.ok) { forgetPreview(); $("turn-error").textContent = result.data.error || "refused"; return; }
     adopt(result.data);
     turnDialog.close();
   });
@@ -501,6 +579,13 @@
       streamStates += 1;
       state = JSON.parse(event.data);
       draw();
+    });
+    /* the game was deleted (on another phone): say so, and stop listening for it */
+    source.addEventListener("deleted", () => {
+      source.close();
+      $("deleted").hidden = false;
+      root.dataset.live = "deleted";
+      for (const id of ["turn-area", "roll-off-panel", "undo", "scorepad"]) $(id).inert = true;
     });
     source.addEventListener("open", () => { $("conn").textContent = ""; root.dataset.live = "yes"; setOnline(true); });
     source.addEventListener("error", () => {

@@ -8,9 +8,16 @@
   const form = document.getElementById("new-game-form");
   const error = document.getElementById("new-game-error");
   const gamesBox = document.getElementById("games");
-  const PAGE = 10;  /* games shown per group before "Show more" */
-  const shown = { playing: PAGE, finished: PAGE };
-  let games = JSON.parse(document.getElementById("initial-games").textContent);
+  const PAGE = 10;  /* games shown per group before "Show more" (web.views.pages.LIST_PAGE) */
+  const MAX_LIMIT = 200;  /* the most one request of the list returns (web.store.MAX_PAGE) */
+  const initial = JSON.parse(document.getElementById("initial-games").textContent);
+  /* each group is a query of GET /api/games: the first `shown` games of it, and its total */
+  const groups = {
+    playing: { title: "Playing now", query: "status=playing", shown: PAGE, page: initial.playing },
+    finished: { title: "Finished", query: "status=finished", shown: PAGE, page: initial.finished },
+    archived: { title: "Archived", query: "archived=1", shown: PAGE, page: null },
+  };
+  const archiveBox = document.getElementById("archived-games");
 
   document.getElementById("add-player").addEventListener("click", () => {
     const n = list.children.length + 1;
@@ -69,8 +76,20 @@
     return el("span", { class: "badge done" }, (winners.length > 1 ? "Winners: " : "Winner: ") + winners.join(" & "));
   }
 
+  function describe(game) {
+    return `Game ${game.id} (${game.players.join(", ")}` +
+      (game.finished ? ", finished" : game.game === "cards" ? `, hand ${game.hand}` : `, round ${game.round}`) + ")";
+  }
+
   function gameItem(game) {
     const totals = Object.entries(game.totals || {}).map(([name, total]) => `${name} ${total}`).join(" · ");
+    const buttons = game.archived
+      ? [el("button", { type: "button", class: "small", "data-testid": "restore-" + game.id, text: "Restore",
+          onclick: () => restore(game) })]
+      : [el("button", { type: "button", class: "small", "data-testid": "archive-" + game.id, text: "Archive",
+          "aria-label": `Archive game ${game.id}`, onclick: () => archive(game) })];
+    buttons.push(el("button", { type: "button", class: "small danger-quiet", "data-testid": "delete-" + game.id,
+      text: "Delete", "aria-label": `Delete game ${game.id}`, onclick: () => askDelete(game) }));
     return el("li", { dataset: { gameId: String(game.id) } },
       el("a", { href: "/games/" + game.id },
         el("strong", { text: `Game ${game.id}` }),
@@ -78,35 +97,119 @@
           (game.solitaire ? " (solitaire)" : "") + (game.game === "cards" ? " (card game)" : "") }),
         el("time", { class: "when", datetime: game.updated, text: localTime(game.updated) }),
         outcome(game),
-        el("span", { class: "totals", text: totals })));
+        el("span", { class: "totals", text: totals })),
+      el("div", { class: "game-actions" }, ...buttons));
   }
 
-  function group(key, title, items) {
-    if (!items.length) return null;
-    const more = items.length - shown[key];
+  function group(key, titled) {
+    const g = groups[key];
+    if (!g.page || !g.page.games.length) return null;
+    const more = g.page.total - g.page.games.length;
     return el("div", { class: "game-group", "data-testid": "games-" + key },
-      el("h3", { text: `${title} (${items.length})` }),
-      el("ul", { class: "game-list" }, ...items.slice(0, shown[key]).map(gameItem)),
+      titled ? el("h3", { text: `${g.title} (${g.page.total})` }) : null,
+      el("ul", { class: "game-list" }, ...g.page.games.map(gameItem)),
       more > 0 ? el("button", { type: "button", class: "more", "data-testid": "more-" + key,
         text: `Show ${Math.min(more, PAGE)} more`,
-        onclick: () => { shown[key] += PAGE; drawGames(); } }) : null);
+        onclick: async () => { g.shown += PAGE; await load(key); drawGames(); } }) : null);
   }
 
   /* newest first (most recently played), games in progress apart from finished ones */
   function drawGames() {
-    const sorted = [...games].sort((a, b) => (b.updated || "").localeCompare(a.updated || "") || b.id - a.id);
-    const playing = sorted.filter((g) => !g.finished);
-    const finished = sorted.filter((g) => g.finished);
-    gamesBox.replaceChildren(...(sorted.length
-      ? [group("playing", "Playing now", playing), group("finished", "Finished", finished)].filter(Boolean)
-      : [el("p", { class: "muted", text: "No games yet." })]));
-    gamesBox.dataset.count = String(sorted.length);
+    const count = groups.playing.page.total + groups.finished.page.total;
+    const drawn = [group("playing", true), group("finished", true)].filter(Boolean);
+    gamesBox.replaceChildren(...(drawn.length ? drawn : [el("p", { class: "muted", text: "No games yet." })]));
+    gamesBox.dataset.count = String(count);
+    const archived = groups.archived.page;
+    const list = archived ? group("archived", false) : null;
+    document.getElementById("archived-list").replaceChildren(list ||
+      el("p", { class: "muted", text: archived ? "No archived games." : "…" }));
+    archiveBox.dataset.count = archived ? String(archived.total) : "";
+  }
+
+  /* the first `shown` games of a group, in requests of at most MAX_LIMIT */
+  async function load(key) {
+    const g = groups[key];
+    const games = [];
+    let total = 0;
+    for (let offset = 0; offset < g.shown; offset += MAX_LIMIT) {
+      const limit = Math.min(MAX_LIMIT, g.shown - offset);
+      const result = await api("GET", `/api/games?${g.query}&offset=${offset}&limit=${limit}`);
+      if (!result.ok) return false;
+      games.push(...result.data.games);
+      total = result.data.total;
+      if (result.data.games.length < limit) break;
+    }
+    g.page = { games, total, offset: 0, limit: g.shown };
+    return true;
   }
 
   async function refresh() {
-    const result = await api("GET", "/api/games");
-    if (result.ok) { games = result.data.games; drawGames(); }
+    const keys = archiveBox.open ? ["playing", "finished", "archived"] : ["playing", "finished"];
+    await Promise.all(keys.map(load));
+    drawGames();
   }
+
+  /* archive: at once, with an Undo (restore) while the note shows */
+  const toast = document.getElementById("games-toast");
+  let undoGame = null;
+  let toastTimer = null;
+  function say(text, undoable) {
+    document.getElementById("games-toast-text").textContent = text;
+    document.getElementById("games-undo").hidden = !undoable;
+    toast.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { toast.hidden = true; undoGame = null; }, 15000);
+  }
+  function refused(result) {
+    document.getElementById("games-error").textContent = result.data.error || "refused";
+  }
+  async function archive(game) {
+    const result = await api("POST", `/api/games/${game.id}/archive`, {});
+    if (!result.ok) { refused(result); return; }
+    document.getElementById("games-error").textContent = "";
+    undoGame = game;
+    say(`${describe(game)} archived: find it under “Archived games”.`, true);
+    await refresh();
+  }
+  async function restore(game) {
+    const result = await api("POST", `/api/games/${game.id}/restore`, {});
+    if (!result.ok) { refused(result); return false; }
+    document.getElementById("games-error").textContent = "";
+    await refresh();
+    return true;
+  }
+  document.getElementById("games-undo").addEventListener("click", async () => {
+    const game = undoGame;
+    if (!game) return;
+    if (await restore(game)) { undoGame = null; say(`Game ${game.id} is back in the list.`, false); }
+  });
+
+  /* delete: only after the dialog, which names the game, is confirmed */
+  const deleteDialog = document.getElementById("delete-dialog");
+  let deleting = null;
+  function askDelete(game) {
+    deleting = game;
+    document.getElementById("delete-title").textContent = `Delete game ${game.id}?`;
+    document.getElementById("delete-what").textContent = describe(game) +
+      `, last played ${localTime(game.updated)}.`;
+    deleteDialog.returnValue = "";
+    deleteDialog.showModal();
+  }
+  deleteDialog.addEventListener("close", async () => {
+    const game = deleting;
+    deleting = null;
+    if (!game || deleteDialog.returnValue !== "ok") return;
+    const result = await api("DELETE", `/api/games/${game.id}`, {});
+    if (!result.ok) { refused(result); return; }
+    document.getElementById("games-error").textContent = "";
+    if (undoGame && undoGame.id === game.id) undoGame = null;
+    say(`${describe(game)} deleted.`, false);
+    await refresh();
+  });
+
+  archiveBox.addEventListener("toggle", async () => {
+    if (archiveBox.open) { await load("archived"); drawGames(); }
+  });
 
   drawGames();
   const stream = new EventSource("/stream/games");

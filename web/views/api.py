@@ -20,7 +20,7 @@ from scorer import (
 from web.camera import CameraControlError, CameraFeed
 from web.game_view import GameView
 from web.hint import plain_hint
-from web.presenters import die_dict, verdict_dict
+from web.presenters import die_dict, page_dict, verdict_dict
 from web.service import ACTIONS, BadActionError, body_field
 from web.store import LIST_STATUSES, MAX_ID, MAX_PAGE
 from web.views.cards import create_card_game, game_kind
@@ -103,8 +103,7 @@ def list_games() -> ResponseReturnValue:
         offset=_query_number("offset", 0, 0, MAX_ID),
         limit=_query_number("limit", MAX_PAGE, 1, MAX_PAGE),
     )
-    return jsonify(games=[game.to_dict() for game in page.games], total=page.total,
-                   offset=page.offset, limit=page.limit)
+    return jsonify(page_dict(page))
 
 
 @bp.post("/games/<int:game_id>/archive")

@@ -19,10 +19,13 @@ from scorer import (
 from scorer.dice import COLOUR_LETTERS, COLOUR_NAMES, HIGH_VALUES, LOW_VALUES
 from web.game_view import CardGameView
 from web.network import is_loopback, shareable_url
-from web.presenters import state_dict
+from web.presenters import page_dict, state_dict
 from web.views.common import table
 
 bp = Blueprint("pages", __name__)
+
+#: Games the start page lists per group before "Show more".
+LIST_PAGE = 10
 
 #: The longest address the join QR code encodes (a QR code of 300 characters still scans).
 MAX_QR_TEXT = 300
@@ -49,8 +52,12 @@ def _join(path: str = "") -> dict[str, object]:
 @bp.get("/")
 def index() -> ResponseReturnValue:
     tab = table()
+    games = {  # the first page of each list; the page asks for more (and the archive) itself
+        status: page_dict(tab.service.games_page(status=status, limit=LIST_PAGE))
+        for status in ("playing", "finished")
+    }
     return render_template(
-        "index.html", games=tab.service.list_games(), pin_required=tab.config.pin is not None,
+        "index.html", games=games, pin_required=tab.config.pin is not None,
         join=_join(),
         first_finish_rules=list(FirstFinishRule), default_first_finish=DEFAULT_FIRST_FINISH,
         winner_rules=list(CardWinnerRule), default_winner=DEFAULT_WINNER_RULE,
