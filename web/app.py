@@ -18,9 +18,10 @@ from web.errors import register_error_handlers
 from web.live import Hub
 from web.photo import PhotoReader, ReaderFactory
 from web.pin_guard import PinGuard
+from web.profile_service import TableProfile
 from web.service import GameService
 from web.store import GameStore
-from web.views import api, camera, cards, pages, photo, setup, stream
+from web.views import api, camera, cards, pages, photo, profile, setup, stream
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,7 @@ class Table:
     setup: SettingsFile
     pins: PinGuard = field(default_factory=PinGuard)
     photos: PhotoReader = field(default_factory=PhotoReader)
+    profile: TableProfile | None = None  # the dice profile in the data folder
 
     def close(self) -> None:
         if self.camera is not None:
@@ -61,19 +63,25 @@ def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None,
     hub = Hub()
     service = GameService(store, hub)
     settings = SettingsFile(config.data_dir / CAMERA_SETTINGS_FILE)
+    # Every reader reads with the dice profile; the photos' reader also teaches it.
+    photos = PhotoReader(photo_reader_factory, threads=config.camera_threads,
+                         on_load=lambda reader: dice_profile.attach(reader))
+    dice_profile = TableProfile(config.data_dir, store, photos.using)
+    service.on_die_corrected(dice_profile.die_corrected)
     feed = None
     if config.camera != "none":
         source = resolve_source(config.camera)
-        factory = watcher_factory or vision_factory(source, config.camera_threads)
-        feed = CameraFeed(source, factory, service)
+        factory = watcher_factory or vision_factory(source, config.camera_threads,
+                                                    on_reader=dice_profile.attach)
+        feed = CameraFeed(source, factory, service, dice_profile)
         service.camera_attached = True
         feed.apply_settings(settings.current)
         feed.start()
-    photos = PhotoReader(photo_reader_factory, threads=config.camera_threads)
     app.extensions["phase10"] = Table(config, store, hub, service, feed, settings,
-                                      photos=photos)
+                                      photos=photos, profile=dice_profile)
     register_error_handlers(app)
-    for blueprint in (pages.bp, api.bp, cards.bp, photo.bp, stream.bp, camera.bp, setup.bp):
+    for blueprint in (pages.bp, api.bp, cards.bp, photo.bp, stream.bp, camera.bp, setup.bp,
+                      profile.bp):
         app.register_blueprint(blueprint)
     log.info("scorepad ready: data in %s, camera %s", config.data_dir, config.camera)
     return app

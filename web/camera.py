@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorer import ROLLS_PER_TURN
 from vision.camera_contract import (
@@ -35,6 +35,9 @@ from vision.reading import Reading
 from web.camera_settings import CameraSettings
 from web.demo_dice import DemoPlan, plan_throw
 from web.service import GameService
+
+if TYPE_CHECKING:
+    from web.profile_service import TableProfile
 from web.table_roll import RollSource
 
 log = logging.getLogger(__name__)
@@ -81,13 +84,19 @@ def resolve_source(spec: str, *, probe: Callable[[], bool] = picamera_present) -
     return "picamera" if probe() else "demo"
 
 
-def vision_factory(source: str, threads: int) -> WatcherFactory:
-    """A factory of real table watchers (imports vision only when called)."""
+def vision_factory(source: str, threads: int,
+                   on_reader: Callable[[Any], None] | None = None) -> WatcherFactory:
+    """A factory of real table watchers (imports vision only when called); `on_reader` is
+    given the watcher's DiceReader (the table's dice profile attaches to it)."""
 
     def make() -> TableCamera:
         from vision.live import TableWatcher
+        from vision.pipeline import DiceReader
 
-        return TableWatcher(source, threads=threads)
+        reader = DiceReader(threads=threads)
+        if on_reader is not None:
+            on_reader(reader)
+        return TableWatcher(source, threads=threads, reader=reader)
 
     return make
 
@@ -95,8 +104,11 @@ def vision_factory(source: str, threads: int) -> WatcherFactory:
 class CameraFeed:
     """Runs a watcher in a thread and puts each settled roll on the table's current game."""
 
-    def __init__(self, source: str, factory: WatcherFactory, service: GameService) -> None:
+    def __init__(self, source: str, factory: WatcherFactory, service: GameService,
+                 profile: TableProfile | None = None) -> None:
+        """`profile`: the table's dice profile, given the crops of each roll put on a game."""
         self.source = source
+        self._profile = profile
         self._factory = factory
         self._service = service
         self._watcher: TableCamera | None = None
@@ -234,7 +246,7 @@ class CameraFeed:
             roll_number = pending.roll_number
         unsure = tuple(i for i, read in enumerate(reading.dice) if read.unsure)
         try:
-            self._service.set_roll(
+            state = self._service.set_roll(
                 game_id, roll,
                 roll_number=max(1, min(roll_number, ROLLS_PER_TURN)),
                 source=RollSource.CAMERA, unsure=unsure, flags=tuple(reading.flags),
@@ -242,6 +254,12 @@ class CameraFeed:
             )
         except ValueError:
             log.exception("camera roll refused for game %s", game_id)
+            return
+        watcher = self._watcher
+        if self._profile is not None and watcher is not None:
+            # The frame that settled this roll: a die corrected later teaches the profile.
+            self._profile.remember_camera_roll(state.get("roll_id"), reading,
+                                               watcher.latest_frame())
 
     def _turn_ended(self, game_id: int) -> None:
         watcher = self._watcher
@@ -312,6 +330,13 @@ class CameraFeed:
         controls = self._controls().exposure_controls() if supported else None
         return {"supported": supported, "locked": controls is not None,
                 "controls": _json_controls(controls)}
+
+    def latest_frame(self) -> Any:
+        """The camera's latest frame (BGR numpy image), or CameraControlError: none yet."""
+        frame = self._open_watcher().latest_frame()
+        if frame is None:
+            raise CameraControlError("no camera frame yet: try again in a moment")
+        return frame
 
     def test_reading(self) -> tuple[Reading, bytes]:
         """Read the latest frame now: (Reading, annotated JPEG)."""

@@ -1,0 +1,46 @@
+"""Rendered dice sets for the dice profile tests (a module, so tests can import it by name).
+
+A household's dice: one dice set (font, inks, body) drawn as `benchmarks/eval_profile.py`
+draws its sets, shown in scenes that differ in everything else. `MISREAD` is a scene of
+a held-out set (a font training never used) that the reader gets one die wrong in
+without a profile: it reads the 3O as 9O (seven high dice: no roll the camera puts on
+the table); taught that roll, it reads it right.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cache
+
+import numpy as np
+
+from vision.synth import random_conditions, render_scene
+from vision.synth.looks import eval_group, random_look, random_white_balance
+from vision.synth.seeds import PROFILE_SEED_BASE, PROFILE_SET_SPAN
+
+GROUPS = ("held-out-light", "held-out-dark")
+#: (set, scene) of the scene read with one die wrong, the face read and the true face.
+MISREAD = (4, 1)
+READ_AS, TRUE_FACE = "9O", "3O"
+#: A scene whose misread still makes a roll (a high face for a high face), so the camera
+#: puts it on the table: it reads the 9B as 6B.
+ROLL_MISREAD = (7, 0)
+ROLL_READ_AS, ROLL_TRUE_FACE = "6B", "9B"
+
+
+@cache
+def dice_set_scene(set_index: int, scene: int):
+    """Scene `scene` of dice set `set_index` (1280x960), as the profile benchmark renders it."""
+    group = eval_group(GROUPS[set_index % len(GROUPS)])
+    set_seed = PROFILE_SEED_BASE + set_index * PROFILE_SET_SPAN
+    rng = np.random.default_rng([set_seed, 11])
+    dice_set = random_look(rng, random_conditions(rng), group.mix().fonts, dark=group.dark)
+    rng = np.random.default_rng([set_seed + scene, 7])
+    conditions = dataclasses.replace(
+        random_conditions(rng), body_bgr=dice_set.body_bgr, body_dark=dice_set.body_dark,
+        artwork=dice_set.artwork, inks=dice_set.inks, white_balance=random_white_balance(rng))
+    return render_scene(set_seed + scene, conditions=conditions)
+
+
+def truth_of(scene) -> list[str]:
+    return sorted(str(die.die) for die in scene.dice)

@@ -1,0 +1,291 @@
+"""The dice profile in the scorepad (issue 15): teach it from the camera's frame or a photo,
+see it, reset it; a corrupt profile never stops the app; a corrected camera-read die
+teaches it (unless switched off)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fakes import FakeWatcher
+from flask import Flask
+from photo_helpers import multipart, phone_photo
+from profile_helpers import (
+    MISREAD,
+    READ_AS,
+    ROLL_MISREAD,
+    ROLL_READ_AS,
+    ROLL_TRUE_FACE,
+    TRUE_FACE,
+    dice_set_scene,
+    truth_of,
+)
+from scorepad_helpers import make_config, open_camera_app, wait_until
+
+from vision.camera_contract import RollEvent
+from vision.pipeline import DiceReader
+from vision.profile import PROFILE_FILE, DiceProfile
+from web.app import close_app, create_app
+from web.profile_service import PROFILE_DIR
+
+
+@pytest.fixture(scope="module")
+def scene():
+    """A frame of the household's dice that the reader gets one die wrong in (3O as 9O)."""
+    return dice_set_scene(*MISREAD)
+
+
+@pytest.fixture(scope="module")
+def roll_scene():
+    """A frame read with one die wrong that still makes a roll (9B as 6B)."""
+    return dice_set_scene(*ROLL_MISREAD)
+
+
+@pytest.fixture
+def watcher(scene) -> FakeWatcher:
+    watcher = FakeWatcher()
+    watcher.frame = scene.image
+    return watcher
+
+
+@pytest.fixture
+def app(camera_app: Flask) -> Flask:
+    return camera_app
+
+
+def faces(reply: dict) -> list[str]:
+    return sorted(die["notation"] for die in reply["dice"])
+
+
+def counts(summary: dict) -> dict[str, int]:
+    return {face["notation"]: face["count"] for face in summary["faces"] if face["count"]}
+
+
+def test_teaching_the_camera_frame_fixes_the_misread_face(app, scene, tmp_path):
+    client = app.test_client()
+    empty = client.get("/api/profile").json
+    assert (empty["examples"], empty["rolls_confirmed"], empty["faces_seen"]) == (0, 0, 0)
+    assert empty["faces_total"] == 60 and empty["error"] is None
+    assert empty["learn_from_corrections"] is True
+
+    reading = client.post("/api/profile/reading", json={}).json
+    assert reading["source"] == "camera" and reading["token"]
+    assert len(reading["dice"]) == 10
+    assert all(die["crop"].startswith("data:image/png;base64,") for die in reading["dice"])
+    assert [die["index"] for die in reading["dice"]] == list(range(10))
+    read = faces(reading)
+    assert read != truth_of(scene) and read.count(READ_AS) == 1 + truth_of(scene).count(READ_AS)
+
+    confirmed = [die["notation"] for die in reading["dice"]]
+    wrong = next(i for i, die in enumerate(reading["dice"])
+                 if die["notation"] == READ_AS and die["confidence"] < 1.0)
+    confirmed[wrong] = TRUE_FACE  # the one tap that fixes it
+    if sorted(confirmed) != truth_of(scene):  # the other 9O was the misread one
+        confirmed[wrong] = READ_AS
+        wrong = next(i for i, die in enumerate(reading["dice"])
+                     if die["notation"] == READ_AS and i != wrong)
+        confirmed[wrong] = TRUE_FACE
+    assert sorted(confirmed) == truth_of(scene)
+    taught = client.post("/api/profile/confirm",
+                         json={"token": reading["token"], "dice": confirmed}).json
+    assert taught["taught"] == 10 and taught["examples"] == 10
+    assert taught["rolls_confirmed"] == 1 and counts(taught)[TRUE_FACE] == 1
+    assert taught["faces_seen"] >= 10 and taught["distinct_seen"] == 10
+    assert (tmp_path / "data" / PROFILE_DIR / PROFILE_FILE).exists()
+    assert len(DiceProfile.load(tmp_path / "data" / PROFILE_DIR)) == 10
+
+    again = client.post("/api/profile/reading", json={}).json
+    assert faces(again) == truth_of(scene)  # the next reading of that face is right
+
+    gone = client.post("/api/profile/confirm", json={"token": reading["token"],
+                                                     "dice": confirmed})
+    assert gone.status_code == 404 and "read the dice again" in gone.json["error"]
+    short = client.post("/api/profile/confirm", json={"token": again["token"],
+                                                      "dice": confirmed[:9]})
+    assert short.status_code == 409 and "10 dice but 9 faces" in short.json["error"]
+    bad = client.post("/api/profile/confirm", json={"token": again["token"],
+                                                    "dice": ["3Q"] * 10})
+    assert bad.status_code == 400
+
+    reset = client.delete("/api/profile").json
+    assert (reset["examples"], reset["rolls_confirmed"]) == (0, 0)
+    assert not (tmp_path / "data" / PROFILE_DIR / PROFILE_FILE).exists()
+    assert faces(client.post("/api/profile/reading", json={}).json) == read  # as before
+
+
+def test_a_photo_teaches_without_a_camera(tmp_path):
+    app = create_app(make_config(tmp_path))
+    try:
+        client = app.test_client()
+        camera = client.post("/api/profile/reading", json={})
+        assert camera.status_code == 409 and "send a photo" in camera.json["error"]
+        photo = phone_photo(2, roll="8R 8B 8G 10O 5G 7R WR WB 1G 3R")
+        reading = client.post("/api/profile/reading", **multipart(photo.data)).json
+        assert reading["source"] == "photo" and faces(reading) == photo.truth
+        dice = [die["notation"] for die in reading["dice"]]
+        dice[0] = None  # not sure of that one: left out
+        taught = client.post("/api/profile/confirm",
+                             json={"token": reading["token"], "dice": dice}).json
+        assert taught["taught"] == 9 and taught["examples"] == 9
+        assert app.extensions["phase10"].photos._reader.profile is not None  # reads with it
+    finally:
+        close_app(app)
+
+
+def test_every_change_needs_the_pin(tmp_path):
+    app = create_app(make_config(tmp_path, pin="2468"))
+    try:
+        client = app.test_client()
+        assert client.get("/api/profile").status_code == 200
+        assert client.post("/api/profile/reading", json={}).status_code == 401
+        assert client.post("/api/profile/confirm",
+                           json={"token": "x", "dice": ["1B"]}).status_code == 401
+        assert client.put("/api/profile/settings",
+                          json={"learn_from_corrections": False}).status_code == 401
+        assert client.delete("/api/profile").status_code == 401
+        assert client.delete("/api/profile", headers={"X-Table-Pin": "2468"}).status_code == 200
+    finally:
+        close_app(app)
+
+
+def test_a_corrupt_profile_is_reported_and_the_app_reads_without_it(tmp_path, scene):
+    folder = tmp_path / "data" / PROFILE_DIR
+    folder.mkdir(parents=True)
+    (folder / PROFILE_FILE).write_bytes(b"not a profile at all")
+    watcher = FakeWatcher()
+    watcher.frame = scene.image
+    app = open_camera_app(tmp_path, watcher)
+    try:
+        client = app.test_client()
+        summary = client.get("/api/profile").json
+        assert "not a readable dice profile" in summary["error"]
+        assert summary["examples"] == 0
+        assert "not a readable dice profile" in client.get("/setup").get_data(as_text=True)
+        reading = client.post("/api/profile/reading", json={}).json
+        assert len(reading["dice"]) == 10  # read, without the profile
+        assert app.extensions["phase10"].photos._reader.profile is None
+        dice = [die["notation"] for die in reading["dice"]]
+        refused = client.post("/api/profile/confirm",
+                              json={"token": reading["token"], "dice": dice})
+        assert refused.status_code == 409 and "reset it first" in refused.json["error"]
+        assert (folder / PROFILE_FILE).read_bytes() == b"not a profile at all"  # kept
+
+        assert client.delete("/api/profile").json["error"] is None
+        reading = client.post("/api/profile/reading", json={}).json
+        taught = client.post("/api/profile/confirm",
+                             json={"token": reading["token"], "dice": dice}).json
+        assert taught["examples"] == 10
+    finally:
+        close_app(app)
+
+
+def _camera_roll(app: Flask, watcher: FakeWatcher, scene) -> tuple[int, dict]:
+    """A game fed by the camera, with the scene's reading on the table (crops kept)."""
+    client = app.test_client()
+    game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+    assert client.put("/api/camera/game", json={"game": game_id}).status_code == 200
+    watcher.frame = scene.image  # the frame that settled the roll
+    watcher.push(RollEvent(DiceReader().read(scene.image), 1))
+    profile = app.extensions["phase10"].profile
+    state = wait_until(lambda: (s := client.get(f"/api/games/{game_id}").json)["current"]
+                       and s, "the camera's roll on the table")
+    wait_until(lambda: state["roll_id"] in profile._camera, "the roll's crops kept")
+    return game_id, state
+
+
+def _misread_index(state: dict, scene) -> int:
+    dice = [die["notation"] for die in state["current"]["dice"]]
+    for index, die in enumerate(dice):
+        if die == ROLL_READ_AS:
+            fixed = dice[:index] + [ROLL_TRUE_FACE] + dice[index + 1:]
+            if sorted(fixed) == truth_of(scene):
+                return index
+    raise AssertionError(f"no misread {ROLL_READ_AS} in {dice}")
+
+
+def test_a_corrected_camera_die_teaches_the_profile(app, watcher, roll_scene):
+    client = app.test_client()
+    game_id, state = _camera_roll(app, watcher, roll_scene)
+    index = _misread_index(state, roll_scene)
+    fixed = client.post(f"/api/games/{game_id}/roll/dice/{index}", json={"die": ROLL_TRUE_FACE})
+    assert fixed.status_code == 200
+    summary = client.get("/api/profile").json
+    assert summary["examples"] == 1 and summary["from_corrections"] == 1
+    assert counts(summary) == {ROLL_TRUE_FACE: 1}
+    assert summary["rolls_confirmed"] == 0
+
+    # Corrected again (a slip of the finger): the die is learnt with its last face only.
+    client.post(f"/api/games/{game_id}/roll/dice/{index}", json={"die": "6G"})
+    assert counts(client.get("/api/profile").json) == {"6G": 1}
+    # Another die of the same roll (the crops follow the roll's new id).
+    other = (index + 1) % 10
+    face = state["current"]["dice"][other]["notation"]
+    client.post(f"/api/games/{game_id}/roll/dice/{other}", json={"die": face})
+    assert client.get("/api/profile").json["examples"] == 2
+
+
+def test_learning_from_corrections_can_be_switched_off(app, watcher, roll_scene):
+    client = app.test_client()
+    off = client.put("/api/profile/settings", json={"learn_from_corrections": False})
+    assert off.status_code == 200 and off.json["learn_from_corrections"] is False
+    game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+    client.put("/api/camera/game", json={"game": game_id})
+    watcher.frame = roll_scene.image
+    watcher.push(RollEvent(DiceReader().read(roll_scene.image), 1))
+    state = wait_until(lambda: (s := client.get(f"/api/games/{game_id}").json)["current"]
+                       and s, "the camera's roll on the table")
+    index = _misread_index(state, roll_scene)
+    assert client.post(f"/api/games/{game_id}/roll/dice/{index}",
+                       json={"die": ROLL_TRUE_FACE}).status_code == 200
+    assert client.get("/api/profile").json["examples"] == 0
+    assert app.extensions["phase10"].store.setting("profile_learns_from_corrections") is False
+    on = client.put("/api/profile/settings", json={"learn_from_corrections": True}).json
+    assert on["learn_from_corrections"] is True
+
+
+def test_a_failure_to_learn_never_breaks_the_correction(app, watcher, roll_scene, monkeypatch):
+    client = app.test_client()
+    game_id, state = _camera_roll(app, watcher, roll_scene)
+
+    def broken(*args: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(app.extensions["phase10"].profile, "_learn", broken)
+    index = _misread_index(state, roll_scene)
+    fixed = client.post(f"/api/games/{game_id}/roll/dice/{index}", json={"die": ROLL_TRUE_FACE})
+    assert fixed.status_code == 200
+    assert fixed.json["current"]["dice"][index]["notation"] == ROLL_TRUE_FACE
+
+
+def test_the_camera_thread_reader_is_attached(tmp_path: Path) -> None:
+    from web.camera import vision_factory
+
+    readers: list[object] = []
+    watcher = vision_factory("demo", 1, on_reader=readers.append)()
+    assert len(readers) == 1 and watcher._reader is readers[0]
+
+
+@pytest.fixture
+def taught_profile(tmp_path: Path, scene) -> Iterator[Path]:
+    """A profile taught the scene's roll, in the data folder of the next app."""
+    reader = DiceReader()
+    from vision.teach import teach
+
+    lesson = teach(reader, scene.image, [truth.die for truth in scene.dice], DiceProfile.empty())
+    folder = tmp_path / "data" / PROFILE_DIR
+    lesson.profile.save(folder)
+    yield folder
+
+
+def test_the_profile_in_the_data_folder_is_used_from_the_start(taught_profile, tmp_path, scene):
+    watcher = FakeWatcher()
+    watcher.frame = scene.image
+    app = open_camera_app(tmp_path, watcher)
+    try:
+        summary = app.test_client().get("/api/profile").json
+        assert summary["examples"] == 10 and summary["error"] is None
+        reading = app.test_client().post("/api/profile/reading", json={}).json
+        assert faces(reading) == truth_of(scene)
+    finally:
+        close_app(app)

@@ -1,0 +1,422 @@
+"""The table's dice profile (issue 15): the user's own dice, kept in the data folder.
+
+`TableProfile` owns the profile of `<data dir>/profile/` (`vision.profile`):
+
+- **At start-up** it loads it. A profile that cannot be used (corrupt, or not a dice
+  profile) is logged, shown on /setup and by `GET /api/profile`, and left on disk
+  for a person to look at; the readers read without a profile until it is reset.
+  With no profile on disk nothing of vision is imported (the app without a camera
+  stays light).
+- **Every reader of the app** (the camera thread's and the photos') is attached
+  (`attach`): it reads with the profile from then on. A change builds a new
+  matcher and swaps it into each reader in one assignment (`DiceReader.read`
+  reads it once per frame), so the camera thread never sees half a profile.
+- **Teaching on /setup**: `reading` reads a frame (the camera's latest, or an
+  uploaded photo) and keeps each die's crop under a token; `confirm` adds the
+  crops with the faces the players confirmed, saves the profile (atomically)
+  and counts one roll confirmed.
+- **During play**, the camera thread hands over the crops of each roll it puts on
+  the table (`remember_camera_roll`, keyed by the roll's id, kept in memory only);
+  when the players correct one of those dice (`die_corrected`, the service's
+  hook) its crop is added with the corrected face, unless learning from
+  corrections is switched off (a table setting, on by default). A failure there is
+  logged and never breaks the correction.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import os
+import secrets
+import tempfile
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from scorer.dice import PHYSICAL_DICE, Die
+from web.presenters import die_dict
+from web.table_roll import RollSource, TableRoll
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.profile import DiceProfile
+    from vision.reading import Reading
+    from web.store import GameStore
+
+log = logging.getLogger(__name__)
+
+#: The profile's folder inside the data directory.
+PROFILE_DIR: Final[str] = "profile"
+#: Beside the profile: how it was taught (rolls confirmed, dice learnt from corrections).
+PROGRESS_FILE: Final[str] = "teaching.json"
+#: The table setting that switches learning from corrections off (False); on when unset.
+LEARN_SETTING: Final[str] = "profile_learns_from_corrections"
+#: Teaching readings kept for confirmation (the oldest are dropped), and for how long.
+MAX_READINGS: Final[int] = 8
+READING_TTL_S: Final[float] = 30 * 60
+#: Camera rolls whose crops are kept for a correction (the latest ones).
+MAX_CAMERA_ROLLS: Final[int] = 16
+#: The faces of the ten dice, die by die (60), and the distinct faces among them (44).
+DICE_FACES: Final[tuple[Die, ...]] = tuple(face for die in PHYSICAL_DICE for face in die.faces)
+DISTINCT_FACES: Final[tuple[Die, ...]] = tuple(
+    sorted(set(DICE_FACES), key=lambda die: (die.value == 0, die.value, die.colour)))
+
+#: Runs `work(reader)` with a loaded DiceReader, one caller at a time (`PhotoReader.using`).
+UseReader = Callable[[Callable[[Any], Any]], Any]
+
+
+class TeachingError(ValueError):
+    """A teaching request that cannot be done now; the message says why and what to do."""
+
+    status = 409
+
+
+class UnknownReadingError(TeachingError):
+    """A confirmation for a reading this scorepad no longer holds (read the dice again)."""
+
+    status = 404
+
+
+class ProfileSaveError(TeachingError):
+    """The profile could not be written; the one on disk (and in use) is unchanged."""
+
+    status = 503
+
+
+@dataclass
+class _Pending:
+    """A teaching reading waiting for the players' confirmation: each die's crop."""
+
+    crops: list[np.ndarray | None]  # one per die of the reading (read, then unreadable)
+    created: float
+
+
+@dataclass
+class _CameraRoll:
+    """The crops of a camera-read roll on the table, in the roll's die order."""
+
+    crops: list[np.ndarray | None]
+
+
+class TableProfile:
+    """The dice profile in the data folder, the readers that use it, and its teaching."""
+
+    def __init__(self, data_dir: Path, store: GameStore, use_reader: UseReader) -> None:
+        """`use_reader` lends a reader to read teaching frames and describe crops."""
+        self.folder = Path(data_dir) / PROFILE_DIR
+        self._store = store
+        self._use_reader = use_reader
+        self._lock = threading.RLock()
+        self._profile: DiceProfile | None = None  # None: no profile (none on disk, or unusable)
+        self.error: str | None = None
+        self._readers: list[Any] = []
+        self._pending: OrderedDict[str, _Pending] = OrderedDict()
+        self._camera: OrderedDict[int, _CameraRoll] = OrderedDict()
+        self._progress = {"rolls_confirmed": 0, "from_corrections": 0}
+        self._load()
+
+    # --- loading and the readers --------------------------------------------------------
+
+    def _load(self) -> None:
+        if not self.folder.is_dir() or not any(self.folder.iterdir()):
+            return  # nothing taught yet: vision is not even imported
+        from vision.profile import DiceProfile, ProfileError
+
+        try:
+            profile = DiceProfile.load(self.folder)
+        except ProfileError as error:
+            self.error = (f"{error}: reading without the profile (reset it on the set-up "
+                          "page to start a new one)")
+            log.error("%s", self.error)
+            return
+        self._profile = profile if len(profile) else None
+        self._progress.update(self._read_progress())
+        log.info("dice profile loaded from %s: %d examples", self.folder, len(profile))
+
+    def _read_progress(self) -> dict[str, int]:
+        try:
+            data = json.loads((self.folder / PROGRESS_FILE).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as error:
+            log.warning("dice profile progress %s not readable (%s): counting anew",
+                        self.folder / PROGRESS_FILE, error)
+            return {}
+        if not isinstance(data, dict):
+            return {}
+        return {key: int(value) for key, value in data.items()
+                if key in self._progress and isinstance(value, int) and value >= 0}
+
+    def _write_progress(self) -> None:
+        """Best effort: the counts are progress shown to the players, not the profile."""
+        try:
+            handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".teaching-",
+                                                 suffix=".tmp")
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                json.dump(self._progress, file)
+            os.replace(temporary, self.folder / PROGRESS_FILE)
+        except OSError:
+            log.exception("could not save the dice profile's progress")
+
+    def attach(self, reader: Any) -> None:
+        """Make `reader` (a DiceReader) read with the profile, now and after each change."""
+        with self._lock:
+            self._readers.append(reader)
+            self._apply(reader)
+
+    def _apply(self, reader: Any) -> None:
+        """Swap the current profile into one reader (one assignment; never raises)."""
+        profile = self._profile
+        if profile is None or not hasattr(reader, "classifier"):
+            if hasattr(reader, "profile"):
+                reader.profile = None
+            return
+        from vision.teach import use_profile
+
+        try:
+            described = use_profile(reader, profile)
+        except Exception:  # noqa: BLE001 - a reader without its profile still reads
+            log.exception("the dice profile could not be applied: reading without it")
+            reader.profile = None
+            return
+        if described.model == getattr(reader.classifier, "sha256", None):
+            self._profile = described  # described by this model from now on: no recompute
+
+    def _apply_all(self) -> None:
+        for reader in self._readers:
+            self._apply(reader)
+
+    # --- what the page shows --------------------------------------------------------------
+
+    @property
+    def learns_from_corrections(self) -> bool:
+        return self._store.setting(LEARN_SETTING) is not False
+
+    def set_learning(self, on: bool) -> None:
+        """Learn from corrections of camera-read dice (on) or not; kept as a table setting."""
+        self._store.set_setting(LEARN_SETTING, None if on else False)
+        if not on:
+            with self._lock:
+                self._camera.clear()
+        log.info("the dice profile %s from corrections", "learns" if on else "does not learn")
+
+    def summary(self) -> dict[str, Any]:
+        """Examples per face, faces seen of the sixty, rolls confirmed, settings, any error."""
+        with self._lock:
+            profile, error, progress = self._profile, self.error, dict(self._progress)
+        counts: dict[Die, int] = {} if profile is None else profile.counts()
+        return {
+            "examples": sum(counts.values()),
+            "rolls_confirmed": progress["rolls_confirmed"],
+            "from_corrections": progress["from_corrections"],
+            "faces_seen": sum(1 for face in DICE_FACES if counts.get(face)),
+            "faces_total": len(DICE_FACES),
+            "distinct_seen": sum(1 for face in DISTINCT_FACES if counts.get(face)),
+            "distinct_total": len(DISTINCT_FACES),
+            "faces": [{**die_dict(face), "count": counts.get(face, 0),
+                       "dice": DICE_FACES.count(face)} for face in DISTINCT_FACES],
+            "learn_from_corrections": self.learns_from_corrections,
+            "error": error,
+        }
+
+    # --- teaching from /setup -----------------------------------------------------------
+
+    def read_frame(self, frame: np.ndarray, tray: Sequence[Sequence[float]] | None
+                   ) -> tuple[Reading, np.ndarray]:
+        """Read a camera frame with the lent reader, inside the tray (fractions of the frame)."""
+        import numpy as np
+
+        def work(reader: Any) -> tuple[Reading, np.ndarray]:
+            from vision.pipeline import DiceReader
+
+            if not hasattr(reader, "finder"):  # a stand-in reader: the whole frame
+                return reader.read(frame), frame
+            pixels = None
+            if tray is not None:
+                height, width = frame.shape[:2]
+                pixels = (np.asarray(tray, np.float64) * (width, height)).astype(np.float32)
+            inside = DiceReader(reader.classifier, tray=pixels, finder=reader.finder,
+                                use_inventory=reader.use_inventory, turns=reader.turns,
+                                profile=reader.profile)
+            return inside.read(frame), frame
+
+        return self._use_reader(work)
+
+    def remember_reading(self, reading: Reading, image: np.ndarray) -> tuple[str, list[str | None]]:
+        """Keep the crops of a teaching reading; its token and each die's crop (PNG data URL)."""
+        crops = cut_crops(reading, image)
+        token = secrets.token_urlsafe(12)
+        now = time.monotonic()
+        with self._lock:
+            for old, pending in list(self._pending.items()):
+                if now - pending.created > READING_TTL_S:
+                    del self._pending[old]
+            self._pending[token] = _Pending(crops, now)
+            while len(self._pending) > MAX_READINGS:
+                self._pending.popitem(last=False)
+        return token, [None if crop is None else png_data_url(crop) for crop in crops]
+
+    def confirm(self, token: str, faces: Sequence[Die | None]) -> int:
+        """Add the crops of reading `token` with the confirmed faces (None: leave that die
+        out); saves the profile and counts a roll confirmed. Returns the dice added."""
+        with self._lock:
+            pending = self._pending.get(token)
+        if pending is None:
+            raise UnknownReadingError("that reading is no longer kept (too old, or the "
+                                      "scorepad restarted): read the dice again")
+        if len(faces) != len(pending.crops):
+            raise TeachingError(f"the reading has {len(pending.crops)} dice but "
+                                f"{len(faces)} faces were sent: send one per die, in order")
+        chosen = [(crop, face) for crop, face in zip(pending.crops, faces, strict=True)
+                  if crop is not None and face is not None]
+        if not chosen:
+            raise TeachingError("no die to learn: confirm at least one die's face")
+        self._learn([crop for crop, _ in chosen], [face for _, face in chosen])
+        with self._lock:
+            self._pending.pop(token, None)
+            self._progress["rolls_confirmed"] += 1
+            self._write_progress()
+        log.info("dice profile: a roll of %d dice confirmed", len(chosen))
+        return len(chosen)
+
+    def reset(self) -> None:
+        """Forget every example: the profile (even an unusable one) and its progress go."""
+        with self._lock:
+            if self.folder.is_dir():
+                from vision.profile import PROFILE_FILE
+
+                for name in (PROFILE_FILE, PROGRESS_FILE):
+                    (self.folder / name).unlink(missing_ok=True)
+            self._profile = None
+            self.error = None
+            self._progress = {"rolls_confirmed": 0, "from_corrections": 0}
+            self._pending.clear()
+            self._apply_all()
+        log.info("dice profile reset")
+
+    def _learn(self, crops: Sequence[np.ndarray], faces: Sequence[Die]) -> None:
+        """Add examples (any example with the same pixels is replaced), save, swap in."""
+        import numpy as np
+
+        if self.error is not None:
+            raise TeachingError(f"the dice profile on disk cannot be used ({self.error}); "
+                                "reset it first")
+        array = np.stack(crops).astype(np.uint8)
+
+        def work(reader: Any) -> None:
+            from vision.profile import DiceProfile
+
+            classifier = reader.classifier
+            if not getattr(classifier, "has_embedding", False):
+                raise TeachingError(f"the dice model ({classifier.name}) gives no embedding: "
+                                    "it cannot learn your dice")
+
+            def describe(batch: np.ndarray) -> np.ndarray:
+                return classifier.describe(batch, reader.turns)
+
+            descriptors = describe(array)
+            with self._lock:
+                profile = self._profile or DiceProfile.empty()
+                profile = _without_crops(profile.described_by(describe, classifier.sha256), array)
+                profile = profile.add(array, list(faces), descriptors, classifier.sha256)
+                try:
+                    profile.save(self.folder)
+                except OSError as error:
+                    log.exception("the dice profile could not be saved")
+                    raise ProfileSaveError("the dice profile could not be saved, nothing "
+                                           f"changed: {error}") from error
+                self._profile = profile
+                self._apply_all()
+
+        self._use_reader(work)
+
+    # --- learning from corrections during play -------------------------------------------
+
+    def remember_camera_roll(self, roll_id: int | None, reading: Reading,
+                             frame: np.ndarray | None) -> None:
+        """Keep the crops of a roll the camera put on the table (in memory, the latest few)."""
+        if roll_id is None or frame is None or not self.learns_from_corrections:
+            return
+        try:
+            crops = cut_crops(reading, frame)
+        except Exception:  # noqa: BLE001 - the roll is on the table either way
+            log.exception("could not keep the crops of camera roll %s", roll_id)
+            return
+        with self._lock:
+            self._camera[roll_id] = _CameraRoll(crops)
+            while len(self._camera) > MAX_CAMERA_ROLLS:
+                self._camera.popitem(last=False)
+
+    def die_corrected(self, game_id: int, before: TableRoll, index: int, die: Die,
+                      after: TableRoll) -> None:
+        """The service's hook: a corrected camera-read die teaches the profile its face."""
+        if before.source is not RollSource.CAMERA or before.roll_id is None:
+            return
+        with self._lock:
+            kept = self._camera.pop(before.roll_id, None)
+            if kept is None:
+                return
+            crops = list(kept.crops)
+            crop = crops[index] if index < len(crops) else None
+            read = len(before.roll.dice)
+            if read <= index < len(crops):  # an unreadable die joins the dice read (with_die)
+                crops.insert(read, crops.pop(index))
+            if after.roll_id is not None:
+                self._camera[after.roll_id] = _CameraRoll(crops)
+        if crop is None or not self.learns_from_corrections:
+            return
+        try:
+            self._learn([crop], [die])
+        except Exception:  # noqa: BLE001 - learning never breaks the correction
+            log.exception("game %d: die %d corrected to %s, not learnt", game_id, index, die)
+            return
+        with self._lock:
+            self._progress["from_corrections"] += 1
+            self._write_progress()
+        log.info("game %d: the dice profile learnt %s from a corrected die", game_id, die)
+
+
+def _without_crops(profile: DiceProfile, crops: np.ndarray) -> DiceProfile:
+    """`profile` less any example whose crop has the same pixels as one of `crops` (a die
+    corrected twice is learnt with its last face only)."""
+    if not len(profile):
+        return profile
+    same = (profile.crops[:, None] == crops[None]).all(axis=(2, 3, 4)).any(axis=1)
+    if not same.any():
+        return profile
+    keep = ~same
+    from vision.profile import DiceProfile
+
+    return DiceProfile(profile.crops[keep], profile.values[keep], profile.colours[keep],
+                       profile.descriptors[keep], profile.model)
+
+
+def cut_crops(reading: Reading, image: np.ndarray) -> list[np.ndarray | None]:
+    """Each die's crop as the classifier saw it: the dice read, then the unreadable ones
+    (the order of a roll on the table); None for a die without corners."""
+    import numpy as np
+
+    from vision.crops import crop_face
+
+    crops: list[np.ndarray | None] = []
+    for die in (*reading.dice, *reading.unreadable):
+        corners = np.asarray(die.corners, np.float32).reshape(-1, 2)
+        crops.append(crop_face(image, corners) if len(corners) == 4 else None)
+    return crops
+
+
+def png_data_url(crop: np.ndarray) -> str:
+    """A crop (BGR) as a PNG data URL for an <img>."""
+    import cv2
+
+    ok, data = cv2.imencode(".png", crop)
+    if not ok:
+        raise ValueError("a crop could not be encoded")
+    return "data:image/png;base64," + base64.b64encode(data.tobytes()).decode("ascii")

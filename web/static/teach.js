@@ -1,0 +1,177 @@
+/* "Teach it your dice" on /setup: read the dice (the camera's frame or a photo), show
+   each die's picture with its face, fix a wrong one with a tap, confirm; the progress
+   and the examples per face come from GET /api/profile. */
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const section = $("teach");
+  const dialog = $("teach-dialog");
+  let reading = null;  /* the last reading: {token, dice: [...]} */
+  let faces = [];      /* the face each die will be learnt as (notation, or null: left out) */
+  let fixed = [];      /* whether the players changed that die's face */
+  let editing = null;
+  let pickValue = null;
+  let pickColour = null;
+
+  const capital = (text) => text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
+  const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+  function say(id, text, cls) {
+    $(id).textContent = capital(text || "");
+    if (cls !== undefined) $(id).className = cls;
+  }
+
+  function dieOf(notation) {
+    const colour = notation.slice(-1);
+    const value = notation.slice(0, -1);
+    const swatch = dialog.querySelector(`#teach-colours .swatch[data-colour="${colour}"]`);
+    return { notation, value, colour, wild: value === "W",
+             colour_name: swatch ? swatch.title : colour };
+  }
+
+  function showSummary(data) {
+    say("teach-progress", `${plural(data.rolls_confirmed, "roll", "rolls")} confirmed · ` +
+      `${data.faces_seen} of the ${data.faces_total} faces seen · ` +
+      `${plural(data.examples, "example", "examples")}` +
+      (data.from_corrections ? ` (${data.from_corrections} from corrections)` : ""));
+    section.dataset.examples = String(data.examples);
+    say("profile-error", data.error || "");
+    $("teach-learn").checked = Boolean(data.learn_from_corrections);
+    $("teach-faces").replaceChildren(...data.faces.map((face) => el("li",
+      { class: face.count ? null : "none", dataset: { notation: face.notation, count: String(face.count) } },
+      dieElement(face), el("span", { text: `× ${face.count}` }))));
+  }
+
+  function drawReading() {
+    const list = $("teach-dice");
+    list.replaceChildren();
+    if (!reading) return;
+    reading.dice.forEach((die, index) => {
+      const face = faces[index];
+      const shown = face ? dieOf(face) : { unreadable: true };
+      const note = face === null ? (die.unreadable ? "tap to say" : "left out")
+        : fixed[index] ? "fixed" : die.unsure ? "unsure" : `${Math.round(die.confidence * 100)} %`;
+      list.append(el("li", { class: [fixed[index] ? "fixed" : "", face === null && !die.unreadable ? "skipped" : ""].join(" ").trim() || null,
+                             dataset: { index: String(index), notation: face || "" } },
+        die.crop ? el("img", { class: "teach-crop", src: die.crop, alt: `Die ${index + 1} as the camera saw it` }) : null,
+        dieElement(shown, { button: true, index }),
+        el("span", { class: "teach-note", text: note })));
+    });
+    $("teach-confirm").disabled = !faces.some((face) => face);
+  }
+
+  function showReading(data) {
+    reading = data.token ? data : null;
+    faces = data.dice.map((die) => die.unreadable ? null : die.notation);
+    fixed = data.dice.map(() => false);
+    say("teach-message", data.message, data.dice.length ? "teach-message" : "teach-message none");
+    $("teach-actions").hidden = !reading;
+    const overlay = $("teach-overlay");
+    if (data.overlay) { overlay.src = data.overlay; overlay.hidden = false; } else overlay.hidden = true;
+    drawReading();
+  }
+
+  async function read(call) {
+    say("teach-error", "");
+    say("teach-message", "Reading…", "teach-message");
+    const result = await call();
+    if (!result.ok) {
+      say("teach-message", "");
+      say("teach-error", result.data.error || "the reading failed");
+      return;
+    }
+    showReading(result.data);
+  }
+
+  if ($("teach-read")) {
+    $("teach-read").addEventListener("click", async () => {
+      $("teach-read").disabled = true;
+      await read(() => api("POST", "/api/profile/reading", {}));
+      $("teach-read").disabled = false;
+    });
+  }
+  $("teach-photo-button").addEventListener("click", () => $("teach-photo").click());
+  $("teach-photo").addEventListener("change", async () => {
+    const file = $("teach-photo").files[0];
+    if (!file) return;
+    const form = new FormData();
+    form.append("photo", file);
+    await read(() => apiForm("/api/profile/reading", form));
+    $("teach-photo").value = "";
+  });
+
+  /* one tap on a die: pick its value and colour (the scorepad's picker) */
+  function drawPick() {
+    $("teach-preview").textContent = `${pickValue ?? "?"}${pickColour ?? "?"}`;
+    $("teach-ok").disabled = pickValue == null || pickColour == null;
+    dialog.querySelectorAll("#teach-values .value").forEach((b) => b.classList.toggle("selected", b.dataset.value === String(pickValue)));
+    dialog.querySelectorAll("#teach-colours .swatch").forEach((b) => b.classList.toggle("selected", b.dataset.colour === pickColour));
+  }
+  $("teach-dice").addEventListener("click", (event) => {
+    const target = event.target.closest(".die");
+    if (!target || !reading) return;
+    editing = Number(target.dataset.index);
+    const face = faces[editing] || reading.dice[editing].notation;
+    const die = face ? dieOf(face) : null;
+    pickValue = die ? die.value : null;
+    pickColour = die ? die.colour : null;
+    const crop = reading.dice[editing].crop;
+    $("teach-dialog-crop").hidden = !crop;
+    if (crop) $("teach-dialog-crop").src = crop;
+    drawPick();
+    dialog.showModal();
+  });
+  dialog.querySelectorAll("#teach-values .value").forEach((b) => b.addEventListener("click", () => { pickValue = b.dataset.value; drawPick(); }));
+  dialog.querySelectorAll("#teach-colours .swatch").forEach((b) => b.addEventListener("click", () => { pickColour = b.dataset.colour; drawPick(); }));
+  dialog.addEventListener("close", () => {
+    if (editing === null || !reading) return;
+    if (dialog.returnValue === "ok") {
+      faces[editing] = `${pickValue}${pickColour}`;
+      fixed[editing] = faces[editing] !== reading.dice[editing].notation;
+    } else if (dialog.returnValue === "skip") {
+      faces[editing] = null;
+      fixed[editing] = false;
+    }
+    editing = null;
+    drawReading();
+  });
+
+  $("teach-confirm").addEventListener("click", async () => {
+    if (!reading) return;
+    $("teach-confirm").disabled = true;
+    say("teach-error", "");
+    const result = await api("POST", "/api/profile/confirm", { token: reading.token, dice: faces });
+    if (!result.ok) {
+      say("teach-error", result.data.error || "not learnt");
+      $("teach-confirm").disabled = false;
+      return;
+    }
+    showSummary(result.data);
+    reading = null;
+    $("teach-actions").hidden = true;
+    $("teach-dice").replaceChildren();
+    $("teach-overlay").hidden = true;
+    say("teach-message", `Learnt ${plural(result.data.taught, "die", "dice")}: roll again and read the next roll.`, "teach-message");
+  });
+
+  $("teach-learn").addEventListener("change", async () => {
+    const wanted = $("teach-learn").checked;
+    const result = await api("PUT", "/api/profile/settings", { learn_from_corrections: wanted });
+    if (result.ok) showSummary(result.data);
+    else { $("teach-learn").checked = !wanted; say("teach-error", result.data.error || "not changed"); }
+  });
+
+  $("teach-reset").addEventListener("click", async () => {
+    if (!window.confirm("Forget every die the scorepad has learnt? Reading goes back to the model alone.")) return;
+    const result = await api("DELETE", "/api/profile");
+    if (result.ok) { showSummary(result.data); say("teach-message", "Forgotten: the scorepad reads with its model alone.", "teach-message"); }
+    else say("teach-error", result.data.error || "not reset");
+  });
+
+  window.addEventListener("pageshow", async () => {
+    const result = await api("GET", "/api/profile");
+    if (result.ok) showSummary(result.data);
+    section.dataset.ready = "yes";
+  });
+})();

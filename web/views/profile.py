@@ -1,0 +1,138 @@
+"""The dice profile's API (issue 15): teach the table your dice, see what it learnt, reset it.
+
+`POST /api/profile/reading` reads the camera's latest frame (JSON body) or an
+uploaded photo (a multipart form or the raw image, as `POST /api/games/<id>/photo`
+takes it) and answers each die with its picture and its read face, under a token;
+`POST /api/profile/confirm` sends the token back with the faces the players
+confirmed, and those dice become examples of the profile. Every request that reads
+or changes needs the table PIN (when one is set). See web/API.md.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+from flask.typing import ResponseReturnValue
+
+from scorer import Die
+from web.camera import CameraControlError
+from web.presenters import read_dice_dicts
+from web.profile_service import TableProfile, TeachingError
+from web.service import BadActionError, body_field
+from web.views.common import json_body, require_pin, table
+
+bp = Blueprint("profile", __name__, url_prefix="/api/profile")
+log = logging.getLogger(__name__)
+
+
+def _profile() -> TableProfile:
+    return table().profile
+
+
+def _is_upload() -> bool:
+    return request.mimetype == "multipart/form-data" or request.mimetype.startswith("image/")
+
+
+@bp.app_context_processor
+def teach_context() -> dict[str, Any]:
+    """What the "Teach it your dice" partial (_teach.html) draws: the scorepad's die picker,
+    and the profile's summary (called only where the partial is rendered)."""
+    from web.views.pages import _picker
+
+    return {"teach_picker": _picker(), "dice_profile_summary": lambda: _profile().summary()}
+
+
+@bp.get("")
+def summary() -> ResponseReturnValue:
+    """Examples per face, faces seen of the sixty, rolls confirmed, the setting, any error."""
+    return jsonify(_profile().summary())
+
+
+@bp.post("/reading")
+def reading() -> ResponseReturnValue:
+    """Read the dice to teach: the camera's latest frame, or the photo sent."""
+    tab = table()
+    if _is_upload():
+        from web.views.photo import _upload
+
+        request.max_content_length = tab.config.max_photo_bytes  # a photo, as for a game
+        result = tab.photos.read(_upload())
+        found, image, source = result.reading, result.image, "photo"
+        overlay = result.overlay_jpeg
+    else:
+        require_pin(json_body())
+        feed = tab.camera
+        if feed is None:
+            raise CameraControlError("no camera is configured on this table: send a photo "
+                                     "of the dice instead")
+        frame = feed.latest_frame()
+        found, image = _profile().read_frame(frame, feed.settings.tray)
+        source = "camera"
+        from vision.overlay import draw_overlay, encode_jpeg
+
+        overlay = encode_jpeg(draw_overlay(image, found, status="teaching"))
+    dice = read_dice_dicts(found.dice, len(found.unreadable))
+    token, crops = (None, []) if not dice else _profile().remember_reading(found, image)
+    for index, (die, crop) in enumerate(zip(dice, crops, strict=False)):
+        die["index"] = index
+        die["crop"] = crop
+    count = len(dice)
+    message = (f"{count} {'die' if count == 1 else 'dice'} found: check each face, tap a "
+               "wrong one to fix it, then confirm" if count else
+               "no dice found: roll the dice into the tray (or send a photo) and read again")
+    return jsonify(
+        token=token, source=source, message=message, dice=dice,
+        unreadable=len(found.unreadable), flags=list(found.flags),
+        overlay="data:image/jpeg;base64," + base64.b64encode(overlay).decode("ascii"),
+    )
+
+
+def _faces(value: object) -> list[Die | None]:
+    if not isinstance(value, list) or not value:
+        raise BadActionError("field 'dice' must be a list of faces (\"3O\"; null to leave a "
+                             "die out), one per die of the reading, in order")
+    faces: list[Die | None] = []
+    for item in value:
+        if item is None:
+            faces.append(None)
+        elif isinstance(item, str):
+            faces.append(Die.from_text(item))  # InvalidDieError: 400
+        else:
+            raise BadActionError(f"a face must be notation like \"3O\" or null, got {item!r}")
+    return faces
+
+
+@bp.post("/confirm")
+def confirm() -> ResponseReturnValue:
+    """The faces the players confirmed for a reading: its dice become examples."""
+    body = json_body("token", "dice")
+    require_pin(body)
+    token = body_field(body, "token", str)
+    taught = _profile().confirm(token, _faces(body.get("dice")))
+    return jsonify({**_profile().summary(), "taught": taught})
+
+
+@bp.put("/settings")
+def settings() -> ResponseReturnValue:
+    """Whether a corrected camera-read die teaches the profile (on by default)."""
+    body = json_body("learn_from_corrections")
+    require_pin(body)
+    _profile().set_learning(body_field(body, "learn_from_corrections", bool))
+    return jsonify(_profile().summary())
+
+
+@bp.delete("")
+def reset() -> ResponseReturnValue:
+    """Forget every example (the page asks first)."""
+    require_pin(json_body())
+    _profile().reset()
+    return jsonify(_profile().summary())
+
+
+@bp.errorhandler(TeachingError)
+def refused(error: TeachingError) -> ResponseReturnValue:
+    log.info("refused %s %s: %s", request.method, request.path, error)
+    return jsonify(error=str(error)), error.status
