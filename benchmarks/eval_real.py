@@ -33,17 +33,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from models.real_photos import Photo, load_photos
+
 DEFAULT_ROOT = Path(__file__).resolve().parents[1].parent / "shared" / "realdata"
 SET_NAME = "pip-dice-desk"
 DEFAULT_DIE_PX = 70.0
-
-
-@dataclass(frozen=True)
-class Photo:
-    """One labelled photo: its path and the whole-die boxes (cx, cy, w, h) in pixels."""
-
-    path: Path
-    boxes: np.ndarray  # (N, 4) float64
 
 
 @dataclass
@@ -74,22 +68,6 @@ class Tally:
             "hand_flagged_share": round(self.hands / self.photos, 4) if self.photos else 0.0,
             "median_ms": round(1000 * statistics.median(self.seconds), 1) if self.seconds else 0.0,
         }
-
-
-def load_photos(folder: Path) -> list[Photo]:
-    """The photos of `folder/images` that have a non-empty `folder/labels/NAME.txt`."""
-    photos = []
-    for path in sorted((folder / "images").iterdir()):
-        if path.suffix.lower() not in {".jpg", ".jpeg", ".png"}:
-            continue
-        label = folder / "labels" / f"{path.stem}.txt"
-        if not label.is_file():
-            continue
-        rows = [line.split() for line in label.read_text().splitlines() if line.strip()]
-        if not rows:
-            continue
-        photos.append(Photo(path, np.array([[float(v) for v in row[1:5]] for row in rows])))
-    return photos
 
 
 def scaled(photo: Photo, die_px: float) -> tuple[np.ndarray, np.ndarray] | None:
@@ -161,6 +139,11 @@ def main(argv: list[str] | None = None) -> int:
         "sees Phase 10 dice at 45-90)",
     )
     parser.add_argument("--limit", type=int, default=0, help="only the first N photos (0: all)")
+    parser.add_argument(
+        "--held-out",
+        action="store_true",
+        help="only the photos locator training never sees (models/real_photos.py)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.die_px <= 0:
@@ -170,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"eval_real: skipped: no {SET_NAME}/images and labels under {args.root}")
         return 0
     photos = load_photos(folder)
+    if args.held_out:
+        photos = [photo for photo in photos if photo.held_out]
     if args.limit > 0:
         photos = photos[: args.limit]
     if not photos:
@@ -181,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
 
     reader = DiceReader(threads=1)
     results = evaluate(reader, photos, args.die_px)
-    report = {"set": SET_NAME, "die_px": args.die_px, **results}
+    report = {"set": SET_NAME, "die_px": args.die_px, "held_out": args.held_out, **results}
     if args.json:
         print(json.dumps(report))
         return 0

@@ -28,6 +28,7 @@ from models.export import export_locator
 from models.locator_net import TopNet
 from models.onnx_init import freeze_norms, load_onnx_weights
 from models.options import LocatorConfig, add_locator_arguments, locator_config_from_args
+from models.real_photos import NegativePhotos
 from vision.synth.font_library import Split, font_files
 from vision.synth.locator_training import render_locator_samples
 from vision.synth.looks import LookMix
@@ -143,10 +144,32 @@ def _batch(
     return x_tensor, y_tensor
 
 
-def _loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+def _loss(
+    logits: torch.Tensor, target: torch.Tensor, mask: torch.Tensor | None = None
+) -> torch.Tensor:
+    """Weighted binary cross-entropy per cell; `mask` (0..1 per cell and channel) leaves
+    out the cells a sample cannot teach (a real photo's labelled dice)."""
     weights = torch.tensor(_CHANNEL_WEIGHTS).view(1, -1, 1, 1)
     per_cell = nn.functional.binary_cross_entropy_with_logits(logits, target, reduction="none")
+    if mask is not None:
+        per_cell = per_cell * mask
     return (per_cell * weights).mean()
+
+
+def _with_negatives(
+    x: torch.Tensor,
+    y: torch.Tensor,
+    negatives: NegativePhotos,
+    rng: np.random.Generator,
+    count: int,
+    window: tuple[int, int],
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The batch (x, y) with `count` real-photo negatives appended, and the loss mask."""
+    images, targets, masks = negatives.batch(rng, count, window)
+    x_real = torch.from_numpy(to_tensor(images))
+    y_real = torch.from_numpy(targets.astype(np.float32) / 255.0)
+    mask = torch.cat([torch.ones_like(y), torch.from_numpy(masks.astype(np.float32) / 255.0)])
+    return torch.cat([x, x_real]), torch.cat([y, y_real]), mask
 
 
 def evaluate(net: TopNet, images: np.ndarray, targets: np.ndarray) -> dict[str, float]:
@@ -201,6 +224,17 @@ def train(config: LocatorConfig) -> dict[str, float]:
         len(val_images),
         time.perf_counter() - started,
     )
+    negatives = None
+    real_count = 0
+    if config.real_negatives is not None:
+        negatives = NegativePhotos(config.real_negatives)
+        real_count = max(1, round(config.batch_size * config.real_share))
+        logger.info(
+            "%d real photos from %s: %d negatives per batch",
+            len(negatives),
+            config.real_negatives,
+            real_count,
+        )
     net = TopNet()
     if config.init is not None:
         load_onnx_weights(net, config.init)
@@ -220,7 +254,10 @@ def train(config: LocatorConfig) -> dict[str, float]:
         for start in progress:
             chosen = np.sort(order[start : start + config.batch_size])
             x, y = _batch(images[chosen], targets[chosen], rng, config.crop)
-            loss = _loss(net(x), y)
+            mask = None
+            if negatives is not None:
+                x, y, mask = _with_negatives(x, y, negatives, rng, real_count, config.crop)
+            loss = _loss(net(x), y, mask)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()

@@ -1,0 +1,79 @@
+"""Real-photo negatives for the locator: the labelled dice are left out, the rest is 'no die'."""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from models.real_photos import MASK_GROWTH, NegativePhotos, load_photos, negative_sample
+from vision.tops_input import CHANNELS, NET_STRIDE
+
+
+def _write_set(folder: Path) -> None:
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    rng = np.random.default_rng(0)
+    for name in ("desk_1", "desk_2", "valid_1"):
+        image = rng.integers(60, 200, (480, 640, 3), dtype=np.uint8)
+        cv2.imwrite(str(folder / "images" / f"{name}.jpg"), image)
+        (folder / "labels" / f"{name}.txt").write_text("2 0.5 0.5 0.0625 0.0833\n")
+    cv2.imwrite(str(folder / "images" / "unlabelled.jpg"), image)
+
+
+def test_only_labelled_photos_outside_the_held_out_split_are_trained_on(tmp_path):
+    _write_set(tmp_path)
+    names = [photo.path.stem for photo in load_photos(tmp_path)]
+    assert names == ["desk_1", "desk_2", "valid_1"]
+    assert [p.held_out for p in load_photos(tmp_path)] == [False, False, True]
+    assert len(NegativePhotos(tmp_path)) == 2
+
+
+def test_a_negative_sample_masks_the_labelled_die_and_teaches_no_die_elsewhere():
+    image = np.full((480, 640, 3), 120, np.uint8)
+    box = np.array([[0.5, 0.5, 0.0625, 0.0833]])  # a 40 x 40 pixel die in the middle
+    rng = np.random.default_rng(3)
+    window = (640, 480)  # the whole (scaled) photo, so the die is inside it
+    crop, targets, mask = negative_sample(image, box, rng, window)
+    assert crop.shape == (480, 640, 3)
+    assert targets.shape == mask.shape == (len(CHANNELS), 240, 320)
+    assert not targets.any()
+    top, core, hand = (mask[CHANNELS.index(name)] for name in ("top", "core", "hand"))
+    assert (hand == 255).all()  # no labelled photo shows a hand
+    hole = np.argwhere(top == 0)
+    assert len(hole) and (core == top).all()
+    # The hole is the die's box (grown by MASK_GROWTH) at the sample's scale, around its centre.
+    (y0, x0), (y1, x1) = hole.min(axis=0), hole.max(axis=0)
+    side = (x1 - x0 + 1) * NET_STRIDE
+    assert abs((x0 + x1 + 1) / 2 * NET_STRIDE - 320) <= NET_STRIDE
+    assert abs((y0 + y1 + 1) / 2 * NET_STRIDE - 240) <= NET_STRIDE
+    assert side == pytest.approx(40 * MASK_GROWTH, abs=2 * NET_STRIDE)
+
+
+def test_a_batch_draws_windows_at_the_training_scale(tmp_path):
+    _write_set(tmp_path)
+    images, targets, masks = NegativePhotos(tmp_path).batch(np.random.default_rng(1), 5, (160, 128))
+    assert images.shape == (5, 128, 160, 3) and images.dtype == np.uint8
+    assert targets.shape == masks.shape == (5, len(CHANNELS), 64, 80)
+
+
+def test_masked_cells_teach_nothing_and_negatives_join_the_batch(tmp_path):
+    torch = pytest.importorskip("torch")
+    from models.train_locator import _loss, _with_negatives
+
+    logits = torch.full((1, len(CHANNELS), 4, 4), -3.0)  # sure there is no die
+    target = torch.zeros(1, len(CHANNELS), 4, 4)
+    wrong = target.clone()
+    wrong[:, :, :2] = 1.0  # half the cells say there is one ...
+    mask = torch.ones_like(target)
+    mask[:, :, :2] = 0.0  # ... and are masked out
+    assert float(_loss(logits, wrong, mask)) == pytest.approx(float(_loss(logits, target, mask)))
+    assert float(_loss(logits, wrong)) != pytest.approx(float(_loss(logits, target)))
+
+    _write_set(tmp_path)
+    x = torch.zeros(3, 5, 128, 160)
+    y = torch.zeros(3, len(CHANNELS), 64, 80)
+    rng = np.random.default_rng(0)
+    x2, y2, mask2 = _with_negatives(x, y, NegativePhotos(tmp_path), rng, 2, (160, 128))
+    assert x2.shape[0] == y2.shape[0] == mask2.shape[0] == 5
+    assert bool((mask2[:3] == 1).all()) and bool((mask2[3:] == 0).any())
