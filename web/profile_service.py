@@ -301,8 +301,10 @@ class TableProfile:
             self._apply_all()
         log.info("dice profile reset")
 
-    def _learn(self, crops: Sequence[np.ndarray], faces: Sequence[Die]) -> None:
-        """Add examples (any example with the same pixels is replaced), save, swap in."""
+    def _learn(self, crops: Sequence[np.ndarray], faces: Sequence[Die], *,
+               replace_same: bool = False) -> None:
+        """Add examples, save, swap the new profile into the readers. With `replace_same`,
+        examples with the same pixels as one of `crops` go first (a die corrected again)."""
         import numpy as np
 
         if self.error is not None:
@@ -324,7 +326,9 @@ class TableProfile:
             descriptors = describe(array)
             with self._lock:
                 profile = self._profile or DiceProfile.empty()
-                profile = _without_crops(profile.described_by(describe, classifier.sha256), array)
+                profile = profile.described_by(describe, classifier.sha256)
+                if replace_same:
+                    profile = _without_crops(profile, array)
                 profile = profile.add(array, list(faces), descriptors, classifier.sha256)
                 try:
                     profile.save(self.folder)
@@ -373,7 +377,7 @@ class TableProfile:
         if crop is None or not self.learns_from_corrections:
             return
         try:
-            self._learn([crop], [die])
+            self._learn([crop], [die], replace_same=True)
         except Exception:  # noqa: BLE001 - learning never breaks the correction
             log.exception("game %d: die %d corrected to %s, not learnt", game_id, index, die)
             return

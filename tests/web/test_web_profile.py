@@ -289,3 +289,40 @@ def test_the_profile_in_the_data_folder_is_used_from_the_start(taught_profile, t
         assert faces(reading) == truth_of(scene)
     finally:
         close_app(app)
+
+
+def test_the_crops_follow_the_dice_when_an_unreadable_die_is_fixed(tmp_path: Path) -> None:
+    """Fixing an unreadable die moves it among the dice read (`TableRoll.with_die`): the
+    kept crops move with it, so the next correction teaches the right picture."""
+    import dataclasses
+
+    import numpy as np
+
+    from scorer import Die, Roll
+    from web.profile_service import TableProfile, _CameraRoll
+    from web.store import GameStore
+    from web.table_roll import RollSource, TableRoll
+
+    store = GameStore(tmp_path / "scorepad.sqlite3")
+    try:
+        profile = TableProfile(tmp_path, store, use_reader=lambda work: None)
+        learnt: list[tuple[int, str]] = []
+        profile._learn = lambda crops, faces, **_: learnt.append(  # type: ignore[method-assign]
+            (int(crops[0][0, 0, 0]), str(faces[0])))
+        # Two dice read (crops 0 and 1), two found but not read (crops 2 and 3).
+        profile._camera[5] = _CameraRoll([np.full((40, 40, 3), i, np.uint8) for i in range(4)])
+        before = TableRoll.new(Roll.from_text("8R 8B"), roll_number=1,
+                               source=RollSource.CAMERA, roll_id=5, unreadable=2)
+        after = dataclasses.replace(before.with_die(3, Die.from_text("1B")), roll_id=6)
+        profile.die_corrected(1, before, 3, Die.from_text("1B"), after)
+        assert learnt == [(3, "1B")]
+        # The die left unreadable (crop 2) is now die 3 of the roll.
+        last = dataclasses.replace(after.with_die(3, Die.from_text("2G")), roll_id=7)
+        profile.die_corrected(1, after, 3, Die.from_text("2G"), last)
+        profile.die_corrected(1, last, 0, Die.from_text("8G"), last)
+        assert learnt == [(3, "1B"), (2, "2G"), (0, "8G")]
+        typed = dataclasses.replace(last, source=RollSource.HAND, roll_id=8)
+        profile.die_corrected(1, typed, 1, Die.from_text("8O"), typed)
+        assert len(learnt) == 3  # a typed roll has no pictures
+    finally:
+        store.close()
