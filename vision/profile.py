@@ -234,12 +234,14 @@ class ProfileMatcher:
     def __init__(self, profile: DiceProfile) -> None:
         self.profile = profile
         faces = profile.values.astype(np.int64) * len(COLOUR_LABELS) + profile.colours
-        self._faces = faces
-        self._seen = np.unique(faces)
+        order = np.argsort(faces, kind="stable")  # examples grouped by face
+        self._seen, self._starts = np.unique(faces[order], return_index=True)
         # Cosines of raw pooled features are all high (the features are non-negative);
         # centring on the examples' mean spreads them so "the same face" stands out.
         self._centre = profile.descriptors.mean(axis=0) if len(profile) else None
-        self._examples = _unit(profile.descriptors - self._centre) if len(profile) else None
+        self._examples = (
+            _unit(profile.descriptors[order] - self._centre) if len(profile) else None
+        )
         chroma = ink_chroma(profile.crops)
         self._inks = {
             colour: chroma[profile.colours == colour].mean(axis=0)
@@ -263,11 +265,10 @@ class ProfileMatcher:
             return adjust.reshape(count, -1)
         if len(self._seen) >= 2:
             queries = _unit(np.asarray(descriptors, np.float32) - self._centre)
-            similarity = queries @ self._examples.T  # (N, M)
+            similarity = queries @ self._examples.T  # (N, M), examples grouped by face
+            best = np.maximum.reduceat(similarity, self._starts, axis=1)  # (N, faces seen)
             flat = adjust.reshape(count, -1)
-            for face in self._seen:
-                best = similarity[:, self._faces == face].max(axis=1)
-                flat[:, face] = SIMILARITY_WEIGHT * (best - SIMILARITY_NEUTRAL)
+            flat[:, self._seen] = SIMILARITY_WEIGHT * (best - SIMILARITY_NEUTRAL)
         if len(self._inks) >= 2:
             chroma = ink_chroma(crops)
             ink = np.full((count, colours), _UNSEEN_INK)

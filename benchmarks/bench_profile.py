@@ -1,0 +1,78 @@
+"""What a dice profile costs a frame: reading with a 600-example profile against none.
+
+Target (issue 15): at most 3 ms more per 1280x960 frame, one thread. The profile is
+600 examples (the crops of 60 confirmed rolls), taught from held-out scenes; the
+frames are other held-out scenes of ten dice.
+
+    .venv/bin/python -m pytest benchmarks/bench_profile.py -o python_files='bench_*.py' \
+        --benchmark-only
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from vision.pipeline import DiceReader
+from vision.profile import DiceProfile, ProfileMatcher
+from vision.synth import render_scene
+from vision.synth.seeds import HELD_OUT_SEED_BASE
+
+pytestmark = pytest.mark.usefixtures("one_opencv_thread")
+
+EXAMPLES = 600
+
+
+@pytest.fixture(scope="module")
+def frames() -> list[np.ndarray]:
+    return [render_scene(HELD_OUT_SEED_BASE + 9000 + i).image for i in range(20)]
+
+
+@pytest.fixture(scope="module")
+def reader() -> DiceReader:
+    return DiceReader(threads=1)
+
+
+@pytest.fixture(scope="module")
+def profile(reader: DiceReader) -> ProfileMatcher:
+    """600 examples: the read dice of held-out scenes, labelled by what was read."""
+    profile = DiceProfile.empty()
+    seed = HELD_OUT_SEED_BASE + 9100
+    while len(profile) < EXAMPLES:
+        readout = reader.readout(render_scene(seed).image)
+        seed += 1
+        faces = readout.faces
+        dice = [d.die for d in reader.read(render_scene(seed - 1).image).dice]
+        if len(dice) != len(faces) or readout.descriptors is None:
+            continue
+        profile = profile.add(
+            readout.crops[faces], dice, readout.descriptors[faces], reader.classifier.sha256
+        )
+    return ProfileMatcher(profile)
+
+
+def test_read_frame_without_a_profile(benchmark, frames, reader):
+    reader.profile = None
+    cycle = itertools.cycle(frames)
+    benchmark.pedantic(lambda: reader.read(next(cycle)), rounds=60, iterations=1)
+
+
+def test_read_frame_with_a_600_example_profile(benchmark, frames, reader, profile):
+    assert len(profile.profile) >= EXAMPLES
+    reader.profile = profile
+    cycle = itertools.cycle(frames)
+    try:
+        benchmark.pedantic(lambda: reader.read(next(cycle)), rounds=60, iterations=1)
+    finally:
+        reader.profile = None
+
+
+def test_profile_evidence_for_ten_dice(benchmark, reader, profile):
+    """The profile's own share: evidence for the ten dice of one frame."""
+    readout = reader.readout(render_scene(HELD_OUT_SEED_BASE + 9000).image)
+    faces = readout.faces
+    descriptors, crops = readout.descriptors[faces], readout.crops[faces]
+    evidence = benchmark(profile.evidence, descriptors, crops)
+    assert evidence.shape == (len(faces), 44)
