@@ -236,7 +236,7 @@ def _inspect(path: Path) -> tuple[str, str]:
 
     Reading a WAL database leaves -wal and -shm files behind; SQLite gives them the
     database file's owner when run as root, so `sudo phase10 doctor` cannot lock
-    the service out (tests/test_doctor.py checks this).
+    the service out (tests/deploy/test_doctor.py checks this).
     """
     connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:

@@ -104,7 +104,7 @@ def test_readme_examples_are_rolls_the_dice_can_show():
     import re
     from pathlib import Path
 
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
     rolls = re.findall(r'phase10 (?:score|odds) "([^"]+)"', readme)
     assert rolls
     for notation in rolls:

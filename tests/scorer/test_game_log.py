@@ -102,7 +102,7 @@ def test_replay_rebuilds_the_same_game():
     assert copy.rules == RULES and copy.first_finish is DEFAULT_FIRST_FINISH
 
 
-LEGACY_LOGS = json.loads((Path(__file__).parent / "data" / "legacy_game_logs.json").read_text())
+LEGACY_LOGS = json.loads((Path(__file__).parents[1] / "data" / "legacy_game_logs.json").read_text())
 
 
 def _state_dict(game: Game) -> dict[str, object]:

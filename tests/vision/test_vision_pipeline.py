@@ -18,7 +18,7 @@ from vision.synth.placement import random_roll
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 from vision.tops import Located
 
-GOLDEN = Path(__file__).parent / "data" / "golden"
+GOLDEN = Path(__file__).parents[1] / "data" / "golden"
 GOLDEN_SCENES = sorted(path.stem for path in GOLDEN.glob("*.json"))
 
 

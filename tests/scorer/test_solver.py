@@ -29,8 +29,8 @@ from scorer import (
 )
 from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE
 
-ROOT = Path(__file__).resolve().parent.parent
-CASES = Path(__file__).resolve().parent / "data" / "scorer_cases.txt"
+ROOT = Path(__file__).resolve().parents[2]
+CASES = Path(__file__).resolve().parents[1] / "data" / "scorer_cases.txt"
 PHASE_MAXIMA = (60, 57, 59, 49, 52, 54, 60, 56, 60, 62)
 
 

@@ -23,7 +23,7 @@ from vision.synth import (
 from vision.synth.conditions import MIN_BODY_MAT_CONTRAST, luminance
 from vision.synth.placement import top_in_frame
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 sys.path.insert(0, str(DATA))
 
 from regenerate_synth_golden import CASES, scene_truth  # noqa: E402

@@ -6,7 +6,7 @@ from pathlib import Path
 from cli.main import main
 from vision.profile import PROFILE_FILE, DiceProfile
 
-GOLDEN = Path(__file__).parent / "data" / "golden"
+GOLDEN = Path(__file__).parents[1] / "data" / "golden"
 
 
 def _roll(name: str) -> list[str]:

@@ -6,7 +6,7 @@ The scorepad (`web`) and the commands that run the app or read dice (`phase10
 serve`, `read`, `score`, `odds`, `doctor`, `qr`) never import the trainers, their
 options, torch or the training-data generators; `phase10 train`, `train-locator`
 and `eval-model` import them inside the command, when it runs. Beside the
-scorer's own layering test (tests/test_solver.py: the scorer imports only the
+scorer's own layering test (tests/scorer/test_solver.py: the scorer imports only the
 standard library).
 """
 
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Training code: these modules and everything under them.
 TRAINING = (

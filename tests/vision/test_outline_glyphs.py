@@ -23,7 +23,7 @@ from vision.synth.font_library import (
 )
 from vision.synth.looks import BODIES, EVAL_GROUPS, ink_hue_spreads, random_inks, random_look
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 sys.path.insert(0, str(DATA))
 
 from regenerate_outline_golden import CASES, strip  # noqa: E402

@@ -213,7 +213,7 @@ def test_an_old_dice_log_replays_unchanged_through_the_kind_dispatch():
 
     from scorer import Game, event_from_dict
 
-    stored = json.loads((Path(__file__).parent / "data" / "legacy_game_logs.json").read_text())
+    stored = json.loads((Path(__file__).parents[1] / "data" / "legacy_game_logs.json").read_text())
     for logged in stored["games"]:
         game = replay_log(logged["events"])
         assert isinstance(game, Game) and GameKind.of(game) is GameKind.DICE

@@ -19,7 +19,7 @@ from vision.sources import (
     open_source,
 )
 
-GOLDEN = Path(__file__).resolve().parent / "data" / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
 
 
 class RecordingReader:

@@ -11,7 +11,7 @@ import numpy as np
 from vision.synth import render_scene
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "eval_real.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "eval_real.py"
 spec = importlib.util.spec_from_file_location("eval_real", SCRIPT)
 eval_real = importlib.util.module_from_spec(spec)
 sys.modules["eval_real"] = eval_real  # dataclasses look their module up

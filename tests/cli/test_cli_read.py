@@ -9,7 +9,7 @@ import numpy as np
 
 from cli.main import main
 
-GOLDEN = Path(__file__).parent / "data" / "golden"
+GOLDEN = Path(__file__).parents[1] / "data" / "golden"
 
 
 def test_json_lines_one_per_image_with_the_dice(capsys):

@@ -25,7 +25,7 @@ from fakes import serve_http
 
 from cli import doctor, qr
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 INSTALLER = DEPLOY / "install.sh"
 UNIT = DEPLOY / "phase10.service"
