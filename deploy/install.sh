@@ -5,6 +5,8 @@
 # Idempotent: every step first checks whether it is already done and then says
 # "ok: ..." (nothing to do) or "done: ..." (changed something). --dry-run only
 # lists the steps as "would: ..." and changes nothing (it runs anywhere, as any user).
+# --no-systemd installs without a running systemd (a chroot: deploy/check-arm64.sh):
+# it writes every file, user and folder but skips what needs systemd, and says so.
 # The app directory (--prefix) is replaced on upgrade; the data directory and the
 # config file are never overwritten.
 set -euo pipefail
@@ -40,9 +42,11 @@ PORT=$DEFAULT_PORT
 HOST_NAME=phase10
 SET_HOST_NAME=1
 START=1
+NO_SYSTEMD=0
 DRY_RUN=0
 PRINT_FILE=""
 CHANGED=0
+FAILING_STEP=""
 
 usage() {
     cat <<EOF
@@ -60,6 +64,9 @@ Options:
   --hostname NAME    mDNS host name, so the page is http://NAME.local (default phase10)
   --keep-hostname    leave the host name as it is
   --no-start         enable the service for the next boot but do not start it now
+  --no-systemd       for a root without a running systemd (a chroot): write the unit,
+                     config, mDNS file, user and data folder, but skip systemctl and
+                     the host name (implies --keep-hostname and --no-start)
   --print WHAT       print the file the installer would write (unit, avahi or
                      config) with these options applied, and exit
   -h, --help         show this help and exit
@@ -85,12 +92,17 @@ parse_args() {
             --hostname) need_value "$@"; HOST_NAME=$2; shift ;;
             --keep-hostname) SET_HOST_NAME=0 ;;
             --no-start) START=0 ;;
+            --no-systemd) NO_SYSTEMD=1 ;;
             --print) need_value "$@"; PRINT_FILE=$2; shift ;;
             -h | --help) usage; exit 0 ;;
             *) die "unknown option '$1' (see --help)" ;;
         esac
         shift
     done
+    if ((NO_SYSTEMD)); then
+        SET_HOST_NAME=0
+        START=0
+    fi
     if ! [[ $PORT =~ ^[0-9]{1,5}$ ]] || ((PORT < 1 || PORT > 65535)); then
         die "--port '$PORT' is not a port number (1-65535)"
     fi
@@ -160,7 +172,9 @@ step() {
     if "$check" 2>/dev/null; then
         say "ok: $description"
     else
+        FAILING_STEP=$description
         "$action"
+        FAILING_STEP=""
         CHANGED=1
         say "done: $description"
     fi
@@ -318,7 +332,7 @@ check_unit() {
 
 do_unit() {
     render_unit | install -D -m 0644 /dev/stdin "$UNIT_FILE"
-    systemctl daemon-reload
+    ((NO_SYSTEMD)) || systemctl daemon-reload
 }
 
 check_avahi() {
@@ -332,7 +346,7 @@ render_avahi_for_config() {
 do_avahi() {
     install -d -m 0755 "$(dirname "$AVAHI_FILE")"
     render_avahi_for_config | install -m 0644 /dev/stdin "$AVAHI_FILE"
-    systemctl reload-or-restart avahi-daemon || warn "could not reload avahi-daemon"
+    ((NO_SYSTEMD)) || systemctl reload-or-restart avahi-daemon || warn "could not reload avahi-daemon"
 }
 
 check_hostname() {
@@ -396,6 +410,7 @@ preflight() {
     [[ $EUID -eq 0 || -n $ROOT ]] || die "run as root: sudo bash $0 $*"
     local tool
     for tool in apt-get dpkg-query systemctl python3; do
+        [[ $tool != systemctl ]] || ((NO_SYSTEMD == 0)) || continue
         command -v "$tool" >/dev/null || die "'$tool' not found: this installer is for Raspberry Pi OS (Debian Bookworm)"
     done
     python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -422,6 +437,8 @@ report() {
             warn "the service did not answer on port $port within a minute;" \
                 "see: journalctl -u $SERVICE -n 50   and: sudo phase10 doctor"
         fi
+    elif ((NO_SYSTEMD)); then
+        say "note: not enabled or started (--no-systemd): no systemd to run $SERVICE.service here"
     else
         say "note: not started (--no-start); it starts at the next boot or with: sudo systemctl start $SERVICE"
     fi
@@ -438,7 +455,14 @@ report() {
     ((healthy))
 }
 
+name_failed_step() {
+    # A step's action that stops the installer (set -e) is named, not just its last output.
+    local status=$?
+    ((status == 0)) || [[ -z $FAILING_STEP ]] || echo "install.sh: error: step failed: $FAILING_STEP" >&2
+}
+
 main() {
+    trap name_failed_step EXIT
     parse_args "$@"
     case $PRINT_FILE in
         unit) render_unit; return 0 ;;
@@ -466,12 +490,19 @@ main() {
         check_unit do_unit
     step "publish _http._tcp on port $(configured_port) over mDNS in $AVAHI_FILE" \
         check_avahi do_avahi
-    step "set the host name to $HOST_NAME so the page is http://$HOST_NAME.local" \
-        check_hostname do_hostname
-    step "enable $SERVICE.service at boot" check_enabled do_enable
+    if ((NO_SYSTEMD)); then
+        local verb="skip"
+        ((DRY_RUN == 0)) || verb="would: skip"
+        say "$verb (--no-systemd): systemctl daemon-reload, reloading avahi-daemon, setting the" \
+            "host name, enabling and starting $SERVICE.service"
+    else
+        step "set the host name to $HOST_NAME so the page is http://$HOST_NAME.local" \
+            check_hostname do_hostname
+        step "enable $SERVICE.service at boot" check_enabled do_enable
+    fi
     if ((START)); then
         step "start $SERVICE.service (restart after an upgrade)" check_running do_start
-    else
+    elif ((NO_SYSTEMD == 0)); then
         local verb="skip"
         ((DRY_RUN == 0)) || verb="would: skip"
         say "$verb starting $SERVICE.service now (--no-start)"
