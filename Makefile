@@ -1,4 +1,5 @@
-# The two set-up commands of the README: `make run` and `make test`.
+# The two set-up commands of the README: `make run` and `make test`; `make check` is the
+# quick lane while working (under a minute), `make test` the whole suite.
 # Each creates (or updates, when pyproject.toml changes) the local virtual
 # environment .venv from this project's own files, then runs.
 
@@ -7,7 +8,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench train clean
+.PHONY: run check test lint bench train clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,6 +19,12 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/phase10 serve
 
+# The quick lane: lint, then every test but the slow and browser ones, stopping at the
+# first failure, with Hypothesis's dev profile (tests/conftest.py).
+check: lint
+	$(BIN)/python -m pytest -q -x -m "not slow and not browser" --hypothesis-profile=dev
+
+# The whole suite, with Hypothesis's thorough ci profile (the default).
 test: $(STAMP)
 	$(BIN)/python -m pytest
 

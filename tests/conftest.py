@@ -1,13 +1,27 @@
-"""Fixtures shared by every test folder."""
+"""Fixtures shared by every test folder, and the Hypothesis profiles.
+
+Profiles: "ci" (the default: `make test`, CI) runs each property test as often as
+it asks; "dev" (`make check`) a tenth as often, with no deadline. The
+HYPOTHESIS_PROFILE environment variable or pytest's `--hypothesis-profile` picks
+one (the option wins). A test that names its own count of examples takes it
+from `property_budget.examples`, so that it keeps its share under each profile.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+from property_budget import CI_EXAMPLES
 
 from vision.synth import font_library
+
+settings.register_profile("ci", max_examples=CI_EXAMPLES, print_blob=True)
+settings.register_profile("dev", max_examples=CI_EXAMPLES // 10, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture

@@ -171,6 +171,7 @@ def _shellcheck() -> str | None:
     return shutil.which("shellcheck") or (str(beside_python) if beside_python.exists() else None)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(_shellcheck() is None, reason="shellcheck is not installed")
 def test_installer_passes_shellcheck() -> None:
     check = subprocess.run([str(_shellcheck()), "--severity=style", str(INSTALLER)],
@@ -446,6 +447,7 @@ def test_desktop_image_keeps_its_full_camera_tools(tmp_path: Path) -> None:
     assert "python3-picamera2 rpicam-apps" in packages and "rpicam-apps-lite" not in packages
 
 
+@pytest.mark.slow
 def test_install_then_reinstall_then_upgrade(tmp_path: Path, http_server: int) -> None:
     system = FakeSystem(tmp_path, http_server)
     first = system.install()

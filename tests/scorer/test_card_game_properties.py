@@ -15,6 +15,7 @@ import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_budget import examples
 
 from scorer import CardGame, CardWinnerRule, HandResult, replay_log
 
@@ -62,7 +63,7 @@ def check_sheet(game: CardGame) -> None:
         assert game.winners == ()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data(), count=st.integers(2, 5), rule=st.sampled_from(list(CardWinnerRule)))
 def test_random_card_games_replay_undo_and_follow_the_rules(data, count, rule):
     players = NAMES[:count]
@@ -91,7 +92,7 @@ def test_random_card_games_replay_undo_and_follow_the_rules(data, count, rule):
         assert state(replay_log(stored)) == state(game)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(data=st.data(), count=st.integers(2, 4))
 def test_a_game_where_everyone_always_makes_their_phase_ends_after_ten_hands(data, count):
     players = NAMES[:count]

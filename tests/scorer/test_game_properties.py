@@ -14,6 +14,7 @@ from dataclasses import replace
 from game_rolls import best_roll
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from property_budget import examples
 
 from scorer import (
     FirstFinishRule,
@@ -203,13 +204,13 @@ def play(data, steps: int, make_chance: int) -> Game:
     return game
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data())
 def test_short_random_games_replay_and_undo_exactly(data):
     play(data, steps=25, make_chance=40)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.data())
 def test_long_random_games_reach_the_end_and_replay_exactly(data):
     game = play(data, steps=250, make_chance=75)
@@ -218,7 +219,7 @@ def test_long_random_games_reach_the_end_and_replay_exactly(data):
     check_first_finish_readings(game)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(2, MAX_PLAYERS), st.data())
 def test_roll_off_ranks_every_player_by_their_throws(count, data):
     """Settled order = throws compared first throw first, highest first; re-throws only in ties."""

@@ -94,6 +94,7 @@ def test_best_score_over_counts_is_for_set_and_run_phases_only():
         best_score([0] * 10, 0, get_phase(1))
 
 
+@pytest.mark.slow
 def test_rulebook_example_and_design_maxima():
     assert value_score([8, 8, 8, 10, WILD, WILD, 5, 7, 1, 3], 1) == 34
     high, low = sides()
@@ -154,6 +155,7 @@ def test_one_roll_left_table_equals_enumeration_of_every_outcome(phase):
         assert table.keep_value(1, *split(kept)) == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("phase", FULL_PHASES)
 def test_two_rolls_left_table_equals_enumeration_then_best_keep(phase):
     """Level two: every outcome of the re-roll, then the best of all sub-multisets (or stop)."""
@@ -293,6 +295,7 @@ def target_policy_turn_chance() -> float:
 TURNS = 3000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("phase", [7, 10])
 def test_simulated_turns_make_the_phase_at_the_predicted_rate(phase):
     rate, scores = simulate(phase, TURNS, seed=phase)
@@ -304,6 +307,7 @@ def test_simulated_turns_make_the_phase_at_the_predicted_rate(phase):
     assert abs(statistics.mean(scores) - table.turn_score) <= 4 * score_error
 
 
+@pytest.mark.slow
 def test_colour_phase_simulations_match_the_exact_chance_and_the_policy():
     predicted = turn_odds(8)  # the exact optimum
     error = math.sqrt(predicted * (1 - predicted) / TURNS)
@@ -375,6 +379,7 @@ def _placed_keep_chance(roll: Roll, keep: tuple[int, ...], models) -> float:
     return total
 
 
+@pytest.mark.slow
 def test_colour_target_is_the_best_of_all_1024_keeps_with_one_roll_left():
     rng = random.Random(88)
     for _ in range(25):

@@ -64,6 +64,7 @@ def direct() -> tuple[np.ndarray, np.ndarray, float, np.ndarray, list[np.ndarray
     return one_left, two_left, float(turn.ravel()[0]), made, chances
 
 
+@pytest.mark.slow
 def test_turn_chance_equals_the_direct_optimum(direct):
     assert turn_odds(8) == pytest.approx(direct[2], abs=1e-12)
     assert colour_table().turn_chance == turn_odds(8)
@@ -134,6 +135,7 @@ def test_placements_are_every_assignment_of_the_dice_with_its_likelihood():
         assert all(found[names] == pytest.approx(brute[names], abs=1e-12) for names in found)
 
 
+@pytest.mark.slow
 def test_advice_chance_equals_a_brute_force_over_assignments_on_240_positions(direct):
     """Issue 16: one arbitrary assignment gave a wrong chance on about 1 roll in 20."""
     differed = 0
@@ -149,6 +151,7 @@ def test_advice_chance_equals_a_brute_force_over_assignments_on_240_positions(di
     assert differed  # the single-assignment chance was wrong here, the weighed one is not
 
 
+@pytest.mark.slow
 def test_no_keep_beats_the_advice_over_the_assignments(direct):
     """With faces that lie on the dice in several ways, one colour still is a best keep."""
     for roll in _positions(16, 99)[:8]:
@@ -161,6 +164,7 @@ def test_no_keep_beats_the_advice_over_the_assignments(direct):
         assert advice.probability == pytest.approx(max(best, advice.made_now.made), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_the_camera_s_matched_dice_give_that_assignment_s_exact_chance(direct):
     names = [die.name for die in PHYSICAL_DICE]
     for roll in _positions(20, 5)[:10]:
@@ -185,6 +189,7 @@ def _indices(roll: Roll, dice) -> tuple[int, ...]:
     return tuple(out)
 
 
+@pytest.mark.slow
 def test_one_colour_keeps_reach_the_optimum_in_every_state():
     """Over all colour states of the types: stopping or keeping one colour is never beaten."""
     table = colour_table()

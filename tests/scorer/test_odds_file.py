@@ -24,6 +24,7 @@ def shipped_bytes() -> bytes:
     return resources.files("scorer").joinpath("data", FILE_NAME).read_bytes()
 
 
+@pytest.mark.slow
 def test_the_shipped_file_equals_a_fresh_build():
     """Stale after a change to the odds or the dice: rerun benchmarks/build_odds_tables.py."""
     shipped_header, shipped = decode(shipped_bytes())
@@ -35,6 +36,7 @@ def test_the_shipped_file_equals_a_fresh_build():
         assert shipped[name] == values, f"{name} differs: rebuild the odds tables file"
 
 
+@pytest.mark.slow
 def test_tables_are_read_from_the_file_not_built():
     assert odds_table(get_phase(3)).build_seconds == 0.0
     assert colour_table().build_seconds == 0.0
@@ -59,6 +61,7 @@ def test_a_bad_file_is_refused_with_the_reason(data, message):
         decode(data)
 
 
+@pytest.mark.slow
 def test_a_file_cut_short_is_refused():
     header, arrays = decode(shipped_bytes())
     raw = lzma.decompress(shipped_bytes())
@@ -67,6 +70,7 @@ def test_a_file_cut_short_is_refused():
     assert header["format"] == 1 and arrays
 
 
+@pytest.mark.slow
 def test_encode_round_trips():
     phase = get_phase(1)
     data = encode({1: odds_table(phase)}, colour_table())

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_budget import examples
 from scorer_brute_force import best_score, fewest_wilds, is_valid_group, is_valid_stand_ins
 
 import scorer
@@ -254,6 +255,7 @@ def best_colour_rolls() -> list[Roll]:
     return rolls
 
 
+@pytest.mark.slow
 def test_phase_maxima_over_all_rolls_of_the_real_dice():
     multisets = value_multisets()
     assert len(multisets) == 462 * 70  # six high dice over 5..10, four low over 1..4/W
@@ -310,7 +312,8 @@ def check_grouping(result: PhaseResult) -> None:
     assert result.score == sum(die.value for group in result.groups for die in group.dice)
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rolls())
 def test_solver_matches_brute_force(roll):
     for result in evaluate_all(roll):
@@ -325,7 +328,7 @@ def test_solver_matches_brute_force(roll):
         assert used == fewest_wilds(roll.dice, result.phase), (str(roll), result.phase.number)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(rolls(), st.sampled_from(PHASES))
 def test_evaluate_is_deterministic_in_die_order(roll, phase):
     """The verdict and grouping depend on the dice, not the order they were read in."""

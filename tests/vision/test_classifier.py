@@ -173,6 +173,7 @@ def _true_corner_crops(fonts, white_balance, seeds, dark=None):
     return np.stack(crops), dice
 
 
+@pytest.mark.slow
 def test_every_value_reads_in_several_outline_fonts(classifier):
     """The golden check of the reader: each face value, in three real fonts, light bodies."""
     from vision.synth.looks import LookMix

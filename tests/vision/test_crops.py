@@ -107,6 +107,7 @@ def test_ground_truth_crop_centres_the_face():
             assert sign * (inner - border) > 30, (seed, rendered.die)
 
 
+@pytest.mark.slow
 def test_face_crops_are_labelled_reproducible_and_mixed():
     crops, values, colours, faces = render_face_crops(7, 120)
     assert crops.shape == (120, CROP_SIZE, CROP_SIZE, 3) and crops.dtype == np.uint8

@@ -105,6 +105,7 @@ def test_top_faces_never_overlap_and_clusters_and_tilts_occur():
     assert touching > 0 and tilted > 0
 
 
+@pytest.mark.slow
 def test_every_top_face_lies_inside_the_picture():
     # A tray at the frame's edge, seen from low down: a die leaning on the wall there
     # shows its top pushed outside the picture, so such spots are never chosen.

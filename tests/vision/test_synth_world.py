@@ -80,6 +80,7 @@ def test_a_tipped_camera_moves_the_tops_with_the_picture():
     assert maps[0].max() == 255
 
 
+@pytest.mark.slow
 def test_locator_samples_with_a_look_are_reproducible_and_labelled():
     font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     if not Path(font).is_file():

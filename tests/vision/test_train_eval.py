@@ -46,6 +46,7 @@ def test_eval_model_reports_a_missing_model(tmp_path, capsys):
     assert "none.onnx" in err and "file not found" in err
 
 
+@pytest.mark.slow
 def test_eval_model_json_report(capsys):
     assert main(["eval-model", "--faces", "60", "--json", "--group", "hershey"]) == 0
     result = json.loads(capsys.readouterr().out)
@@ -60,12 +61,14 @@ def test_eval_model_json_report(capsys):
     assert 0.0 <= report["negative_rejection_rate"] <= 1.0
 
 
+@pytest.mark.slow
 def test_eval_model_text_report(capsys):
     assert main(["eval-model", "--faces", "30", "--group", "hershey"]) == 0
     out = capsys.readouterr().out
     assert "value accuracy" in out and "6 vs 9" in out and "not-a-die rejection" in out
 
 
+@pytest.mark.slow
 def test_eval_model_skips_groups_whose_fonts_are_missing_and_names_the_package(no_fonts, capsys):
     assert main(["eval-model", "--faces", "20", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
@@ -90,6 +93,7 @@ def test_eval_model_refuses_an_unknown_group(capsys):
     assert "unknown evaluation group 'nope'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_training_seeds_stay_below_the_evaluation_seeds():
     pytest.importorskip("torch")
     from models.train import chunk_seeds
@@ -187,6 +191,7 @@ def test_tiny_locator_training_run_exports_a_loadable_network(tmp_path):
     assert finder.maps(np.zeros((480, 640, 3), np.uint8)).shape == (3, 120, 160)
 
 
+@pytest.mark.slow
 def test_a_fine_tuned_locator_starts_exactly_where_the_shipped_one_is():
     """--init loads the exported network (batch norms folded in) back into PyTorch."""
     pytest.importorskip("torch")

@@ -140,6 +140,7 @@ def test_creating_the_app_loads_no_training_code(tmp_path: Path) -> None:
     """) == []
 
 
+@pytest.mark.slow
 def test_the_demo_table_renders_without_training_code(tmp_path: Path) -> None:
     """The demo camera renders scenes (vision.synth) but not training data, and the
     real table watcher (the ONNX models) loads no trainer."""

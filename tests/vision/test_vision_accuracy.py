@@ -6,11 +6,14 @@ ten read right, 99.7 % of dice read right). CI reads 30 scenes and allows two
 scenes short on each count and three dice wrong (93 %, 93 %, 99 %).
 """
 
+import pytest
+
 from vision.evaluation import evaluate_pipeline
 from vision.pipeline import DiceReader
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 
 
+@pytest.mark.slow
 def test_pipeline_accuracy_on_thirty_fresh_scenes():
     seeds = range(HELD_OUT_SEED_BASE + 5000, HELD_OUT_SEED_BASE + 5030)
     score = evaluate_pipeline(DiceReader(threads=1), seeds)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_budget import examples
 
 from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE, WILD, Roll
 from vision.decode import FACES, UNSURE_BELOW, decode, face_probabilities
@@ -106,7 +107,7 @@ def inventory_rolls(draw):
     return Roll(tuple(draw(st.sampled_from(physical.faces)) for physical in chosen))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(inventory_rolls(), st.integers(0, 9), st.floats(0.5, 0.7), st.randoms())
 def test_true_roll_is_recovered_when_one_die_is_blurred(roll, blurred, sure, random):
     values, colours = probs_for(roll, sure=0.99)

@@ -22,6 +22,7 @@ def reader():
     return DiceReader(threads=1)
 
 
+@pytest.mark.slow
 def test_a_rendered_roll_fires_once_after_the_dice_stop(reader):
     table = DemoTable(11, size=SIZE, fps=4, rest_seconds=2.0, roll_seconds=1.5, hand_share=0.0)
     frames = table.frames()
@@ -42,6 +43,7 @@ def test_a_rendered_roll_fires_once_after_the_dice_stop(reader):
     assert sorted(str(r.die) for r in event.reading.dice) == sorted(str(d) for d in frame.roll)
 
 
+@pytest.mark.slow
 def test_a_hand_moving_over_still_rendered_dice_does_not_fire(reader):
     rng = np.random.default_rng(21)
     conditions = random_conditions(rng, SIZE)
@@ -63,6 +65,7 @@ def test_a_hand_moving_over_still_rendered_dice_does_not_fire(reader):
     assert [watcher.feed(frame) for frame in frames] == [None] * len(frames)
 
 
+@pytest.mark.slow
 def test_the_demo_plays_turns_of_three_rolls_keeping_some_dice():
     table = DemoTable(3, size=(480, 360), fps=2, rest_seconds=1.0, roll_seconds=1.0)
     frames = table.frames()
@@ -87,6 +90,7 @@ def test_demo_spec_opens_a_paced_source():
     assert source.table is None
 
 
+@pytest.mark.slow
 def test_table_watcher_reports_rolls_readings_and_an_overlay(reader):
     source = DemoSource(5, size=SIZE, fps=4, realtime=False)
     with TableWatcher("demo", reader=reader, source=source) as watcher:
@@ -108,6 +112,7 @@ def test_table_watcher_reports_rolls_readings_and_an_overlay(reader):
     assert all(event.reading.dice for event in events)
 
 
+@pytest.mark.slow
 def test_table_watcher_close_from_another_thread_ends_events(reader):
     source = DemoSource(6, size=(480, 360), fps=50, realtime=True)
     with TableWatcher("demo", reader=reader, source=source) as watcher:

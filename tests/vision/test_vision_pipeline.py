@@ -137,6 +137,7 @@ def test_two_touching_dark_dice_are_both_found(reader, offset):
     assert_every_top_found(scene, boxes, within=0.2)
 
 
+@pytest.mark.slow
 def test_a_hand_over_the_tray_is_flagged_and_dice_are_not_taken_from_it(reader):
     flagged = 0
     for seed in range(HELD_OUT_SEED_BASE + 100, HELD_OUT_SEED_BASE + 106):

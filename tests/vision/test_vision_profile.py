@@ -177,6 +177,7 @@ def test_teaching_refuses_a_roll_that_does_not_fit_the_picture(reader):
         teach(reader, np.zeros((10, 10), np.uint8), roll, DiceProfile.empty())
 
 
+@pytest.mark.slow
 def test_a_taught_profile_reads_the_same_set_at_least_as_well(reader, tmp_path):
     taught = DiceProfile.empty()
     for offset in (3, 4, 5):
