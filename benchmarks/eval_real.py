@@ -103,7 +103,7 @@ def match(centres: Sequence[tuple[float, float]], boxes: np.ndarray) -> int:
 
 def evaluate(reader, photos: Sequence[Photo], die_px: float) -> dict[str, dict]:
     """Both steps over the photos: {"locate": summary, "read": summary}."""
-    from vision.reading import FLAG_HAND
+    from vision.reading import ReadingFlag
 
     locate, read = Tally(), Tally()
     for photo in photos:
@@ -121,7 +121,7 @@ def evaluate(reader, photos: Sequence[Photo], die_px: float) -> dict[str, dict]:
         reading = reader.read(frame)
         seconds = time.perf_counter() - start
         centres = list(reading.centres())
-        hand = reading.has_flag(FLAG_HAND)
+        hand = reading.has_flag(ReadingFlag.HAND)
         read.add(len(boxes), match(centres, boxes), len(centres), hand, seconds)
     return {"locate": locate.summary(), "read": read.summary()}
 

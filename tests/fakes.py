@@ -4,25 +4,30 @@
 - `FakePicamera2`: picamera2's `Picamera2` as far as vision's `PiCameraSource` uses it.
 - `serve_http`: a local HTTP server that answers given paths (a scorepad stand-in for
   `phase10 doctor` and the installer's health check).
+- `serve_app`: no fake, the real scorepad over HTTP, for what probes it from outside.
 """
 
 from __future__ import annotations
 
 import http.server
 import queue
+import socketserver
 import sys
 import threading
 import time
 import types
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pytest
 
 from vision.camera_contract import DiceThrower, ExposureControl, RollEvent, TrayFractions
 from vision.reading import Reading
+
+if TYPE_CHECKING:
+    from web.config import Config
 
 #: What the fake watcher shows as its annotated picture (not a decodable image).
 JPEG = b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9"
@@ -166,10 +171,8 @@ class _Answers(http.server.BaseHTTPRequestHandler):
 
 
 @contextmanager
-def serve_http(paths: Mapping[str, tuple[int, bytes]]) -> Iterator[int]:
-    """A local HTTP server answering `paths` (path -> status, body); yields its port."""
-    handler = type("Handler", (_Answers,), {"paths": dict(paths)})
-    server = http.server.HTTPServer(("127.0.0.1", 0), handler)
+def _serving(server: socketserver.BaseServer) -> Iterator[int]:
+    """Serve in a thread until the block ends; yields the port."""
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
@@ -177,3 +180,27 @@ def serve_http(paths: Mapping[str, tuple[int, bytes]]) -> Iterator[int]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextmanager
+def serve_http(paths: Mapping[str, tuple[int, bytes]]) -> Iterator[int]:
+    """A local HTTP server answering `paths` (path -> status, body); yields its port."""
+    handler = type("Handler", (_Answers,), {"paths": dict(paths)})
+    with _serving(http.server.HTTPServer(("127.0.0.1", 0), handler)) as port:
+        yield port
+
+
+@contextmanager
+def serve_app(config: Config) -> Iterator[int]:
+    """The real scorepad made from `config`, served on 127.0.0.1 in a thread; yields its
+    port, and closes the app after the server."""
+    from werkzeug.serving import make_server
+
+    from web.app import close_app, create_app
+
+    app = create_app(config)
+    try:
+        with _serving(make_server("127.0.0.1", 0, app, threaded=True)) as port:
+            yield port
+    finally:
+        close_app(app)

@@ -31,7 +31,7 @@ from scorer.dice import (
     Die,
 )
 from vision.model_io import COLOUR_LABELS, VALUE_LABELS
-from vision.reading import FLAG_BAD_COMPOSITION, FLAG_NOT_EXPLAINED, FLAG_TOO_MANY
+from vision.reading import ReadingFlag
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ class Decoding:
     """The faces of all dice of one frame, in input order, and any flags on the whole."""
 
     faces: tuple[DecodedFace, ...]
-    flags: tuple[str, ...]
+    flags: tuple[ReadingFlag, ...]
     used_inventory: bool
 
 
@@ -113,29 +113,31 @@ def decode(
         return Decoding((), (), False)
     if count > FULL_ROLL:
         logger.debug("%d dice read: more than the box holds, decoding each alone", count)
-        return _independent(probs, unsure_below, (FLAG_TOO_MANY,))
+        return _independent(probs, unsure_below, (ReadingFlag.TOO_MANY,))
     if not use_inventory:
         return _independent(probs, unsure_below, _composition_flags(probs.argmax(axis=1)))
     matched = _best_matching(probs)
     chosen = [int(face) for face in matched]
     if min(probs[range(count), chosen]) < MIN_MATCHED_FACE_PROB:
         logger.debug("best inventory matching needs an implausible face; reading each die alone")
-        flags = (FLAG_NOT_EXPLAINED, *_composition_flags(probs.argmax(axis=1)))
+        flags = (ReadingFlag.NOT_EXPLAINED, *_composition_flags(probs.argmax(axis=1)))
         return _independent(probs, unsure_below, flags)
     posterior = _posterior(probs)
     faces = tuple(_decoded(posterior[i], chosen[i], unsure_below) for i in range(count))
     return Decoding(faces, (), True)
 
 
-def _independent(probs: np.ndarray, unsure_below: float, flags: tuple[str, ...]) -> Decoding:
+def _independent(
+    probs: np.ndarray, unsure_below: float, flags: tuple[ReadingFlag, ...]
+) -> Decoding:
     faces = tuple(_decoded(row, int(row.argmax()), unsure_below) for row in probs)
     return Decoding(faces, flags, False)
 
 
-def _composition_flags(chosen: np.ndarray) -> tuple[str, ...]:
+def _composition_flags(chosen: np.ndarray) -> tuple[ReadingFlag, ...]:
     high = int(_HIGH_FACE[chosen].sum())
     low = len(chosen) - high
-    return (FLAG_BAD_COMPOSITION,) if high > HIGH_DICE or low > LOW_DICE else ()
+    return (ReadingFlag.BAD_COMPOSITION,) if high > HIGH_DICE or low > LOW_DICE else ()
 
 
 def _decoded(row: np.ndarray, chosen: int, unsure_below: float) -> DecodedFace:

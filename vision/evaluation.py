@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.reading import Reading
+from vision.reading import Reading, ReadingFlag
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ class SceneScore:
     right: int
     unsure: int
     seconds: float
-    flags: tuple[str, ...] = ()
+    flags: tuple[ReadingFlag, ...] = ()
     by_colour: tuple[tuple[str, int, int], ...] = ()  # (true colour letter, dice, read right)
 
     def all_found(self) -> bool:

@@ -18,15 +18,7 @@ import numpy as np
 
 from scorer.dice import FULL_ROLL
 from vision.decode import decode, face_probabilities
-from vision.reading import (
-    FLAG_BAD_FRAME,
-    FLAG_HAND,
-    FLAG_TOO_MANY,
-    FLAG_UNREADABLE,
-    ReadDie,
-    Reading,
-    UnreadableDie,
-)
+from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
 from vision.tops import Located, TopFinder
 
 if TYPE_CHECKING:
@@ -204,11 +196,11 @@ class DiceReader:
         if not is_frame(frame):
             shape = getattr(frame, "shape", None)
             logger.debug("not a BGR uint8 frame (shape %s): empty reading", shape)
-            return Reading.empty((0, 0), FLAG_BAD_FRAME)
+            return Reading.empty((0, 0), ReadingFlag.BAD_FRAME)
         size = (int(frame.shape[1]), int(frame.shape[0]))
         readout = self.readout(frame)
         located = readout.located
-        hand = (FLAG_HAND,) if located.hand else ()
+        hand = (ReadingFlag.HAND,) if located.hand else ()
         if not located.boxes:
             return Reading.empty(size, *hand)
         value_probs, colour_probs, face_prob = (
@@ -229,9 +221,9 @@ class DiceReader:
         )
         flags = list(hand)
         if unreadable:
-            flags.append(FLAG_UNREADABLE)
+            flags.append(ReadingFlag.UNREADABLE)
         if keep.size + len(unreadable) > FULL_ROLL:
-            flags.append(FLAG_TOO_MANY)
+            flags.append(ReadingFlag.TOO_MANY)
         if keep.size == 0:
             return Reading((), size, tuple(flags), unreadable)
         boxes = [located.boxes[int(index)] for index in keep]

@@ -6,23 +6,28 @@ pipeline is unsure of stay in the reading, marked, so the web page can ask the
 players instead of guessing. A die that was found but whose face could not be
 read at all (a pip die, a face under glare) is an `UnreadableDie`: it has a place
 but no face, it is listed all the same, and it makes the reading incomplete
-(`FLAG_UNREADABLE`), never silently dropped.
+(`ReadingFlag.UNREADABLE`), never silently dropped.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from enum import StrEnum
+from typing import Any
 
 from scorer.dice import FULL_ROLL, Die, InvalidRollError, Roll
 
-#: Reading flags: one word per condition the players should know about.
-FLAG_NOT_EXPLAINED: Final[str] = "not-explained-by-inventory"
-FLAG_HAND: Final[str] = "hand-in-frame"
-FLAG_TOO_MANY: Final[str] = "too-many-dice"
-FLAG_BAD_COMPOSITION: Final[str] = "too-many-high-or-low"
-FLAG_BAD_FRAME: Final[str] = "unreadable-frame"
-FLAG_UNREADABLE: Final[str] = "unreadable-dice"  # some found dice could not be read
+
+class ReadingFlag(StrEnum):
+    """One word per condition of a reading the players should know about; its value is
+    the word the JSON carries (the API, the stored roll, `phase10 read --json`)."""
+
+    NOT_EXPLAINED = "not-explained-by-inventory"
+    HAND = "hand-in-frame"
+    TOO_MANY = "too-many-dice"
+    BAD_COMPOSITION = "too-many-high-or-low"
+    BAD_FRAME = "unreadable-frame"
+    UNREADABLE = "unreadable-dice"  # some found dice could not be read
 
 
 def _point(point: tuple[float, float]) -> list[float]:
@@ -89,11 +94,11 @@ class Reading:
 
     dice: tuple[ReadDie, ...] = ()
     frame_size: tuple[int, int] = (0, 0)  # (width, height) in pixels
-    flags: tuple[str, ...] = field(default=())
+    flags: tuple[ReadingFlag, ...] = field(default=())
     unreadable: tuple[UnreadableDie, ...] = ()
 
     @classmethod
-    def empty(cls, frame_size: tuple[int, int] = (0, 0), *flags: str) -> Reading:
+    def empty(cls, frame_size: tuple[int, int] = (0, 0), *flags: ReadingFlag) -> Reading:
         """A reading with no dice (an empty tray, or a frame that could not be read)."""
         return cls((), frame_size, tuple(flags))
 
@@ -123,7 +128,7 @@ class Reading:
     def unsure_count(self) -> int:
         return sum(read.unsure for read in self.dice)
 
-    def has_flag(self, flag: str) -> bool:
+    def has_flag(self, flag: ReadingFlag) -> bool:
         return flag in self.flags
 
     def notation(self) -> str:
@@ -138,7 +143,7 @@ class Reading:
         found = sorted((*self.dice, *self.unreadable), key=lambda d: (d.centre[1], d.centre[0]))
         return {
             "frame_size": [int(self.frame_size[0]), int(self.frame_size[1])],
-            "flags": list(self.flags),
+            "flags": [str(flag) for flag in self.flags],
             "complete": self.is_complete(),
             "dice": [die.to_dict() for die in found],
         }

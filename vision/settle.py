@@ -20,7 +20,7 @@ import numpy as np
 
 from scorer import ROLLS_PER_TURN
 from vision.camera_contract import RollEvent
-from vision.reading import FLAG_HAND, Reading
+from vision.reading import Reading, ReadingFlag
 
 logger = logging.getLogger(__name__)
 
@@ -138,7 +138,7 @@ class SettleWatcher:
             return None
         reading = self.reader.read(frame)
         self.latest_reading = reading
-        if reading.has_flag(FLAG_HAND):
+        if reading.has_flag(ReadingFlag.HAND):
             self._candidate, self._equal, self._in_place = None, 0, 0
             return None
         if not self._is_settled(reading):

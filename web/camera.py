@@ -32,7 +32,7 @@ from vision.camera_contract import (
     TableCamera,
 )
 from vision.reading import Reading
-from web.camera_settings import CameraSettings
+from web.camera_settings import CameraSettings, ExposureMode
 from web.demo_dice import DemoPlan, plan_throw
 from web.service import GameService
 
@@ -281,12 +281,12 @@ class CameraFeed:
         watcher.set_tray_fractions(self.settings.tray)
         exposure = watcher.exposure
         mode, lock = self.settings.exposure_mode, self.settings.exposure
-        if exposure is None or mode == "default":
+        if exposure is None or mode is ExposureMode.DEFAULT:
             return
         try:
-            if mode == "locked" and lock is not None:
+            if mode is ExposureMode.LOCKED and lock is not None:
                 exposure.lock_exposure(lock.to_controls())
-            elif mode == "auto":
+            elif mode is ExposureMode.AUTO:
                 exposure.unlock_exposure()
         except Exception:  # noqa: BLE001 - a stale lock must not keep the camera from reading
             log.exception("could not apply the saved exposure setting (%s)", mode)

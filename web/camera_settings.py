@@ -17,6 +17,7 @@ import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
 
@@ -24,13 +25,18 @@ log = logging.getLogger(__name__)
 
 #: The smallest tray region accepted, as a share of the frame (a slip of the finger is smaller).
 MIN_TRAY_AREA: Final[float] = 0.01
-#: Exposure modes: the camera's own default (the Pi camera locks itself after warming up),
-#: automatic (unlocked by the players) and locked at saved values.
-EXPOSURE_MODES: Final[tuple[str, ...]] = ("default", "auto", "locked")
 FILE_VERSION: Final[int] = 1
 
 Point = tuple[float, float]
 Tray = tuple[Point, Point, Point, Point]
+
+
+class ExposureMode(StrEnum):
+    """How the exposure is set; the value is the word saved in camera.json."""
+
+    DEFAULT = "default"  # the camera's own (the Pi camera locks itself after warming up)
+    AUTO = "auto"  # automatic: unlocked by the players
+    LOCKED = "locked"  # locked at the saved values
 
 
 class InvalidSetupError(ValueError):
@@ -81,8 +87,12 @@ class CameraSettings:
     """What the players set up; the defaults read the whole frame with the camera's own exposure."""
 
     tray: Tray | None = None
-    exposure_mode: str = "default"
+    exposure_mode: ExposureMode = ExposureMode.DEFAULT
     exposure: ExposureLock | None = None
+
+    def __post_init__(self) -> None:
+        # The mode may be given by its word ("locked"); it is kept as the enum.
+        object.__setattr__(self, "exposure_mode", ExposureMode(self.exposure_mode))
 
     def replace(self, **changes: Any) -> CameraSettings:
         return dataclasses.replace(self, **changes)
@@ -92,7 +102,7 @@ class CameraSettings:
             "version": FILE_VERSION,
             "tray": None if self.tray is None else [list(point) for point in self.tray],
             "exposure": {
-                "mode": self.exposure_mode,
+                "mode": self.exposure_mode.value,
                 "controls": None if self.exposure is None else self.exposure.to_controls(),
             },
         }
@@ -106,13 +116,14 @@ class CameraSettings:
         exposure = data.get("exposure") or {}
         if not isinstance(exposure, Mapping):
             raise InvalidSetupError("'exposure' must be an object")
-        mode = exposure.get("mode", "default")
-        if mode not in EXPOSURE_MODES:
-            raise InvalidSetupError(f"exposure mode {mode!r} is not one of "
-                                    f"{', '.join(EXPOSURE_MODES)}")
+        word = exposure.get("mode", ExposureMode.DEFAULT.value)
+        if word not in list(ExposureMode):
+            raise InvalidSetupError(f"exposure mode {word!r} is not one of "
+                                    f"{', '.join(ExposureMode)}")
+        mode = ExposureMode(word)
         controls = exposure.get("controls")
         lock = None if controls is None else ExposureLock.from_controls(controls)
-        if mode == "locked" and lock is None:
+        if mode is ExposureMode.LOCKED and lock is None:
             raise InvalidSetupError("a locked exposure needs its controls")
         return cls(tray, mode, lock)
 

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from scorer import Die, Roll
+from vision.reading import ReadingFlag
 
 
 class RollSource(StrEnum):
@@ -31,7 +32,7 @@ class TableRoll:
     `unreadable` counts dice the camera found but could not read: they come
     after `roll`'s dice, and the roll cannot be scored until each is fixed.
     `unsure` holds indices of dice the reader was not sure of (sorted, once
-    each); `flags` are the reading's words for what the players should know.
+    each); `flags` are the reading's flags, what the players should know.
     """
 
     roll: Roll
@@ -39,16 +40,17 @@ class TableRoll:
     source: RollSource
     roll_id: int | None = None
     unsure: tuple[int, ...] = ()
-    flags: tuple[str, ...] = ()
+    flags: tuple[ReadingFlag, ...] = ()
     unreadable: int = 0
 
     @classmethod
     def new(cls, roll: Roll, *, roll_number: int, source: RollSource, roll_id: int | None,
             unsure: Sequence[int] = (), flags: Sequence[str] = (),
             unreadable: int = 0) -> TableRoll:
-        """A roll put on the table; unsure indices are sorted and kept once each."""
+        """A roll put on the table; unsure indices are sorted and kept once each, flags
+        read from their words (a stored roll's) or given as they are."""
         return cls(roll, roll_number, source, roll_id, tuple(sorted(set(unsure))),
-                   tuple(flags), int(unreadable))
+                   tuple(ReadingFlag(flag) for flag in flags), int(unreadable))
 
     @property
     def dice_count(self) -> int:
@@ -85,7 +87,7 @@ class TableRoll:
             "roll_number": self.roll_number,
             "source": self.source.value,
             "unsure": list(self.unsure),
-            "flags": list(self.flags),
+            "flags": [str(flag) for flag in self.flags],
         }
         if self.unreadable:
             stored["unreadable"] = self.unreadable

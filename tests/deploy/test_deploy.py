@@ -14,14 +14,13 @@ import shutil
 import stat
 import subprocess
 import sys
-import threading
 import tomllib
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fakes import serve_http
+from fakes import serve_app, serve_http
 
 from cli import doctor, qr
 
@@ -517,20 +516,9 @@ def _installer_health_probe() -> str:
 
 def test_the_installers_health_probe_accepts_the_real_app(tmp_path: Path) -> None:
     """The installer asks the route the app serves (GET /api/health, "ok": true)."""
-    from werkzeug.serving import make_server
-
-    from web.app import close_app, create_app
     from web.config import Config
 
-    app = create_app(Config(data_dir=tmp_path / "data", camera="none"))
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
-        probe = subprocess.run([sys.executable, "-c", _installer_health_probe(),
-                                str(server.server_port)], timeout=30, check=False)
-    finally:
-        server.shutdown()
-        server.server_close()
-        close_app(app)
+    with serve_app(Config(data_dir=tmp_path / "data", camera="none")) as port:
+        probe = subprocess.run([sys.executable, "-c", _installer_health_probe(), str(port)],
+                               timeout=30, check=False)
     assert probe.returncode == 0

@@ -9,14 +9,13 @@ import os
 import socket
 import sqlite3
 import sys
-import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
 
 import pytest
-from fakes import serve_http
+from fakes import serve_app, serve_http
 
 from cli import doctor
 from cli.doctor import CheckResult, Status
@@ -203,20 +202,8 @@ def test_port_served_by_a_release_without_health_is_ok(tmp_path: Path, http_serv
 
 
 def test_port_served_by_the_real_app_is_ok(tmp_path: Path) -> None:
-    from werkzeug.serving import make_server
-
-    from web.app import close_app, create_app
-
-    app = create_app(config_for(tmp_path))
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
-        result = doctor.check_port(config_for(tmp_path, port=server.server_port))
-    finally:
-        server.shutdown()
-        server.server_close()
-        close_app(app)
+    with serve_app(config_for(tmp_path)) as port:
+        result = doctor.check_port(config_for(tmp_path, port=port))
     assert result.status is Status.OK and "served by phase10 (/api/health)" in result.message
 
 

@@ -8,7 +8,7 @@ from property_budget import examples
 
 from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE, WILD, Roll
 from vision.decode import FACES, UNSURE_BELOW, decode, face_probabilities
-from vision.reading import FLAG_BAD_COMPOSITION, FLAG_NOT_EXPLAINED, FLAG_TOO_MANY
+from vision.reading import ReadingFlag
 
 FULL = Roll.from_text("8R 8B 8G 10O 5G 7R WR WB 1G 3R")
 
@@ -73,7 +73,7 @@ def test_low_confidence_die_stays_unsure_when_the_prior_cannot_decide():
 def test_confident_faces_no_matching_explains_fall_back_and_flag():
     decoding = decode(*probs_for(Roll.from_text("5O 5O"), sure=0.999))
     assert faces(decoding) == "5O 5O"  # never bent to fit the table
-    assert FLAG_NOT_EXPLAINED in decoding.flags
+    assert ReadingFlag.NOT_EXPLAINED in decoding.flags
     assert not decoding.used_inventory
 
 
@@ -82,14 +82,15 @@ def test_seven_confident_high_dice_are_flagged():
     values, colours = probs_for(dice, sure=0.999)
     decoding = decode(values, colours)
     assert faces(decoding) == "5R 6R 7R 8R 9R 10R 9G"
-    assert FLAG_NOT_EXPLAINED in decoding.flags and FLAG_BAD_COMPOSITION in decoding.flags
+    assert ReadingFlag.NOT_EXPLAINED in decoding.flags
+    assert ReadingFlag.BAD_COMPOSITION in decoding.flags
 
 
 def test_more_than_ten_dice_decode_alone_and_flag():
     values, colours = probs_for(FULL)
     decoding = decode(np.vstack([values, values[:1]]), np.vstack([colours, colours[:1]]))
     assert len(decoding.faces) == 11
-    assert FLAG_TOO_MANY in decoding.flags
+    assert ReadingFlag.TOO_MANY in decoding.flags
 
 
 def test_empty_and_bad_shapes():

@@ -9,7 +9,7 @@ import pytest
 from vision.demo import DemoSource, DemoTable
 from vision.live import TableWatcher
 from vision.pipeline import DiceReader
-from vision.reading import FLAG_HAND
+from vision.reading import ReadingFlag
 from vision.settle import SettleWatcher
 from vision.sources import open_source
 from vision.synth import random_conditions, random_placements, random_roll, render_scene
@@ -60,7 +60,7 @@ def test_a_hand_moving_over_still_rendered_dice_does_not_fire(reader):
     frames += [table(seed, True) for seed in range(1, 7)]  # a hand sweeps to and fro
     frames += [table(6, True)] * 4  # and rests over the tray a moment
     frames += [still] * 6  # then it is gone; the dice never moved
-    assert reader.read(frames[-7]).has_flag(FLAG_HAND)  # the resting hand is seen
+    assert reader.read(frames[-7]).has_flag(ReadingFlag.HAND)  # the resting hand is seen
     watcher = SettleWatcher(reader)
     assert [watcher.feed(frame) for frame in frames] == [None] * len(frames)
 

@@ -11,7 +11,7 @@ import pytest
 from scorer.dice import Die
 from vision.evaluation import score_reading
 from vision.pipeline import DiceReader, is_unreadable_die
-from vision.reading import FLAG_BAD_FRAME, FLAG_HAND, FLAG_TOO_MANY, FLAG_UNREADABLE
+from vision.reading import ReadingFlag
 from vision.synth import render_scene
 from vision.synth.conditions import random_conditions
 from vision.synth.placement import random_roll
@@ -63,7 +63,7 @@ def test_golden_scenes_are_small_and_cover_the_kinds():
 )
 def test_corrupt_frame_gives_an_empty_reading(reader, frame):
     reading = reader.read(frame)
-    assert reading.dice == () and FLAG_BAD_FRAME in reading.flags
+    assert reading.dice == () and ReadingFlag.BAD_FRAME in reading.flags
     assert reading.roll() is not None and not reading.is_complete()
 
 
@@ -143,7 +143,7 @@ def test_a_hand_over_the_tray_is_flagged_and_dice_are_not_taken_from_it(reader):
     for seed in range(HELD_OUT_SEED_BASE + 100, HELD_OUT_SEED_BASE + 106):
         scene = render_scene(seed, hand=True)
         reading = reader.read(scene.image)
-        flagged += FLAG_HAND in reading.flags
+        flagged += ReadingFlag.HAND in reading.flags
         assert len(reading.dice) <= len(scene.dice)
         assert score_reading(seed, scene.dice, reading, 0.0).extra <= 1
     assert flagged >= 5  # 200 of 200 held-out hand scenes on a larger run
@@ -184,7 +184,7 @@ def test_a_die_the_classifier_cannot_read_is_listed_as_unreadable(reader):
     stubbed = DiceReader(CannotReadFirst(reader.classifier), finder=reader.finder)
     reading = stubbed.read(scene.image)
     assert len(reading.dice) == 9 and len(reading.unreadable) == 1
-    assert FLAG_UNREADABLE in reading.flags and not reading.is_complete()
+    assert ReadingFlag.UNREADABLE in reading.flags and not reading.is_complete()
     unread = reading.unreadable[0]
     assert len(unread.corners) == 4 and unread.face_prob < 0.5
     topmost = min(scene.dice, key=lambda die: die.corners.mean(axis=0)[1])
@@ -222,7 +222,7 @@ def test_more_than_ten_dice_are_all_listed_with_a_flag(reader):
     scene = render_scene(HELD_OUT_SEED_BASE + 40, dice=dice)
     reading = reader.read(scene.image)
     assert reading.found_count() == len(scene.dice) == 12
-    assert FLAG_TOO_MANY in reading.flags and not reading.is_complete()
+    assert ReadingFlag.TOO_MANY in reading.flags and not reading.is_complete()
 
 
 def found_all(scene, reading, dice=None) -> bool:
@@ -247,7 +247,7 @@ def side_of(die) -> float:
 def test_a_hand_flag_keeps_the_dice_seen(reader, offset):
     scene = render_scene(HELD_OUT_SEED_BASE + offset, hand=True)
     reading = reader.read(scene.image)
-    assert FLAG_HAND in reading.flags
+    assert ReadingFlag.HAND in reading.flags
     away = cv2.distanceTransform((scene.hand_mask < 128).astype(np.uint8), cv2.DIST_L2, 3)
     clear = [d for d in scene.dice if away[int(d.centre[1]), int(d.centre[0])] > side_of(d)]
     assert clear and found_all(scene, reading, clear)

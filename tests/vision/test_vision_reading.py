@@ -7,7 +7,7 @@ import numpy as np
 
 from scorer.dice import Die, Roll
 from vision.overlay import SURE_BGR, UNSURE_BGR, draw_overlay, encode_jpeg
-from vision.reading import FLAG_HAND, FLAG_UNREADABLE, ReadDie, Reading, UnreadableDie
+from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
 
 
 def read_die(text, x, y, unsure=False, confidence=0.99):
@@ -44,7 +44,7 @@ def test_to_dict_is_json_safe_and_complete():
         (read_die("WB", np.float32(10.123), np.float64(20.0), unsure=True, confidence=0.41234567),
          read_die("10O", 30, 40)),
         (640, 480),
-        (FLAG_HAND,),
+        (ReadingFlag.HAND,),
     )
     data = json.loads(json.dumps(reading.to_dict()))
     assert data["frame_size"] == [640, 480]
@@ -64,7 +64,7 @@ def unreadable_die(x, y):
 
 def test_an_unreadable_die_is_listed_with_no_face_and_the_reading_is_incomplete():
     dice = full_reading().dice[:9]
-    reading = Reading(dice, (640, 480), (FLAG_UNREADABLE,), (unreadable_die(300, 50),))
+    reading = Reading(dice, (640, 480), (ReadingFlag.UNREADABLE,), (unreadable_die(300, 50),))
     assert not reading.is_complete()
     assert reading.found_count() == 10 and len(reading.centres()) == 10
     assert reading.notation().endswith(" ??")
@@ -80,7 +80,7 @@ def test_an_unreadable_die_is_listed_with_no_face_and_the_reading_is_incomplete(
 
 
 def test_the_overlay_marks_unreadable_dice():
-    reading = Reading((), (200, 150), (FLAG_UNREADABLE,), (unreadable_die(100, 75),))
+    reading = Reading((), (200, 150), (ReadingFlag.UNREADABLE,), (unreadable_die(100, 75),))
     image = draw_overlay(np.zeros((150, 200, 3), np.uint8), reading)
     assert np.all(image[75, 80] == UNSURE_BGR)  # the box's left edge
 

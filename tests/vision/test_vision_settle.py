@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from scorer.dice import Die
-from vision.reading import FLAG_HAND, FLAG_UNREADABLE, ReadDie, Reading, UnreadableDie
+from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
 from vision.settle import SettleWatcher, same_layout, same_reading
 
 SIZE = (320, 240)
@@ -28,7 +28,7 @@ class SquareReader:
             corners = ((x, y), (x + w, y), (x + w, y + h), (x, y + h))
             dice.append(ReadDie(FACES[index % 10], 0.99, (x + w / 2, y + h / 2), corners, False))
         hand = cv2.inRange(frame, (90, 130, 190), (130, 170, 230)).any()
-        return Reading(tuple(dice), SIZE, (FLAG_HAND,) if hand else ())
+        return Reading(tuple(dice), SIZE, (ReadingFlag.HAND,) if hand else ())
 
 
 def table(positions, hand_at=None, noise=None):
@@ -111,7 +111,7 @@ def test_a_hand_resting_in_the_frame_blocks_the_event_until_it_leaves():
     fired = feed_all(watcher, frames)
     assert fired == []
     seen = watcher.latest_reading  # the hand is flagged, and the dice are still listed
-    assert seen.has_flag(FLAG_HAND) and len(seen.dice) == len(REST)
+    assert seen.has_flag(ReadingFlag.HAND) and len(seen.dice) == len(REST)
     fired = feed_all(watcher, [table(REST)] * 8)
     assert len(fired) == 1
 
@@ -119,7 +119,7 @@ def test_a_hand_resting_in_the_frame_blocks_the_event_until_it_leaves():
 def test_an_unreadable_die_counts_in_the_layout():
     read = SquareReader().read(table(REST))
     unread = UnreadableDie(read.dice[0].centre, read.dice[0].corners, 0.95, 0.05)
-    partial = Reading(read.dice[1:], SIZE, (FLAG_UNREADABLE,), (unread,))
+    partial = Reading(read.dice[1:], SIZE, (ReadingFlag.UNREADABLE,), (unread,))
     assert same_layout(read, partial) and not same_layout(read, Reading(read.dice[1:], SIZE))
 
 

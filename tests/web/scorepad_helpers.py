@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flask import Flask
 
@@ -12,6 +13,9 @@ from scorer import parse_roll
 from vision.reading import ReadDie, Reading
 from web.app import create_app
 from web.config import Config
+
+if TYPE_CHECKING:
+    from vision.demo import DemoSource
 
 #: Rolls that make a phase, with the score the solver gives them (checked in the tests).
 MAKES: dict[int, tuple[str, int]] = {
@@ -53,19 +57,19 @@ class TruthReader:
     so tests of the demo camera depend on neither network. It reads the whole frame
     whatever `tray` the watcher sets."""
 
-    def __init__(self, source: object) -> None:
+    def __init__(self, source: DemoSource) -> None:
         self.source = source
         self.tray = None
 
     def read(self, frame: object) -> Reading:
-        shown = getattr(self.source, "latest", None)
+        shown = self.source.latest
         dice = () if shown is None else tuple(
             ReadDie(die, 0.99, (20.0 * i, 10.0), (), False) for i, die in enumerate(shown.roll)
         )
         return Reading(dice, DEMO_SIZE)
 
 
-def open_demo_app(tmp_path: Path, seed: int = 7) -> tuple[Flask, object]:
+def open_demo_app(tmp_path: Path, seed: int = 7) -> tuple[Flask, DemoSource]:
     """The scorepad with the real demo table and table watcher (not paced, small frames)."""
     from vision.demo import DemoSource
     from vision.live import TableWatcher
@@ -90,11 +94,10 @@ def wait_until(predicate: Callable[[], object], what: str, timeout: float = 30.0
     raise AssertionError(f"never happened: {what}")
 
 
-def run_demo_frames(source: object, count: int) -> None:
+def run_demo_frames(source: DemoSource, count: int) -> None:
     """Let the demo camera show `count` more frames (the table runs in its own thread)."""
-    target = source.frames_shown + count  # type: ignore[attr-defined]
-    wait_until(lambda: source.frames_shown >= target,  # type: ignore[attr-defined]
-               f"{count} more demo frames")
+    target = source.frames_shown + count
+    wait_until(lambda: source.frames_shown >= target, f"{count} more demo frames")
 
 
 def reading_of(notation: str, unsure: tuple[int, ...] = ()) -> Reading:

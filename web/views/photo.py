@@ -83,14 +83,14 @@ def _photo_dict(result: Any) -> dict[str, Any]:
 
 def _refusal(result: Any) -> str | None:
     """Why this reading is no roll to put on the table (None when it is one)."""
-    from vision.reading import FLAG_TOO_MANY
+    from vision.reading import ReadingFlag
 
     reading = result.reading
     found = reading.found_count()
     if found == 0:
         return ("no dice found in the photo: photograph the tray from above, close enough "
                 "that the dice are clear, with every die in the picture")
-    if reading.has_flag(FLAG_TOO_MANY) or found > FULL_ROLL:
+    if reading.has_flag(ReadingFlag.TOO_MANY) or found > FULL_ROLL:
         return (f"{found} dice found in the photo, more than the ten of a roll: photograph "
                 "only the tray with this roll's dice (see the overlay for what was taken "
                 "for a die)")
