@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from regenerate_outline_golden import CASES, strip
 
 from scorer.dice import COLOUR_LETTERS, COLOUR_RGB
 from vision.model_io import VALUE_LABELS
@@ -24,9 +24,6 @@ from vision.synth.font_library import (
 from vision.synth.looks import BODIES, EVAL_GROUPS, ink_hue_spreads, random_inks, random_look
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-sys.path.insert(0, str(DATA))
-
-from regenerate_outline_golden import CASES, strip  # noqa: E402
 
 pytest.importorskip("PIL", reason="Pillow (the dev extra) draws outline fonts")
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from regenerate_synth_golden import CASES, scene_truth
 
 from scorer.dice import PHYSICAL_DICE, Die, Roll, inventory_matching
 from vision.synth import (
@@ -24,9 +24,6 @@ from vision.synth.conditions import MIN_BODY_MAT_CONTRAST, luminance
 from vision.synth.placement import top_in_frame
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-sys.path.insert(0, str(DATA))
-
-from regenerate_synth_golden import CASES, scene_truth  # noqa: E402
 
 
 def _quiet(conditions, **changes):
