@@ -57,6 +57,7 @@ def test_a_batch_draws_windows_at_the_training_scale(tmp_path):
     assert targets.shape == masks.shape == (5, len(CHANNELS), 64, 80)
 
 
+@pytest.mark.slow
 def test_masked_cells_teach_nothing_and_negatives_join_the_batch(tmp_path):
     torch = pytest.importorskip("torch")
     from models.train_locator import _loss, _with_negatives

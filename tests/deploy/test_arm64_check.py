@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from test_deploy import FakeSystem
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHECK = ROOT / "deploy" / "check-arm64.sh"
 
 
