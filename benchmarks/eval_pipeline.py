@@ -19,13 +19,16 @@ import argparse
 import json
 import logging
 import sys
+from pathlib import Path
 
 import cv2
 
+from vision.classifier import FaceClassifier
 from vision.evaluation import PipelineScore, evaluate_pipeline
 from vision.pipeline import DiceReader
 from vision.synth.looks import eval_group
 from vision.synth.seeds import HELD_OUT_SEED_BASE
+from vision.tops import TopFinder
 
 DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
 
@@ -57,6 +60,12 @@ def main(argv: list[str] | None = None) -> int:
         help="held-out-light, held-out-dark, train-light, train-dark or hershey (repeatable; "
         "default: both held-out groups)",
     )
+    parser.add_argument(
+        "--model", type=Path, default=None, help="face classifier (.onnx; default: shipped)"
+    )
+    parser.add_argument(
+        "--locator", type=Path, default=None, help="top-face locator (.onnx; default: shipped)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("-v", "--verbose", action="store_true", help="log each failed scene")
     args = parser.parse_args(argv)
@@ -69,7 +78,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
     cv2.setNumThreads(1)
-    reader = DiceReader(threads=1)
+    reader = DiceReader(
+        FaceClassifier.load(args.model), threads=1, finder=TopFinder.load(args.locator)
+    )
     scores: dict[str, PipelineScore] = {}
     for index, (group, look) in enumerate(zip(groups, looks, strict=True)):
         # Each group its own seeds, so no scene is counted twice in the pooled figures.

@@ -144,6 +144,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only the photos locator training never sees (models/real_photos.py)",
     )
+    parser.add_argument(
+        "--locator", type=Path, default=None, help="top-face locator (.onnx; default: shipped)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.die_px <= 0:
@@ -163,8 +166,9 @@ def main(argv: list[str] | None = None) -> int:
 
     cv2.setNumThreads(1)
     from vision.pipeline import DiceReader
+    from vision.tops import TopFinder
 
-    reader = DiceReader(threads=1)
+    reader = DiceReader(threads=1, finder=TopFinder.load(args.locator))
     results = evaluate(reader, photos, args.die_px)
     report = {"set": SET_NAME, "die_px": args.die_px, "held_out": args.held_out, **results}
     if args.json:
