@@ -1,13 +1,11 @@
-"""Real photographs with labelled dice: what the locator's training learns "not a die" from.
+"""Real photographs with labelled dice: the locator learns real tables from them.
 
 The renderer draws tables, but a real desk has laptop keys, cable ends, screws and
 wood knots that no renderer thought of, and the locator took some of them for
 dice. Photos whose dice are boxed (YOLO labels, one line `class cx cy w h` per die,
-as fractions of the picture, the box around the whole die) say where dice are
-*not*: everywhere outside the boxes. A negative sample is a window of such a photo,
-scaled so its dice measure what the network was trained on, whose target maps
-are empty, with the boxes themselves masked out of the loss (the box holds the
-top and the sides, so it cannot say which cells are top).
+as fractions of the picture) say where dice are *not*, everywhere outside the
+boxes, and roughly where their tops are. A sample is a window of such a photo,
+scaled so its dice measure what the network was trained on (`negative_sample`).
 
 `folder` is a data set laid out as `images/NAME.jpg` and `labels/NAME.txt` (e.g.
 `../shared/realdata/pip-dice-desk`, never copied into the repository). Photos whose
@@ -33,8 +31,17 @@ BOX_PX: Final[tuple[float, float]] = (17.0, 30.0)
 """Whole-die box sides, in network input pixels, a negative sample is scaled to: the
 trained top size (vision.tops.TRAINED_DIE_PX, 20) plus the sides a box also holds."""
 
-MASK_GROWTH: Final[float] = 1.15
-"""Labelled boxes are grown by this before they are masked out: labels are loose."""
+MASK_GROWTH: Final[float] = 2.0
+"""Around each die, a square this many die sides wide is left out of the loss (but for
+its middle): the top, the sides and the shadow, which a label cannot tell apart."""
+
+DIE_PER_LABEL: Final[float] = 1.4
+"""A die's side over its label's longer side: the labels box the pips, not the face."""
+
+CORE_SHARE: Final[float] = 0.35
+"""The middle of a die (a square this share of its side, about the label's centre) is
+taught as top and core: a core is the top shrunk by half, and the label's centre is
+near the top's only roughly (the camera sees some dice from the side)."""
 
 
 @dataclass(frozen=True)
@@ -65,13 +72,29 @@ def load_photos(folder: Path) -> list[Photo]:
     return photos
 
 
+def _fill(canvas: np.ndarray, box: np.ndarray, scale: float, value: int) -> None:
+    """Set the cells of `box` (cx, cy, w, h in network cells) scaled by `scale` to `value`."""
+    cx, cy, w, h = box
+    half_w, half_h = w * scale / 2, h * scale / 2
+    canvas[
+        max(0, int(np.floor(cy - half_h))) : max(0, int(np.ceil(cy + half_h))),
+        max(0, int(np.floor(cx - half_w))) : max(0, int(np.ceil(cx + half_w))),
+    ] = value
+
+
 def negative_sample(
     image: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, window: tuple[int, int]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One training window of a labelled photo: (image (H, W, 3) uint8 at network scale,
-    target maps (C, H/s, W/s) uint8, all zero, loss mask (C, H/s, W/s) uint8, 0 over the
-    grown boxes in the top and core maps, 255 elsewhere; the hand map has no hole: no
-    labelled photo shows a hand). `boxes` are fractions (cx, cy, w, h) of `image`.
+    target maps (C, H/s, W/s) uint8, loss mask (C, H/s, W/s) uint8). `boxes` are
+    fractions (cx, cy, w, h) of `image`.
+
+    Outside the labelled dice every map is 0 (no die, no hand: no labelled photo shows
+    a hand). The labels box the pips, not the face: each die is taken as a square of
+    DIE_PER_LABEL times the photo's median label side about its label's centre; its
+    middle (CORE_SHARE) is taught as top and core, and the rest of a square MASK_GROWTH
+    times as wide is left out of the loss (mask 0). Teaching the dice too, not only what
+    is not a die, keeps the network from learning "a photo like these has no dice".
     """
     height, width = image.shape[:2]
     pixels = boxes * np.array([width, height, width, height], np.float64)
@@ -88,19 +111,17 @@ def negative_sample(
     left, top = min(left, size[0] - out_w), min(top, size[1] - out_h)
     crop = np.ascontiguousarray(scaled[top : top + out_h, left : left + out_w])
     cells = (out_h // NET_STRIDE, out_w // NET_STRIDE)
-    hole = np.zeros(cells, np.uint8)
-    for cx, cy, w, h in pixels * factor:
-        half_w, half_h = w * MASK_GROWTH / 2, h * MASK_GROWTH / 2
-        x0, x1 = (cx - half_w - left) / NET_STRIDE, (cx + half_w - left) / NET_STRIDE
-        y0, y1 = (cy - half_h - top) / NET_STRIDE, (cy + half_h - top) / NET_STRIDE
-        hole[
-            max(0, int(np.floor(y0))) : max(0, int(np.ceil(y1))),
-            max(0, int(np.floor(x0))) : max(0, int(np.ceil(x1))),
-        ] = 1
+    targets = np.zeros((len(CHANNELS), *cells), np.uint8)
     mask = np.full((len(CHANNELS), *cells), 255, np.uint8)
-    mask[CHANNELS.index("top")][hole > 0] = 0
-    mask[CHANNELS.index("core")][hole > 0] = 0
-    return crop, np.zeros_like(mask), mask
+    die = DIE_PER_LABEL * side * factor / NET_STRIDE  # a die's side, in cells
+    for cx, cy, _, _ in (pixels * factor - np.array([left, top, 0.0, 0.0])) / NET_STRIDE:
+        square = np.array([cx, cy, die, die])
+        for channel in ("top", "core"):
+            index = CHANNELS.index(channel)
+            _fill(mask[index], square, MASK_GROWTH, 0)
+            _fill(mask[index], square, CORE_SHARE, 255)
+            _fill(targets[index], square, CORE_SHARE, 255)
+    return crop, targets, mask
 
 
 class NegativePhotos:

@@ -6,7 +6,14 @@ import cv2
 import numpy as np
 import pytest
 
-from models.real_photos import MASK_GROWTH, NegativePhotos, load_photos, negative_sample
+from models.real_photos import (
+    CORE_SHARE,
+    DIE_PER_LABEL,
+    MASK_GROWTH,
+    NegativePhotos,
+    load_photos,
+    negative_sample,
+)
 from vision.tops_input import CHANNELS, NET_STRIDE
 
 
@@ -29,25 +36,29 @@ def test_only_labelled_photos_outside_the_held_out_split_are_trained_on(tmp_path
     assert len(NegativePhotos(tmp_path)) == 2
 
 
-def test_a_negative_sample_masks_the_labelled_die_and_teaches_no_die_elsewhere():
+def test_a_sample_teaches_each_dies_middle_leaves_its_rim_out_and_no_die_elsewhere():
     image = np.full((480, 640, 3), 120, np.uint8)
-    box = np.array([[0.5, 0.5, 0.0625, 0.0833]])  # a 40 x 40 pixel die in the middle
+    box = np.array([[0.5, 0.5, 0.0625, 0.0625]])  # pips boxed 40 x 30 pixels, in the middle
     rng = np.random.default_rng(3)
     window = (640, 480)  # the whole (scaled) photo, so the die is inside it
     crop, targets, mask = negative_sample(image, box, rng, window)
     assert crop.shape == (480, 640, 3)
     assert targets.shape == mask.shape == (len(CHANNELS), 240, 320)
-    assert not targets.any()
-    top, core, hand = (mask[CHANNELS.index(name)] for name in ("top", "core", "hand"))
-    assert (hand == 255).all()  # no labelled photo shows a hand
-    hole = np.argwhere(top == 0)
-    assert len(hole) and (core == top).all()
-    # The hole is the die's box (grown by MASK_GROWTH) at the sample's scale, around its centre.
-    (y0, x0), (y1, x1) = hole.min(axis=0), hole.max(axis=0)
-    side = (x1 - x0 + 1) * NET_STRIDE
-    assert abs((x0 + x1 + 1) / 2 * NET_STRIDE - 320) <= NET_STRIDE
-    assert abs((y0 + y1 + 1) / 2 * NET_STRIDE - 240) <= NET_STRIDE
-    assert side == pytest.approx(40 * MASK_GROWTH, abs=2 * NET_STRIDE)
+    top, core, hand = (CHANNELS.index(name) for name in ("top", "core", "hand"))
+    assert (mask[hand] == 255).all() and not targets[hand].any()  # no photo shows a hand
+    die = DIE_PER_LABEL * 40 / NET_STRIDE  # the die's side in cells, about the label's centre
+    for channel in (top, core):
+        taught = np.argwhere(targets[channel] > 0)
+        (y0, x0), (y1, x1) = taught.min(axis=0), taught.max(axis=0)
+        assert (x0 + x1 + 1) / 2 == pytest.approx(160, abs=1)
+        assert (y0 + y1 + 1) / 2 == pytest.approx(120, abs=1)
+        assert x1 - x0 + 1 == pytest.approx(CORE_SHARE * die, abs=2)
+        assert (mask[channel][targets[channel] > 0] == 255).all()  # the middle is taught
+        left_out = np.argwhere(mask[channel] == 0)
+        assert left_out[:, 1].max() - left_out[:, 1].min() + 1 == pytest.approx(
+            MASK_GROWTH * die, abs=2
+        )
+        assert mask[channel][0, 0] == 255 and targets[channel][0, 0] == 0  # far off: no die
 
 
 def test_a_batch_draws_windows_at_the_training_scale(tmp_path):
