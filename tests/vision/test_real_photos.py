@@ -89,3 +89,13 @@ def test_masked_cells_teach_nothing_and_negatives_join_the_batch(tmp_path):
     x2, y2, mask2 = _with_negatives(x, y, NegativePhotos(tmp_path), rng, 2, (160, 128))
     assert x2.shape[0] == y2.shape[0] == mask2.shape[0] == 5
     assert bool((mask2[:3] == 1).all()) and bool((mask2[3:] == 0).any())
+
+
+def test_photo_samples_come_light_and_dark_so_the_locator_does_not_learn_dice_are_white():
+    from models.real_photos import recoloured
+
+    white_die_on_a_light_desk = np.full((32, 32, 3), 220, np.uint8)
+    rng = np.random.default_rng(0)
+    means = [float(recoloured(white_die_on_a_light_desk, rng).mean()) for _ in range(40)]
+    dark = sum(mean < 60 for mean in means)
+    assert 10 <= dark <= 30 and all(mean < 60 or mean > 170 for mean in means)
