@@ -48,6 +48,10 @@ CHUNK = 100
 
 PIP_SHARE = 0.15
 """Share of real-world scenes with pip dice: any die is a die to find."""
+
+DARK_SHARE = 0.6
+"""Share of outline-font dice sets with dark bodies: dark dice with dim ink on a grey mat
+are the hardest to find (BODIES alone gives about half)."""
 _CHANNEL_WEIGHTS = (1.0, 2.0, 0.5)  # top, core, hand: cores decide how many dice there are
 
 
@@ -67,7 +71,7 @@ def training_look() -> LookMix:
     """The dice sets and tables of the locator's real-world scenes: the training fonts
     (never the held-out or reserved ones), pip dice, photographic surfaces, clutter."""
     fonts = tuple(str(path) for path in font_files(Split.TRAIN))
-    return LookMix(fonts, OUTLINE_SHARE, pip_share=PIP_SHARE, world=True)
+    return LookMix(fonts, OUTLINE_SHARE, pip_share=PIP_SHARE, world=True, dark_share=DARK_SHARE)
 
 
 def _render_chunk(

@@ -168,6 +168,7 @@ class LookMix:
     dark: bool | None = None
     pip_share: float = 0.0  # sets of pip dice instead (locator training)
     world: bool = False  # tables like real photographs (`random_world`)
+    dark_share: float | None = None  # with `dark` None: this share of bodies dark (None: BODIES')
 
     def apply(self, rng: np.random.Generator, conditions: Conditions) -> Conditions:
         """`conditions` as one scene of this mix shows them."""
@@ -175,7 +176,10 @@ class LookMix:
         if self.pip_share and rng.random() < self.pip_share:
             looked = random_pip_look(rng, conditions)
         elif self.fonts and rng.random() < self.outline_share:
-            looked = random_look(rng, conditions, self.fonts, dark=self.dark)
+            dark = self.dark
+            if dark is None and self.dark_share is not None:
+                dark = bool(rng.random() < self.dark_share)
+            looked = random_look(rng, conditions, self.fonts, dark=dark)
         return random_world(rng, looked) if self.world else looked
 
 
