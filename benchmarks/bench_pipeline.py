@@ -17,22 +17,9 @@ import numpy as np
 import pytest
 
 from vision.decode import decode
-from vision.pipeline import DiceReader
 from vision.settle import SettleWatcher
-from vision.synth import render_scene
-from vision.synth.seeds import HELD_OUT_SEED_BASE
 
 pytestmark = pytest.mark.usefixtures("one_opencv_thread")
-
-
-@pytest.fixture(scope="module")
-def frames() -> list[np.ndarray]:
-    return [render_scene(HELD_OUT_SEED_BASE + 9000 + i).image for i in range(20)]
-
-
-@pytest.fixture(scope="module")
-def reader() -> DiceReader:
-    return DiceReader(threads=1)
 
 
 def test_read_frame_1280x960_one_thread(benchmark, frames, reader):

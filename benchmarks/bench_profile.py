@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 
-import numpy as np
 import pytest
 
 from vision.pipeline import DiceReader
@@ -23,16 +22,6 @@ from vision.synth.seeds import HELD_OUT_SEED_BASE
 pytestmark = pytest.mark.usefixtures("one_opencv_thread")
 
 EXAMPLES = 600
-
-
-@pytest.fixture(scope="module")
-def frames() -> list[np.ndarray]:
-    return [render_scene(HELD_OUT_SEED_BASE + 9000 + i).image for i in range(20)]
-
-
-@pytest.fixture(scope="module")
-def reader() -> DiceReader:
-    return DiceReader(threads=1)
 
 
 @pytest.fixture(scope="module")
