@@ -20,6 +20,7 @@ from vision.model_io import COLOUR_LABELS, FACE_EMBEDDING, VALUE_LABELS
 from vision.model_io import FACE_MODEL_FILE as MODEL_NAME
 from vision.model_io import FACE_OUTPUTS as OUTPUT_NAMES
 from vision.onnx_model import ModelFileError, load_session
+from vision.profile import unit_rows
 
 logger = logging.getLogger(__name__)
 
@@ -98,16 +99,40 @@ class FaceClassifier:
         )
         return FacePredictions(value, colour, face, embedding[0] if embedding else None)
 
-    def describe(self, crops: np.ndarray, turns: int = 4) -> np.ndarray:
-        """One unit descriptor per crop, its embedding averaged over `turns` quarter turns
-        (what `vision.profile` compares faces by); ValueError for a model without one."""
-        if not self.has_embedding:
-            raise ValueError(f"{self.name} has no {EMBEDDING_OUTPUT} output")
-        from vision.profile import face_descriptors
+    def predict_turns(self, crops: np.ndarray, turns: int = 4) -> FacePredictions:
+        """Each crop read at `turns` quarter turns in one batched call, averaged: the
+        probabilities (float64), and as `embeddings` one unit descriptor per crop (what
+        `vision.profile` compares faces by), None when the model has no embedding.
 
+        A located box has no "up", and the network's confidence depends on which way up
+        a face is shown; averaging the turns reads a face the same whatever its rotation
+        on the table, and describes it the same too."""
         array = np.asarray(crops, np.uint8)
         if len(array) == 0:
-            return np.zeros((0, 0), np.float32)
+            return self.predict(array)
         turned = np.concatenate([np.rot90(array, k, axes=(1, 2)) for k in range(turns)])
-        embeddings = self.predict(np.ascontiguousarray(turned)).embeddings
-        return face_descriptors(embeddings, turns)
+        predictions = self.predict(np.ascontiguousarray(turned))
+
+        def mean(values: np.ndarray) -> np.ndarray:
+            return np.asarray(values, np.float64).reshape(turns, len(array), -1).mean(axis=0)
+
+        descriptors = None
+        if predictions.embeddings is not None:
+            descriptors = unit_rows(mean(predictions.embeddings))
+        return FacePredictions(
+            mean(predictions.value_probs),
+            mean(predictions.colour_probs),
+            mean(predictions.face_prob).ravel(),
+            descriptors,
+        )
+
+    def describe(self, crops: np.ndarray, turns: int = 4) -> np.ndarray:
+        """One unit descriptor per crop (`predict_turns`); ValueError for a model without
+        an embedding."""
+        if not self.has_embedding:
+            raise ValueError(f"{self.name} has no {EMBEDDING_OUTPUT} output")
+        if len(crops) == 0:
+            return np.zeros((0, 0), np.float32)
+        descriptors = self.predict_turns(crops, turns).embeddings
+        assert descriptors is not None  # the model has an embedding
+        return descriptors

@@ -148,34 +148,6 @@ class DiceReader:
         self.use_inventory = use_inventory
         self.profile = profile
 
-    def _classify(
-        self, crops: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
-        """Class probabilities per crop, averaged over the crop's quarter turns.
-
-        The classifier's confidence depends on which way up a face is shown, and a
-        located box has no "up"; averaging the four turns (one batched call) reads
-        each face the same whatever its rotation on the table.
-        """
-        count = len(crops)
-        turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(self.turns)])
-        predictions = self.classifier.predict(np.ascontiguousarray(turned))
-
-        def mean(array: np.ndarray) -> np.ndarray:
-            return np.asarray(array, np.float64).reshape(self.turns, count, -1).mean(axis=0)
-
-        descriptors = None
-        if predictions.embeddings is not None:
-            from vision.profile import face_descriptors
-
-            descriptors = face_descriptors(predictions.embeddings, self.turns)
-        return (
-            mean(predictions.value_probs),
-            mean(predictions.colour_probs),
-            mean(predictions.face_prob).ravel(),
-            descriptors,
-        )
-
     def locate(self, frame: np.ndarray) -> Located:
         return self.finder.locate(frame, self.tray)
 
@@ -189,7 +161,10 @@ class DiceReader:
             none = np.zeros((0,), np.float64)
             return Readout(located, empty, none.reshape(0, 11), none.reshape(0, 4), none, None)
         crops = np.stack([crop_face(frame, corners) for corners in located.boxes])
-        return Readout(located, crops, *self._classify(crops))
+        read = self.classifier.predict_turns(crops, self.turns)
+        return Readout(
+            located, crops, read.value_probs, read.colour_probs, read.face_prob, read.embeddings
+        )
 
     def read(self, frame: np.ndarray) -> Reading:
         """The dice in this frame, decoded jointly against the inventory."""

@@ -123,7 +123,7 @@ class DiceProfile:
             )
         if len(self) and model != self.model:
             raise ValueError("descriptors of a different classifier; use described_by first")
-        new = _unit(np.asarray(descriptors, np.float32))
+        new = unit_rows(descriptors)
         old = self.descriptors if len(self) else np.zeros((0, new.shape[1]), np.float32)
         return DiceProfile(
             np.concatenate([self.crops, crops]),
@@ -138,7 +138,7 @@ class DiceProfile:
         if model == self.model or not len(self):
             return DiceProfile(self.crops, self.values, self.colours, self.descriptors, model)
         logger.info("dice profile: describing %d examples with the current classifier", len(self))
-        descriptors = _unit(np.asarray(describe(self.crops), np.float32))
+        descriptors = unit_rows(describe(self.crops))
         return DiceProfile(self.crops, self.values, self.colours, descriptors, model)
 
     def save(self, folder: Path | str) -> Path:
@@ -213,19 +213,11 @@ def _check(profile: DiceProfile, path: Path) -> None:
         raise ProfileError(path, "corrupt: " + "; ".join(problems))
 
 
-def _unit(vectors: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return (vectors / np.maximum(norms, 1e-12)).astype(np.float32)
-
-
-def face_descriptors(embeddings: np.ndarray, turns: int) -> np.ndarray:
-    """One unit descriptor per crop from the embeddings of its `turns` quarter turns.
-
-    `embeddings` is (turns * N, D), all crops' first turn, then all second turns...
-    (the order `DiceReader` classifies them in)."""
-    array = np.asarray(embeddings, np.float32)
-    count = len(array) // turns
-    return _unit(array.reshape(turns, count, -1).mean(axis=0))
+def unit_rows(vectors: np.ndarray) -> np.ndarray:
+    """Each row scaled to unit length (float32): descriptors are compared by cosine."""
+    array = np.asarray(vectors, np.float32)
+    norms = np.linalg.norm(array, axis=1, keepdims=True)
+    return (array / np.maximum(norms, 1e-12)).astype(np.float32)
 
 
 class ProfileMatcher:
@@ -240,7 +232,7 @@ class ProfileMatcher:
         # centring on the examples' mean spreads them so "the same face" stands out.
         self._centre = profile.descriptors.mean(axis=0) if len(profile) else None
         self._examples = (
-            _unit(profile.descriptors[order] - self._centre) if len(profile) else None
+            unit_rows(profile.descriptors[order] - self._centre) if len(profile) else None
         )
         chroma = ink_chroma(profile.crops)
         self._inks = {
@@ -264,7 +256,7 @@ class ProfileMatcher:
         if self._examples is None or count == 0:
             return adjust.reshape(count, -1)
         if len(self._seen) >= 2:
-            queries = _unit(np.asarray(descriptors, np.float32) - self._centre)
+            queries = unit_rows(np.asarray(descriptors) - self._centre)
             similarity = queries @ self._examples.T  # (N, M), examples grouped by face
             best = np.maximum.reduceat(similarity, self._starts, axis=1)  # (N, faces seen)
             flat = adjust.reshape(count, -1)

@@ -74,10 +74,10 @@ class CannotReadTopmost:
     def __init__(self, classifier):
         self.classifier = classifier
 
-    def predict(self, crops):
-        predictions = self.classifier.predict(crops)
-        face = np.array(predictions.face_prob, dtype=np.float32, copy=True)
-        face.reshape(4, len(crops) // 4, -1)[:, 0] = 0.02  # the reader averages 4 turns
+    def predict_turns(self, crops, turns=4):
+        predictions = self.classifier.predict_turns(crops, turns)
+        face = np.array(predictions.face_prob, copy=True)
+        face[0] = 0.02
         return dataclasses.replace(predictions, face_prob=face)
 
 

@@ -167,15 +167,13 @@ class CannotReadFirst:
     """The shipped classifier, except that it cannot read the first crop of each call's
     dice (the topmost die found): its face probability is forced down."""
 
-    def __init__(self, classifier, turns: int = 4):
+    def __init__(self, classifier):
         self.classifier = classifier
-        self.turns = turns
 
-    def predict(self, crops):
-        predictions = self.classifier.predict(crops)
-        face = np.array(predictions.face_prob, dtype=np.float32, copy=True)
-        count = len(crops) // self.turns
-        face.reshape(self.turns, count, -1)[:, 0] = 0.02
+    def predict_turns(self, crops, turns=4):
+        predictions = self.classifier.predict_turns(crops, turns)
+        face = np.array(predictions.face_prob, copy=True)
+        face[0] = 0.02
         return dataclasses.replace(predictions, face_prob=face)
 
 
