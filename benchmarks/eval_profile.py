@@ -19,7 +19,6 @@ as wrong), the share of scenes with every die right, and the median read time.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -31,28 +30,10 @@ from vision.classifier import FaceClassifier
 from vision.evaluation import PipelineScore, score_reading
 from vision.pipeline import DiceReader
 from vision.profile import DiceProfile, ProfileMatcher
-from vision.synth import random_conditions, render_scene
-from vision.synth.looks import eval_group, random_look, random_white_balance
-from vision.synth.seeds import PROFILE_SEED_BASE, PROFILE_SET_SPAN
+from vision.synth.dice_sets import dice_set_scene, scene_seed
 from vision.teach import TeachError, teach
 
 DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
-
-
-def _scene(set_seed: int, scene_seed: int, fonts: tuple[str, ...], dark: bool | None):
-    """Scene `scene_seed` of the dice set drawn from `set_seed`."""
-    rng = np.random.default_rng([set_seed, 11])
-    dice_set = random_look(rng, random_conditions(rng), fonts, dark=dark)
-    rng = np.random.default_rng([scene_seed, 7])
-    conditions = dataclasses.replace(
-        random_conditions(rng),
-        body_bgr=dice_set.body_bgr,
-        body_dark=dice_set.body_dark,
-        artwork=dice_set.artwork,
-        inks=dice_set.inks,
-        white_balance=random_white_balance(rng),
-    )
-    return render_scene(scene_seed, conditions=conditions)
 
 
 def evaluate(
@@ -61,15 +42,14 @@ def evaluate(
     """Scores without ("before") and with ("after") the profile, over every set."""
     before, after = [], []
     for index in range(sets):
-        group = eval_group(groups[index % len(groups)])
-        fonts = group.mix().fonts
-        set_seed = PROFILE_SEED_BASE + index * PROFILE_SET_SPAN
+        group = groups[index % len(groups)]
         profile = DiceProfile.empty()
         for number in range(scenes):
-            scene = _scene(set_seed, set_seed + number, fonts, group.dark)
+            scene = dice_set_scene(group, index, number)
+            seed = scene_seed(index, number)
             if number < taught:
                 roll = [truth.die for truth in scene.dice]
-                order = np.random.default_rng(set_seed + number).permutation(len(roll))
+                order = np.random.default_rng(seed).permutation(len(roll))
                 try:
                     profile = teach(reader, scene.image, [roll[i] for i in order], profile).profile
                 except TeachError as error:
@@ -80,7 +60,7 @@ def evaluate(
                 start = cv2.getTickCount()
                 reading = reader.read(scene.image)
                 seconds = (cv2.getTickCount() - start) / cv2.getTickFrequency()
-                scores.append(score_reading(set_seed + number, scene.dice, reading, seconds))
+                scores.append(score_reading(seed, scene.dice, reading, seconds))
     reader.profile = None
     return {"before": PipelineScore(tuple(before)), "after": PipelineScore(tuple(after))}
 
