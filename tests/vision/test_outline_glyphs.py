@@ -20,6 +20,7 @@ from vision.synth.font_library import (
     Split,
     font_files,
     is_reserved,
+    packages,
 )
 from vision.synth.looks import BODIES, EVAL_GROUPS, ink_hue_spreads, random_inks, random_look
 
@@ -65,6 +66,13 @@ def test_the_table_names_no_reserved_family_and_spans_every_build():
     assert wanted <= builds
     held_out = {family.build for family in FAMILIES if family.split is Split.HELD_OUT}
     assert {"serif", "mono", "humanist", "rounded", "condensed"} <= held_out
+
+
+def test_ci_can_install_only_the_held_out_families_packages():
+    held_out = packages(Split.HELD_OUT)
+    assert set(held_out) < set(packages())
+    assert held_out == tuple(sorted({f.package for f in FAMILIES if f.split is Split.HELD_OUT}))
+    assert "fonts-paratype" in held_out and "fonts-noto-core" not in held_out
 
 
 def test_a_missing_font_package_is_named(no_fonts):

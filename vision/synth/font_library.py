@@ -221,9 +221,12 @@ FAMILIES: tuple[FontFamily, ...] = (
 )
 
 
-def packages() -> tuple[str, ...]:
-    """Every Debian package the table draws on, once each, in a stable order."""
-    return tuple(sorted({family.package for family in FAMILIES}))
+def packages(split: Split | None = None) -> tuple[str, ...]:
+    """Every Debian package the table draws on (only `split`'s families when given), once
+    each, in a stable order."""
+    return tuple(
+        sorted({f.package for f in FAMILIES if split is None or f.split is split})
+    )
 
 
 def _squash(text: str) -> str:
