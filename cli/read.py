@@ -18,6 +18,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 COMMAND = "read"
 HELP = "read the dice in one or more photos of the tray"
@@ -78,10 +82,9 @@ def run(args: argparse.Namespace) -> int:
         args.overlay.mkdir(parents=True, exist_ok=True)
     failures = 0
     for name in args.images:
-        frame = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
+        frame, why = load_image(name)
         if frame is None:
             failures += 1
-            why = "not a readable image" if Path(name).is_file() else "no such file"
             _report_error(name, why, as_json=args.json)
             continue
         reading = reader.read(frame)
@@ -94,6 +97,17 @@ def run(args: argparse.Namespace) -> int:
             target = args.overlay / f"{Path(name).stem}.overlay.jpg"
             cv2.imwrite(str(target), draw_overlay(frame, reading))
     return 1 if failures else 0
+
+
+def load_image(name: str) -> tuple[np.ndarray | None, str]:
+    """The colour image in file `name`, or None and why it cannot be read (no such file,
+    not a readable image): what `read` and `teach` say of a bad IMAGE."""
+    import cv2
+
+    if not Path(name).is_file():
+        return None, "no such file"
+    frame = cv2.imread(name, cv2.IMREAD_COLOR)
+    return (None, "not a readable image") if frame is None else (frame, "")
 
 
 def _report_error(name: str, why: str, *, as_json: bool) -> None:

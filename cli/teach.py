@@ -38,8 +38,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
-
+    from cli.read import load_image
     from scorer import parse_roll
     from vision.classifier import ModelFileError
     from vision.pipeline import DiceReader
@@ -51,9 +50,8 @@ def run(args: argparse.Namespace) -> int:
         profile = DiceProfile.load(args.profile)
     except ProfileError as error:
         return _fail(f"{error}; move it away to start a new profile")
-    frame = cv2.imread(args.image, cv2.IMREAD_COLOR) if Path(args.image).is_file() else None
+    frame, why = load_image(args.image)
     if frame is None:
-        why = "not a readable image" if Path(args.image).is_file() else "no such file"
         return _fail(f"{args.image}: {why}")
     try:
         reader = DiceReader(threads=args.threads)
