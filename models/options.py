@@ -103,7 +103,7 @@ class LocatorConfig:
     cache: Path | None = None
     output: Path = DEFAULT_LOCATOR_PATH
     init: Path | None = None
-    real_negatives: Path | None = None
+    real_photos: Path | None = None
     real_share: float = 0.25
 
 
@@ -140,17 +140,17 @@ def add_locator_arguments(parser: argparse.ArgumentParser) -> None:
         "--init", type=Path, default=None, help="start from this exported locator (fine-tune)"
     )
     parser.add_argument(
-        "--real-negatives",
+        "--real-photos",
         type=Path,
         default=None,
-        help="labelled real photos (images/, labels/ in YOLO form) whose unboxed parts are "
-        "taught as 'no die' (models/real_photos.py)",
+        help="labelled real photos (images/, labels/ in YOLO form) mixed into each batch: "
+        "their dice taught as dice, the rest as 'no die' (models/real_photos.py)",
     )
     parser.add_argument(
         "--real-share",
         type=float,
         default=defaults.real_share,
-        help="share of each batch drawn from --real-negatives (0.25)",
+        help="share of each batch drawn from --real-photos (0.25)",
     )
 
 
@@ -160,7 +160,7 @@ def locator_config_from_args(args: argparse.Namespace) -> LocatorConfig:
     share = args.real_share
     if not 0 < share < 1:
         raise ValueError(f"--real-share must be between 0 and 1, got {share}")
-    folder = args.real_negatives
+    folder = args.real_photos
     if folder is not None and not (Path(folder) / "images").is_dir():
-        raise ValueError(f"--real-negatives {folder}: no images/ folder there")
+        raise ValueError(f"--real-photos {folder}: no images/ folder there")
     return _checked(args, LocatorConfig, counts, seeds=400)

@@ -5,7 +5,7 @@ wood knots that no renderer thought of, and the locator took some of them for
 dice. Photos whose dice are boxed (YOLO labels, one line `class cx cy w h` per die,
 as fractions of the picture) say where dice are *not*, everywhere outside the
 boxes, and roughly where their tops are. A sample is a window of such a photo,
-scaled so its dice measure what the network was trained on (`negative_sample`).
+scaled so its dice measure what the network was trained on (`photo_sample`).
 
 `folder` is a data set laid out as `images/NAME.jpg` and `labels/NAME.txt` (e.g.
 `../shared/realdata/pip-dice-desk`, never copied into the repository). Photos whose
@@ -28,7 +28,7 @@ HELD_OUT_PREFIX: Final[str] = "valid"
 """Photos named like this are kept for measuring (the data set's own validation split)."""
 
 BOX_PX: Final[tuple[float, float]] = (17.0, 30.0)
-"""Whole-die box sides, in network input pixels, a negative sample is scaled to: the
+"""Whole-die box sides, in network input pixels, a photo sample is scaled to: the
 trained top size (vision.tops.TRAINED_DIE_PX, 20) plus the sides a box also holds."""
 
 MASK_GROWTH: Final[float] = 2.0
@@ -85,7 +85,7 @@ def _fill(canvas: np.ndarray, box: np.ndarray, scale: float, value: int) -> None
     ] = value
 
 
-def negative_sample(
+def photo_sample(
     image: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, window: tuple[int, int]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One training window of a labelled photo: (image (H, W, 3) uint8 at network scale,
@@ -127,7 +127,7 @@ def negative_sample(
     return crop, targets, mask
 
 
-class NegativePhotos:
+class LabelledPhotos:
     """The training photos of a labelled set, read once, drawn from at random."""
 
     def __init__(self, folder: Path) -> None:
@@ -148,9 +148,9 @@ class NegativePhotos:
     def batch(
         self, rng: np.random.Generator, count: int, window: tuple[int, int]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """`count` negative samples of random photos (images, targets, masks), stacked."""
+        """`count` samples of random photos (images, targets, masks), stacked."""
         picks = rng.integers(0, len(self.images), count)
-        samples = [negative_sample(self.images[i], self.boxes[i], rng, window) for i in picks]
+        samples = [photo_sample(self.images[i], self.boxes[i], rng, window) for i in picks]
         images, targets, masks = zip(*samples, strict=True)
         return np.stack([recoloured(image, rng) for image in images]), np.stack(targets), np.stack(
             masks

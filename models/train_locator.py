@@ -28,7 +28,7 @@ from models.export import export_locator
 from models.locator_net import TopNet
 from models.onnx_init import freeze_norms, load_onnx_weights
 from models.options import LocatorConfig, add_locator_arguments, locator_config_from_args
-from models.real_photos import NegativePhotos
+from models.real_photos import LabelledPhotos
 from vision.synth.font_library import Split, font_files
 from vision.synth.locator_training import render_locator_samples
 from vision.synth.looks import LookMix
@@ -160,16 +160,17 @@ def _loss(
     return (per_cell * weights).mean()
 
 
-def _with_negatives(
+def _with_photos(
     x: torch.Tensor,
     y: torch.Tensor,
-    negatives: NegativePhotos,
+    photos: LabelledPhotos,
     rng: np.random.Generator,
     count: int,
     window: tuple[int, int],
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """The batch (x, y) with `count` real-photo negatives appended, and the loss mask."""
-    images, targets, masks = negatives.batch(rng, count, window)
+    """The batch (x, y) with `count` windows of labelled real photos appended, and the loss
+    mask (which leaves out the parts of the photos a label cannot teach)."""
+    images, targets, masks = photos.batch(rng, count, window)
     x_real = torch.from_numpy(to_tensor(images))
     y_real = torch.from_numpy(targets.astype(np.float32) / 255.0)
     mask = torch.cat([torch.ones_like(y), torch.from_numpy(masks.astype(np.float32) / 255.0)])
@@ -228,15 +229,15 @@ def train(config: LocatorConfig) -> dict[str, float]:
         len(val_images),
         time.perf_counter() - started,
     )
-    negatives = None
+    photos = None
     real_count = 0
-    if config.real_negatives is not None:
-        negatives = NegativePhotos(config.real_negatives)
+    if config.real_photos is not None:
+        photos = LabelledPhotos(config.real_photos)
         real_count = max(1, round(config.batch_size * config.real_share))
         logger.info(
-            "%d real photos from %s: %d negatives per batch",
-            len(negatives),
-            config.real_negatives,
+            "%d real photos from %s: %d windows per batch",
+            len(photos),
+            config.real_photos,
             real_count,
         )
     net = TopNet()
@@ -259,8 +260,8 @@ def train(config: LocatorConfig) -> dict[str, float]:
             chosen = np.sort(order[start : start + config.batch_size])
             x, y = _batch(images[chosen], targets[chosen], rng, config.crop)
             mask = None
-            if negatives is not None:
-                x, y, mask = _with_negatives(x, y, negatives, rng, real_count, config.crop)
+            if photos is not None:
+                x, y, mask = _with_photos(x, y, photos, rng, real_count, config.crop)
             loss = _loss(net(x), y, mask)
             optimiser.zero_grad()
             loss.backward()

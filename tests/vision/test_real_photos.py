@@ -1,4 +1,4 @@
-"""Real-photo negatives for the locator: the labelled dice are left out, the rest is 'no die'."""
+"""Real photos for the locator: each die's middle taught, its rim left out, the rest 'no die'."""
 
 from pathlib import Path
 
@@ -10,9 +10,9 @@ from models.real_photos import (
     CORE_SHARE,
     DIE_PER_LABEL,
     MASK_GROWTH,
-    NegativePhotos,
+    LabelledPhotos,
     load_photos,
-    negative_sample,
+    photo_sample,
 )
 from vision.tops_input import CHANNELS, NET_STRIDE
 
@@ -33,7 +33,7 @@ def test_only_labelled_photos_outside_the_held_out_split_are_trained_on(tmp_path
     names = [photo.path.stem for photo in load_photos(tmp_path)]
     assert names == ["desk_1", "desk_2", "valid_1"]
     assert [p.held_out for p in load_photos(tmp_path)] == [False, False, True]
-    assert len(NegativePhotos(tmp_path)) == 2
+    assert len(LabelledPhotos(tmp_path)) == 2
 
 
 def test_a_sample_teaches_each_dies_middle_leaves_its_rim_out_and_no_die_elsewhere():
@@ -41,7 +41,7 @@ def test_a_sample_teaches_each_dies_middle_leaves_its_rim_out_and_no_die_elsewhe
     box = np.array([[0.5, 0.5, 0.0625, 0.0625]])  # pips boxed 40 x 30 pixels, in the middle
     rng = np.random.default_rng(3)
     window = (640, 480)  # the whole (scaled) photo, so the die is inside it
-    crop, targets, mask = negative_sample(image, box, rng, window)
+    crop, targets, mask = photo_sample(image, box, rng, window)
     assert crop.shape == (480, 640, 3)
     assert targets.shape == mask.shape == (len(CHANNELS), 240, 320)
     top, core, hand = (CHANNELS.index(name) for name in ("top", "core", "hand"))
@@ -63,15 +63,15 @@ def test_a_sample_teaches_each_dies_middle_leaves_its_rim_out_and_no_die_elsewhe
 
 def test_a_batch_draws_windows_at_the_training_scale(tmp_path):
     _write_set(tmp_path)
-    images, targets, masks = NegativePhotos(tmp_path).batch(np.random.default_rng(1), 5, (160, 128))
+    images, targets, masks = LabelledPhotos(tmp_path).batch(np.random.default_rng(1), 5, (160, 128))
     assert images.shape == (5, 128, 160, 3) and images.dtype == np.uint8
     assert targets.shape == masks.shape == (5, len(CHANNELS), 64, 80)
 
 
 @pytest.mark.slow
-def test_masked_cells_teach_nothing_and_negatives_join_the_batch(tmp_path):
+def test_masked_cells_teach_nothing_and_photo_windows_join_the_batch(tmp_path):
     torch = pytest.importorskip("torch")
-    from models.train_locator import _loss, _with_negatives
+    from models.train_locator import _loss, _with_photos
 
     logits = torch.full((1, len(CHANNELS), 4, 4), -3.0)  # sure there is no die
     target = torch.zeros(1, len(CHANNELS), 4, 4)
@@ -86,7 +86,7 @@ def test_masked_cells_teach_nothing_and_negatives_join_the_batch(tmp_path):
     x = torch.zeros(3, 5, 128, 160)
     y = torch.zeros(3, len(CHANNELS), 64, 80)
     rng = np.random.default_rng(0)
-    x2, y2, mask2 = _with_negatives(x, y, NegativePhotos(tmp_path), rng, 2, (160, 128))
+    x2, y2, mask2 = _with_photos(x, y, LabelledPhotos(tmp_path), rng, 2, (160, 128))
     assert x2.shape[0] == y2.shape[0] == mask2.shape[0] == 5
     assert bool((mask2[:3] == 1).all()) and bool((mask2[3:] == 0).any())
 
