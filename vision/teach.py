@@ -55,10 +55,7 @@ def teach(
         raise TeachError(f"{faces.size} dice found in the picture, but the roll has {len(roll)}")
     labels = label_by_roll(readout.face_probs(faces), roll)
     assert readout.descriptors is not None  # the model has an embedding
-    profile = profile.described_by(
-        lambda crops: classifier.describe(crops, reader.turns), classifier.sha256
-    )
-    taught = profile.add(
+    taught = described_for(reader, profile).add(
         readout.crops[faces], labels, readout.descriptors[faces], classifier.sha256
     )
     boxes = [readout.located.boxes[int(index)] for index in faces]
@@ -78,8 +75,15 @@ def use_profile(reader: DiceReader, profile: DiceProfile) -> DiceProfile:
             logger.warning("%s gives no embedding: reading without the profile", classifier.name)
         reader.profile = None
         return profile
-    described = profile.described_by(
-        lambda crops: classifier.describe(crops, reader.turns), classifier.sha256
-    )
+    described = described_for(reader, profile)
     reader.profile = ProfileMatcher(described)
     return described
+
+
+def described_for(reader: DiceReader, profile: DiceProfile) -> DiceProfile:
+    """`profile` described as `reader` describes faces: by its classifier at its quarter
+    turns (recomputed from the crops when another classifier described them)."""
+    classifier = reader.classifier
+    return profile.described_by(
+        lambda crops: classifier.describe(crops, reader.turns), classifier.sha256
+    )

@@ -314,19 +314,16 @@ class TableProfile:
 
         def work(reader: Any) -> None:
             from vision.profile import DiceProfile
+            from vision.teach import described_for
 
             classifier = reader.classifier
-            if not getattr(classifier, "has_embedding", False):
+            if not classifier.has_embedding:
                 raise TeachingError(f"the dice model ({classifier.name}) gives no embedding: "
                                     "it cannot learn your dice")
 
-            def describe(batch: np.ndarray) -> np.ndarray:
-                return classifier.describe(batch, reader.turns)
-
-            descriptors = describe(array)
+            descriptors = classifier.describe(array, reader.turns)
             with self._lock:
-                profile = self._profile or DiceProfile.empty()
-                profile = profile.described_by(describe, classifier.sha256)
+                profile = described_for(reader, self._profile or DiceProfile.empty())
                 if replace_same:
                     profile = _without_crops(profile, array)
                 profile = profile.add(array, list(faces), descriptors, classifier.sha256)
