@@ -22,7 +22,7 @@ from scorer.card_rules import DEFAULT_WINNER_RULE, CardWinnerRule
 from scorer.card_scorepad import CardScorepad, HandRecord
 from scorer.card_table import CardTable
 from scorer.events import Undone
-from scorer.game import validate_players
+from scorer.game import apply_logged, validate_players
 from scorer.game_errors import GameError, InvalidEventError, NothingToUndoError
 
 logger = logging.getLogger(__name__)
@@ -65,13 +65,7 @@ class CardGame:
         if first is None:
             raise InvalidEventError("an empty log is not a game: it starts with card_game_created")
         game = cls(first)  # type: ignore[arg-type]  # refused by name if not the start
-        for position, event in enumerate(iterator, start=1):
-            try:
-                game._apply(event)
-            except InvalidEventError:
-                raise
-            except GameError as error:
-                raise type(error)(f"event {position} ({event!r}): {error}") from error
+        apply_logged(iterator, game._apply, (GameError,))
         return game
 
     # -- the log ------------------------------------------------------------------

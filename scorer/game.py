@@ -9,7 +9,7 @@ corrections are events too, and the table is rebuilt by replay after them.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
@@ -43,6 +43,23 @@ MAX_PLAYERS: Final[int] = 12
 """The rulebooks say "one or more"; twelve columns still scroll on a phone beside the
 fixed label column."""
 MAX_NAME_LENGTH: Final[int] = 20
+
+
+def apply_logged(
+    events: Iterable[Any],
+    apply: Callable[[Any], None],
+    refusals: tuple[type[Exception], ...],
+) -> None:
+    """Apply a log's events after its first, in order. A refusal is raised again as the
+    same class (so callers can still tell refusals apart) with the event's place and the
+    event in its message; an InvalidEventError (a log that is not a game) as it is."""
+    for position, event in enumerate(events, start=1):
+        try:
+            apply(event)
+        except InvalidEventError:
+            raise
+        except refusals as error:
+            raise type(error)(f"event {position} ({event!r}): {error}") from error
 
 
 def validate_players(players: Sequence[str], *, solitaire: bool) -> tuple[str, ...]:
@@ -184,14 +201,7 @@ class Game:
         if not isinstance(first, GameCreated):
             raise InvalidEventError(f"a game log starts with game_created, not {first!r}")
         game = cls(first)
-        for position, event in enumerate(iterator, start=1):
-            try:
-                game._apply(event)
-            except InvalidEventError:
-                raise
-            except (GameError, InvalidRollError) as error:
-                # Same class, so callers can still tell refusals apart; message gains the place.
-                raise type(error)(f"event {position} ({event!r}): {error}") from error
+        apply_logged(iterator, game._apply, (GameError, InvalidRollError))
         return game
 
     # -- the log ----------------------------------------------------------------
