@@ -25,7 +25,7 @@ import cv2
 
 from vision.classifier import FaceClassifier
 from vision.evaluation import PipelineScore, evaluate_pipeline
-from vision.pipeline import DiceReader
+from vision.pipeline import DEFAULT_TURNS, DiceReader
 from vision.synth.looks import eval_group
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 from vision.tops import TopFinder
@@ -66,6 +66,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--locator", type=Path, default=None, help="top-face locator (.onnx; default: shipped)"
     )
+    parser.add_argument(
+        "--turns",
+        type=int,
+        default=DEFAULT_TURNS,
+        help=f"quarter turns classified per die (1 to 4; {DEFAULT_TURNS})",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("-v", "--verbose", action="store_true", help="log each failed scene")
     args = parser.parse_args(argv)
@@ -79,7 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
     cv2.setNumThreads(1)
     reader = DiceReader(
-        FaceClassifier.load(args.model), threads=1, finder=TopFinder.load(args.locator)
+        FaceClassifier.load(args.model),
+        threads=1,
+        finder=TopFinder.load(args.locator),
+        turns=args.turns,
     )
     scores: dict[str, PipelineScore] = {}
     for index, (group, look) in enumerate(zip(groups, looks, strict=True)):

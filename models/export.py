@@ -15,7 +15,7 @@ import numpy as np
 import onnxruntime as ort
 import torch
 
-from models.net import FaceNet, FaceNetProbabilities
+from models.net import FaceNet, FaceNetProbabilities, build_net
 from vision.crops import CROP_SIZE, crops_to_tensor
 from vision.model_io import FACE_EMBEDDING as EMBEDDING_OUTPUT
 from vision.model_io import FACE_INPUT as INPUT_NAME
@@ -117,13 +117,14 @@ def export_locator(net, path: Path, sample: np.ndarray) -> dict:
     )
 
 
-def reexport_classifier(source: Path, output: Path) -> dict:
-    """Write the classifier at `source` again, same weights, with the current graph's
-    outputs (the embedding, which models exported before dice profiles lack), and check
-    the new file gives the same probabilities as the old one."""
+def reexport_classifier(source: Path, output: Path, architecture: str = "small") -> dict:
+    """Write the classifier at `source` (of size `architecture`; those exported before
+    dice profiles were all "small") again, same weights, with the current graph's
+    outputs (the embedding, which such models lack), and check the new file gives the
+    same probabilities as the old one."""
     from models.onnx_init import load_onnx_weights
 
-    net = FaceNet()
+    net = build_net(architecture)
     load_onnx_weights(net, Path(source))
     net.eval()
     sample = np.random.default_rng(0).integers(0, 256, (16, CROP_SIZE, CROP_SIZE, 3), np.uint8)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from models.options import SHIPPED_ARCHITECTURE
 from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 
 #: Channels of the stride-2 stem, then (channels, conv layers) of each later stage;
@@ -17,6 +18,15 @@ from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 #: Sized for numerals in any font: a deeper last stage than one font family needed.
 STEM = 32
 STAGES: tuple[tuple[int, int], ...] = ((32, 1), (64, 2), (128, 2))
+
+#: Named sizes (stem, stages) the trainers can build (`models.options.ARCHITECTURE_NAMES`;
+#: the shipped classifier is `SHIPPED_ARCHITECTURE`). Multiply-adds per 40-pixel crop:
+#: small 15 M, wide 34 M, wider 60 M.
+ARCHITECTURES: dict[str, tuple[int, tuple[tuple[int, int], ...]]] = {
+    "small": (STEM, STAGES),
+    "wide": (48, ((48, 1), (96, 2), (192, 2))),
+    "wider": (64, ((64, 1), (128, 2), (256, 2))),
+}
 
 
 def _block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -57,6 +67,15 @@ class FaceNet(nn.Module):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         features = self.embed(x)
         return self.value(features), self.colour(features), self.face(features).squeeze(1)
+
+
+def build_net(architecture: str = SHIPPED_ARCHITECTURE) -> FaceNet:
+    """A fresh FaceNet of a named size (ARCHITECTURES); ValueError naming the known ones."""
+    if architecture not in ARCHITECTURES:
+        known = ", ".join(ARCHITECTURES)
+        raise ValueError(f"unknown architecture {architecture!r}; known: {known}")
+    stem, stages = ARCHITECTURES[architecture]
+    return FaceNet(stem, stages)
 
 
 class FaceNetProbabilities(nn.Module):

@@ -15,6 +15,10 @@ T = TypeVar("T")
 
 DEFAULT_MODEL_PATH = Path(__file__).resolve().parent / "dice_faces.onnx"
 DEFAULT_LOCATOR_PATH = Path(__file__).resolve().parent / "dice_tops.onnx"
+SHIPPED_ARCHITECTURE = "wide"
+"""The size (`models.net.ARCHITECTURES`) of the shipped classifier, which --init loads into."""
+ARCHITECTURE_NAMES = ("small", "wide", "wider")
+"""The sizes `models.net.ARCHITECTURES` builds, listed here so --help needs no torch."""
 
 
 @dataclass(frozen=True)
@@ -22,6 +26,7 @@ class TrainConfig:
     """Everything that decides the trained weights (and the time it takes)."""
 
     seed: int = 0
+    architecture: str = SHIPPED_ARCHITECTURE
     train_crops: int = 200_000
     val_crops: int = 2_000
     epochs: int = 10
@@ -45,6 +50,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The training options, shared by `python -m models.train` and `phase10 train`."""
     defaults = TrainConfig()
     parser.add_argument("--seed", type=int, default=defaults.seed, help="run seed (0..9999)")
+    parser.add_argument(
+        "--arch",
+        dest="architecture",
+        choices=ARCHITECTURE_NAMES,
+        default=defaults.architecture,
+        help=f"network size ({defaults.architecture}: the shipped one)",
+    )
     parser.add_argument("--train-crops", type=int, default=defaults.train_crops)
     parser.add_argument("--val-crops", type=int, default=defaults.val_crops)
     parser.add_argument("--epochs", type=int, default=defaults.epochs)

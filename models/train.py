@@ -25,7 +25,7 @@ from tqdm import tqdm
 
 from models.chunk_cache import cached_chunk, look_key
 from models.export import export_model
-from models.net import FaceNet
+from models.net import FaceNet, build_net
 from models.onnx_init import freeze_norms, load_onnx_weights
 from models.options import TrainConfig, add_arguments, checkpoint_path, config_from_args
 from vision.crops import CROP_SIZE, crops_to_tensor
@@ -211,7 +211,7 @@ def train(config: TrainConfig) -> dict:
     )
     logger.info("rendered %d training crops (%.0f%% faces)", len(crops), 100 * faces.mean())
 
-    net = FaceNet()
+    net = build_net(config.architecture)
     if config.init is not None:
         load_onnx_weights(net, config.init)
         logger.info("starting from %s", config.init)

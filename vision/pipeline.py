@@ -10,7 +10,7 @@ a hand flag never empties a reading.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -18,8 +18,20 @@ import numpy as np
 
 from scorer.dice import FULL_ROLL
 from vision.decode import decode, face_probabilities
+from vision.frame_inks import frame_ink_evidence
+from vision.model_io import COLOUR_LABELS, VALUE_LABELS
+from vision.profile import ink_chroma
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
 from vision.tops import Located, TopFinder
+
+InkEvidence = Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""(N, 3) ink chroma, (N, C) colour probabilities -> (N, C) colour log-likelihood adjustments."""
+DEFAULT_TURNS: Final[int] = 1
+"""Quarter turns of each crop the shipped classifier reads. It is trained on crops at
+every quarter turn, and on held-out fonts averaging two turns gained nothing measurable
+over one (MODEL_CARD.md), while each turn costs as much as the first."""
+FACE_GRID: Final[tuple[int, int]] = (len(VALUE_LABELS), len(COLOUR_LABELS))
+"""A face's (value, colour) layout in `vision.decode.FACES` order: value-major."""
 
 if TYPE_CHECKING:
     from vision.classifier import FaceClassifier
@@ -127,14 +139,16 @@ class DiceReader:
         threads: int = 1,
         *,
         use_inventory: bool = True,
-        turns: int = 4,
+        turns: int = DEFAULT_TURNS,
         finder: TopFinder | None = None,
         profile: ProfileMatcher | None = None,
+        frame_inks: bool = True,
     ) -> None:
         """`tray`: a polygon of (x, y) pixel points; dice outside it are ignored.
         `turns`: quarter turns of each crop classified and averaged (1 to 4).
         `profile`: the user's own dice (`vision.profile`), which weighs each read face;
-        None reads with the network alone."""
+        None reads with the network alone. `frame_inks`: weigh each die's colour by how
+        its ink compares with the frame's other dice (`vision.frame_inks`)."""
         if not 1 <= turns <= 4:
             raise ValueError(f"turns must be 1 to 4, got {turns}")
         self.turns = turns
@@ -147,6 +161,8 @@ class DiceReader:
         self.tray = None if tray is None else np.asarray(tray, dtype=np.float32).reshape(-1, 2)
         self.use_inventory = use_inventory
         self.profile = profile
+        #: Colour evidence from the frame's other dice (`vision.frame_inks`); None: off.
+        self.ink_evidence: InkEvidence | None = frame_ink_evidence if frame_inks else None
 
     def locate(self, frame: np.ndarray) -> Located:
         return self.finder.locate(frame, self.tray)
@@ -206,6 +222,11 @@ class DiceReader:
         profile = self.profile  # read once: another thread may swap it (the web app does)
         if profile is not None and readout.descriptors is not None:
             evidence = profile.evidence(readout.descriptors[keep], readout.crops[keep])
+        if self.ink_evidence is not None and keep.size >= 2:
+            inks = self.ink_evidence(ink_chroma(readout.crops[keep]), colour_probs[keep])
+            by_face = np.broadcast_to(inks[:, None, :], (keep.size, *FACE_GRID))
+            by_face = by_face.reshape(keep.size, -1)
+            evidence = by_face if evidence is None else evidence + by_face
         decoding = decode(
             value_probs[keep],
             colour_probs[keep],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 
 import numpy as np
 import pytest
@@ -231,13 +232,13 @@ def test_a_fine_tuned_classifier_starts_exactly_where_the_shipped_one_is():
     pytest.importorskip("onnx")
     import torch
 
-    from models.net import FaceNet, FaceNetProbabilities
+    from models.net import FaceNetProbabilities, build_net
     from models.onnx_init import load_onnx_weights
     from models.options import DEFAULT_MODEL_PATH
     from vision.classifier import FaceClassifier
     from vision.crops import crops_to_tensor
 
-    net = FaceNet()
+    net = build_net()  # the shipped size
     load_onnx_weights(net, DEFAULT_MODEL_PATH)
     net.eval()
     crops = np.random.default_rng(1).integers(0, 256, (6, 40, 40, 3), dtype=np.uint8)
@@ -268,3 +269,59 @@ def test_a_cached_chunk_is_rendered_once_and_named_by_its_look(tmp_path):
     assert cached_chunk(None, ("a", "b"), render) and len(calls) == 2
     assert look_key(LookMix(("x.ttf",))) != look_key(LookMix(("x.ttf",), world=True))
     assert look_key(None) == look_key(None)
+
+
+def test_a_streaming_run_trains_side_by_side_and_exports_each_network(tmp_path):
+    """`models.train_stream` on the CPU: workers render while two sizes train on the same
+    batches; each is exported, loads in the app, and its state lets a run go on."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from models.train_stream import StreamConfig, run
+    from vision.classifier import FaceClassifier
+
+    def config(output, init=None) -> StreamConfig:
+        return StreamConfig(
+            seed=1,
+            minutes=0.05,
+            architectures=("small", "wide"),
+            output_dir=output,
+            max_crops=2000,
+            val_crops=1000,
+            batch_size=64,
+            workers=1,
+            device="cpu",
+            init=init,
+        )
+
+    summary = run(config(tmp_path / "first"))
+    assert summary["steps"] > 0 and summary["crops_rendered"] == 2000
+    for name in ("small", "wide"):
+        assert (tmp_path / "first" / f"{name}.pt").exists()
+        classifier = FaceClassifier.load(tmp_path / "first" / f"{name}.onnx")
+        assert classifier.sha256 == summary["final"][name]["sha256"]
+    written = json.loads((tmp_path / "first" / "summary.json").read_text())
+    assert written["steps"] == summary["steps"]
+    again = run(config(tmp_path / "second", init=tmp_path / "first"))
+    assert again["steps"] > 0
+
+
+def test_font_roots_named_in_the_environment_are_searched_first(tmp_path):
+    """A training machine whose fonts are not installed system-wide names their folder."""
+    import subprocess
+    import sys
+
+    font = tmp_path / "truetype" / "noto" / "NotoSans-Regular.ttf"
+    font.parent.mkdir(parents=True)
+    font.write_bytes(b"not read here")
+    code = (
+        "from vision.synth.font_library import FAMILIES, FONT_ROOTS, _family_files\n"
+        "print(FONT_ROOTS[0])\n"
+        "for path in _family_files(FAMILIES[0]): print(path)"
+    )
+    env = {**os.environ, "PHASE10_FONT_ROOTS": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out[0] == str(tmp_path)
+    regular = [path for path in out[1:] if path.endswith("/NotoSans-Regular.ttf")]
+    assert regular == [str(font)]  # found under both roots: the named root's file wins

@@ -3,7 +3,7 @@
 A household's dice: one dice set (font, inks, body) drawn as `benchmarks/eval_profile.py`
 draws its sets, shown in scenes that differ in everything else. `MISREAD` is a scene of
 a held-out set (a font training never used) that the shipped reader gets one die wrong
-in without a profile: it reads the 4B as WB; taught that roll, it reads it right. The
+in without a profile: it reads the 1G as 1B; taught that roll, it reads it right. The
 scenes are picked for the shipped classifier: a retrained one may read them right, and
 then new ones are picked the same way.
 """
@@ -19,12 +19,12 @@ from vision.synth.font_library import MissingFontError
 
 GROUPS = ("held-out-light", "held-out-dark")
 #: (set, scene) of the scene read with one die wrong, the face read and the true face.
-MISREAD = (1, 1)
-READ_AS, TRUE_FACE = "WB", "4B"
+MISREAD = (15, 2)
+READ_AS, TRUE_FACE = "1B", "1G"
 #: A scene whose misread still makes a roll (a high face for a high face), so the camera
-#: puts it on the table: it reads the 8R as 8O.
-ROLL_MISREAD = (17, 2)
-ROLL_READ_AS, ROLL_TRUE_FACE = "8O", "8R"
+#: puts it on the table: it reads the 10G as 10R.
+ROLL_MISREAD = (34, 0)
+ROLL_READ_AS, ROLL_TRUE_FACE = "10R", "10G"
 
 
 @cache

@@ -15,16 +15,23 @@ the app and its tests need none of them).
 from __future__ import annotations
 
 import enum
+import os
 import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+FONT_ROOTS_VARIABLE = "PHASE10_FONT_ROOTS"
+"""An environment variable naming further font roots (separated by os.pathsep), searched
+first: for a training machine whose fonts are not installed system-wide."""
+
 FONT_ROOTS: tuple[Path, ...] = (
+    *(Path(root) for root in os.environ.get(FONT_ROOTS_VARIABLE, "").split(os.pathsep) if root),
     Path("/usr/share/fonts"),
     Path("/usr/local/share/fonts"),
 )
-"""Where Debian's font packages (and local installs) put their files."""
+"""Where Debian's font packages (and local installs) put their files, in the same
+layout (`truetype/<package folder>/...`) under any root named in PHASE10_FONT_ROOTS."""
 
 
 class Split(enum.Enum):
@@ -241,11 +248,14 @@ def is_reserved(path: str | Path) -> bool:
 
 @cache
 def _family_files(family: FontFamily) -> tuple[Path, ...]:
-    found: set[Path] = set()
+    # A file found under two roots (the same relative path) is taken from the first.
+    found: dict[Path, Path] = {}
     for root in FONT_ROOTS:
         for pattern in family.patterns:
-            found.update(p for p in root.glob(pattern) if p.is_file())
-    return tuple(sorted(found))
+            for path in sorted(root.glob(pattern)):
+                if path.is_file():
+                    found.setdefault(path.relative_to(root), path)
+    return tuple(found[name] for name in sorted(found))
 
 
 def font_files(split: Split, *, require: bool = True) -> tuple[Path, ...]:

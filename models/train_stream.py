@@ -1,0 +1,411 @@
+"""Train face classifiers while the crops are still being rendered, on a GPU when there is one.
+
+`models.train` renders every crop first and then trains: right for two CPU
+cores, where rendering and training take turns anyway. On a machine with many
+cores and a GPU, rendering is the slow part and the GPU would wait; here worker
+processes render chunks without pause into a pool kept on the device, and the
+network trains on batches drawn from the pool as it grows, so a fixed time buys
+as many distinct crops as the cores can draw. Several architectures
+(`models.net.ARCHITECTURES`) can train side by side on the same batches, which
+compares them on equal data in one run; a trained network can teach another
+(`--teacher`), the usual way to bring a large network's accuracy to a small one.
+
+Augmentation (quarter turns, colour gains, contrast, noise) is `models.train`'s,
+done on the device. The learning rate follows the planned time (warm-up, then a
+cosine to zero), so a run ends at a low rate whenever it is stopped. Every
+evaluation writes each network's state beside its ONNX export (`--output-dir`),
+and `--init` goes on from such a state, so a run cut short loses little.
+
+The chunk seeds are the ones `models.train` uses for the same `--seed`; which
+chunks a batch draws from depends on how fast they arrive, so runs are
+reproducible in data and settings but not bit for bit. Training only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import os
+import time
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from models.export import export_model
+from models.net import ARCHITECTURES, FaceNet, build_net
+from models.train import CHUNK, _render_chunk, chunk_seeds
+from vision.crops import CROP_SIZE, PIXEL_MEAN, PIXEL_STD
+from vision.synth.font_library import Split, font_files
+from vision.synth.looks import LookMix
+from vision.synth.seeds import FACE_VALIDATION_OFFSET
+from vision.synth.training import OUTLINE_SHARE
+
+logger = logging.getLogger(__name__)
+
+#: Crops in the pool before the first step: enough that the first batches are not
+#: drawn from a handful of dice sets.
+FIRST_STEP_CROPS = 20_000
+
+
+@dataclass(frozen=True)
+class StreamConfig:
+    """What a streaming run does: its data, its networks, its time."""
+
+    seed: int
+    minutes: float
+    architectures: tuple[str, ...]
+    output_dir: Path
+    max_crops: int = 4_000_000
+    val_crops: int = 6_000
+    batch_size: int = 512
+    learning_rate: float = 2e-3
+    weight_decay: float = 5e-5
+    workers: int = max(1, (os.cpu_count() or 2) - 1)
+    device: str = "cuda" if torch.cuda.is_available() else "cpu"
+    init: Path | None = None
+    teacher: str | None = None
+    teacher_weight: float = 0.5
+    taught: tuple[str, ...] = ()
+    eval_every_minutes: float = 1.0
+
+
+def _worker_setup() -> None:
+    """One thread per rendering process: the processes are the parallelism."""
+    import cv2
+
+    cv2.setNumThreads(1)
+    torch.set_num_threads(1)
+
+
+class CropPool:
+    """Rendered crops and labels on the device, filled by worker processes in seed order."""
+
+    def __init__(self, seeds: Sequence[int], look: LookMix, workers: int, device: str) -> None:
+        capacity = len(seeds) * CHUNK
+        self.crops = torch.empty(
+            (capacity, CROP_SIZE, CROP_SIZE, 3), dtype=torch.uint8, device=device
+        )
+        self.values = torch.empty(capacity, dtype=torch.long, device=device)
+        self.colours = torch.empty(capacity, dtype=torch.long, device=device)
+        self.faces = torch.empty(capacity, dtype=torch.bool, device=device)
+        self.size = 0
+        self._seeds = list(seeds)
+        self._next = 0
+        self._pending: list[Future] = []
+        self._executor = ProcessPoolExecutor(max_workers=workers, initializer=_worker_setup)
+        self._render = partial(_render_chunk, look=look)
+        self._in_flight = 2 * workers
+
+    def refill(self) -> int:
+        """Take in every chunk finished in order, keep the workers busy; crops added."""
+        while len(self._pending) < self._in_flight and self._next < len(self._seeds):
+            self._pending.append(self._executor.submit(self._render, self._seeds[self._next]))
+            self._next += 1
+        added = 0
+        while self._pending and self._pending[0].done():
+            crops, values, colours, faces = self._pending.pop(0).result()
+            n = len(crops)
+            end = self.size + n
+            self.crops[self.size : end] = torch.from_numpy(crops).to(self.crops.device)
+            self.values[self.size : end] = torch.from_numpy(values.astype(np.int64)).to(
+                self.crops.device
+            )
+            self.colours[self.size : end] = torch.from_numpy(colours.astype(np.int64)).to(
+                self.crops.device
+            )
+            self.faces[self.size : end] = torch.from_numpy(faces).to(self.crops.device)
+            self.size = end
+            added += n
+        return added
+
+    @property
+    def exhausted(self) -> bool:
+        return self._next >= len(self._seeds) and not self._pending
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def to_input(crops: torch.Tensor) -> torch.Tensor:
+    """(N, S, S, 3) uint8 crops on the device to the network's input (crops_to_tensor)."""
+    x = crops.permute(0, 3, 1, 2).float()
+    return x * (1.0 / (255.0 * PIXEL_STD)) - PIXEL_MEAN / PIXEL_STD
+
+
+def augment(crops: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """`models.train._augment` on the device: quarter turns, colour gains, brightness,
+    contrast and noise on 30 % of the crops, rounded back to whole pixel values."""
+    n, device = len(crops), crops.device
+
+    def normal(*shape: int, std: float) -> torch.Tensor:
+        return torch.randn(shape, generator=generator, device=device) * std
+
+    turns = torch.randint(0, 4, (n,), generator=generator, device=device)
+    x = crops.float()
+    for k in (1, 2, 3):
+        picked = turns == k
+        x[picked] = torch.rot90(x[picked], k, dims=(1, 2))
+    gains = torch.exp(normal(n, 1, 1, 3, std=0.07) + normal(n, 1, 1, 1, std=0.15))
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    contrast = torch.exp(normal(n, 1, 1, 1, std=0.15))
+    x = ((x - mean) * contrast + mean) * gains
+    noisy = (torch.rand(n, generator=generator, device=device) < 0.3).float().view(n, 1, 1, 1)
+    strength = 1 + 7 * torch.rand((n, 1, 1, 1), generator=generator, device=device)
+    x = x + noisy * strength * torch.randn(x.shape, generator=generator, device=device)
+    return x.clamp(0, 255).round().to(torch.uint8)
+
+
+def losses(
+    net: FaceNet,
+    x: torch.Tensor,
+    values: torch.Tensor,
+    colours: torch.Tensor,
+    faces: torch.Tensor,
+    taught: tuple[torch.Tensor, torch.Tensor, torch.Tensor] | None = None,
+    teacher_weight: float = 0.5,
+) -> torch.Tensor:
+    """`models.train._losses`, plus (with a teacher's logits) the divergence from its
+    value and colour beliefs on faces and its face belief on every crop."""
+    value_logits, colour_logits, face_logits = net(x)
+    loss = nn.functional.binary_cross_entropy_with_logits(face_logits, faces.float())
+    loss = loss + nn.functional.cross_entropy(value_logits[faces], values[faces])
+    loss = loss + 0.5 * nn.functional.cross_entropy(colour_logits[faces], colours[faces])
+    if taught is not None:
+        t_value, t_colour, t_face = taught
+        soft = nn.functional.kl_div(
+            value_logits[faces].log_softmax(1),
+            t_value[faces].log_softmax(1),
+            log_target=True,
+            reduction="batchmean",
+        ) + 0.5 * nn.functional.kl_div(
+            colour_logits[faces].log_softmax(1),
+            t_colour[faces].log_softmax(1),
+            log_target=True,
+            reduction="batchmean",
+        )
+        soft = soft + nn.functional.binary_cross_entropy_with_logits(
+            face_logits, torch.sigmoid(t_face)
+        )
+        loss = (1 - teacher_weight) * loss + teacher_weight * soft
+    return loss
+
+
+@torch.no_grad()
+def scores(net: FaceNet, val: tuple[torch.Tensor, ...], batch_size: int = 2048) -> dict:
+    """Value, colour, both and face accuracy of `net` on the validation crops."""
+    crops, values, colours, faces = val
+    net.eval()
+    outs = [net(to_input(crops[i : i + batch_size])) for i in range(0, len(crops), batch_size)]
+    net.train()
+    value = torch.cat([o[0] for o in outs]).argmax(1)
+    colour = torch.cat([o[1] for o in outs]).argmax(1)
+    face = torch.cat([o[2] for o in outs]) > 0
+    v_ok, c_ok = (value == values)[faces], (colour == colours)[faces]
+    return {
+        "value": round(float(v_ok.float().mean()), 4),
+        "colour": round(float(c_ok.float().mean()), 4),
+        "both": round(float((v_ok & c_ok).float().mean()), 4),
+        "face": round(float((face == faces).float().mean()), 4),
+    }
+
+
+def learning_rate(peak: float, progress: float) -> float:
+    """Warm-up over the first 3 % of the run, then a cosine down to zero."""
+    if progress < 0.03:
+        return peak * progress / 0.03
+    return peak * 0.5 * (1 + math.cos(math.pi * min(1.0, (progress - 0.03) / 0.97)))
+
+
+def _load_state(architecture: str, path: Path, device: str) -> FaceNet:
+    net = build_net(architecture)
+    net.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
+    return net.to(device)
+
+
+def run(config: StreamConfig) -> dict:
+    """Render and train for `config.minutes`; export each network; return the figures."""
+    started = time.perf_counter()
+    torch.manual_seed(config.seed)
+    generator = torch.Generator(device=config.device).manual_seed(config.seed)
+    config.output_dir.mkdir(parents=True, exist_ok=True)
+    train_fonts = tuple(str(path) for path in font_files(Split.TRAIN))
+    held_out_fonts = tuple(str(path) for path in font_files(Split.HELD_OUT))
+    val_seeds = chunk_seeds(config.seed, config.val_crops, offset=FACE_VALIDATION_OFFSET)
+    val_pool = CropPool(val_seeds, LookMix(held_out_fonts), config.workers, config.device)
+    while not val_pool.exhausted:
+        val_pool.refill()
+        time.sleep(0.05)
+    val_pool.close()
+    val = (val_pool.crops, val_pool.values, val_pool.colours, val_pool.faces)
+    logger.info(
+        "validation: %d crops in held-out fonts (%d font files)", val_pool.size, len(held_out_fonts)
+    )
+
+    pool = CropPool(
+        chunk_seeds(config.seed, config.max_crops),
+        LookMix(train_fonts, OUTLINE_SHARE),
+        config.workers,
+        config.device,
+    )
+    nets: dict[str, FaceNet] = {}
+    for name in config.architectures:
+        saved = None if config.init is None else config.init / f"{name}.pt"
+        nets[name] = (
+            _load_state(name, saved, config.device)
+            if saved is not None and saved.exists()
+            else build_net(name).to(config.device)
+        )
+        logger.info(
+            "%s: %s", name, f"from {saved}" if saved is not None and saved.exists() else "fresh"
+        )
+    teacher = None
+    if config.teacher is not None:
+        architecture, path = config.teacher.split(":", 1)
+        teacher = _load_state(architecture, Path(path), config.device).eval()
+    optimisers = {
+        name: torch.optim.AdamW(
+            net.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
+        )
+        for name, net in nets.items()
+    }
+    budget = config.minutes * 60
+    train_started = time.perf_counter()
+    steps = seen = 0
+    last_eval = train_started
+    history: list[dict] = []
+    autocast = torch.autocast(
+        device_type="cuda", dtype=torch.bfloat16, enabled=config.device == "cuda"
+    )
+    try:
+        while True:
+            pool.refill()
+            elapsed = time.perf_counter() - train_started
+            if elapsed >= budget:
+                break
+            if pool.size < min(FIRST_STEP_CROPS, config.max_crops):
+                time.sleep(0.1)
+                train_started = time.perf_counter()  # the clock starts with the first step
+                continue
+            rate = learning_rate(config.learning_rate, elapsed / budget)
+            index = torch.randint(
+                0, pool.size, (config.batch_size,), generator=generator, device=config.device
+            )
+            x = to_input(augment(pool.crops[index], generator))
+            labels = (pool.values[index], pool.colours[index], pool.faces[index])
+            with autocast:
+                taught = None
+                if teacher is not None:
+                    with torch.no_grad():
+                        taught = tuple(t.float() for t in teacher(x))
+                for name, net in nets.items():
+                    optimiser = optimisers[name]
+                    for group in optimiser.param_groups:
+                        group["lr"] = rate
+                    lesson = taught if not config.taught or name in config.taught else None
+                    loss = losses(
+                        net, x, *labels, taught=lesson, teacher_weight=config.teacher_weight
+                    )
+                    optimiser.zero_grad(set_to_none=True)
+                    loss.backward()
+                    optimiser.step()
+            steps += 1
+            seen += config.batch_size
+            if time.perf_counter() - last_eval >= config.eval_every_minutes * 60:
+                last_eval = time.perf_counter()
+                entry = {
+                    "minute": round((last_eval - train_started) / 60, 2),
+                    "steps": steps,
+                    "pool": pool.size,
+                    "lr": round(rate, 6),
+                    "loss": round(float(loss.detach()), 4),
+                    **{name: scores(net, val) for name, net in nets.items()},
+                }
+                history.append(entry)
+                logger.info("%s", json.dumps(entry))
+                for name, net in nets.items():
+                    torch.save(net.state_dict(), config.output_dir / f"{name}.pt")
+    finally:
+        pool.close()
+    summary: dict = {
+        "seed": config.seed,
+        "steps": steps,
+        "crops_rendered": pool.size,
+        "crop_passes": seen,
+        "minutes": round((time.perf_counter() - started) / 60, 2),
+        "history": history,
+        "final": {},
+    }
+    sample = val[0][:64].cpu().numpy()
+    for name, net in nets.items():
+        summary["final"][name] = scores(net, val)
+        torch.save(net.state_dict(), config.output_dir / f"{name}.pt")
+        cpu = net.to("cpu").float().eval()
+        check = export_model(cpu, config.output_dir / f"{name}.onnx", sample=sample)
+        summary["final"][name]["sha256"] = check["sha256"]
+    (config.output_dir / "summary.json").write_text(json.dumps(summary, indent=1))
+    logger.info("final: %s", json.dumps(summary["final"]))
+    return summary
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m models.train_stream", description=__doc__)
+    parser.add_argument("--seed", type=int, required=True, help="run seed (chunks as models.train)")
+    parser.add_argument(
+        "--minutes", type=float, required=True, help="training time after the first step"
+    )
+    parser.add_argument(
+        "--arch",
+        action="append",
+        choices=sorted(ARCHITECTURES),
+        required=True,
+        help="a network to train (repeat to train several on the same batches)",
+    )
+    parser.add_argument("--output-dir", type=Path, required=True)
+    parser.add_argument("--max-crops", type=int, default=4_000_000)
+    parser.add_argument("--val-crops", type=int, default=6_000)
+    parser.add_argument("--batch-size", type=int, default=512)
+    parser.add_argument("--learning-rate", type=float, default=2e-3)
+    parser.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 1))
+    parser.add_argument(
+        "--init", type=Path, default=None, help="folder of <arch>.pt states to go on from"
+    )
+    parser.add_argument("--teacher", default=None, help="ARCH:STATE.pt of a network that teaches")
+    parser.add_argument("--teacher-weight", type=float, default=0.5)
+    parser.add_argument(
+        "--taught",
+        action="append",
+        default=[],
+        choices=sorted(ARCHITECTURES),
+        help="a network the teacher teaches (default: every one)",
+    )
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    config = StreamConfig(
+        seed=args.seed,
+        minutes=args.minutes,
+        architectures=tuple(args.arch),
+        output_dir=args.output_dir,
+        max_crops=args.max_crops,
+        val_crops=args.val_crops,
+        batch_size=args.batch_size,
+        learning_rate=args.learning_rate,
+        workers=args.workers,
+        init=args.init,
+        teacher=args.teacher,
+        teacher_weight=args.teacher_weight,
+        taught=tuple(args.taught),
+    )
+    run(config)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
