@@ -59,7 +59,7 @@ def test_the_game_pages_qr_code_opens_the_game_not_the_start_page(app, new_tab):
     qr = phone.locator("[data-testid=join-qr]")
     qr.evaluate("img => img.complete || new Promise(done => img.onload = done)")
     text = ""
-    for _ in range(20):  # a busy machine may still be laying out the opened details
+    for _ in range(60):  # a busy machine may still be laying out the opened details
         shot = np.frombuffer(qr.screenshot(), np.uint8)
         image = cv2.resize(cv2.imdecode(shot, cv2.IMREAD_GRAYSCALE), None, fx=3, fy=3,
                            interpolation=cv2.INTER_NEAREST)
