@@ -9,10 +9,11 @@ a hand flag never empties a reading.
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 import numpy as np
 
@@ -23,6 +24,13 @@ from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.profile import ink_chroma
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
 from vision.tops import Located, TopFinder
+
+
+class FrameLocator(Protocol):
+    """What finds the dice's top faces in a frame: a `TopFinder`, or one told where to look."""
+
+    def locate(self, frame: np.ndarray, tray: np.ndarray | None = None) -> Located: ...
+
 
 InkEvidence = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """(N, 3) ink chroma, (N, C) colour probabilities -> (N, C) colour log-likelihood adjustments."""
@@ -169,7 +177,7 @@ class DiceReader:
         *,
         use_inventory: bool = True,
         turns: int = DEFAULT_TURNS,
-        finder: TopFinder | None = None,
+        finder: FrameLocator | None = None,
         profile: ProfileMatcher | None = None,
         frame_inks: bool = True,
     ) -> None:
@@ -186,12 +194,26 @@ class DiceReader:
 
             classifier = FaceClassifier.load(threads=threads)
         self.classifier = classifier
-        self.finder = finder if finder is not None else TopFinder.load(threads=threads)
+        self.finder: FrameLocator = (
+            finder if finder is not None else TopFinder.load(threads=threads)
+        )
         self.tray = None if tray is None else np.asarray(tray, dtype=np.float32).reshape(-1, 2)
         self.use_inventory = use_inventory
         self.profile = profile
         #: Colour evidence from the frame's other dice (`vision.frame_inks`); None: off.
         self.ink_evidence: InkEvidence | None = frame_ink_evidence if frame_inks else None
+
+    def sharing(
+        self, *, tray: np.ndarray | None = None, finder: FrameLocator | None = None
+    ) -> DiceReader:
+        """A reader with this one's networks, settings and profile that reads inside
+        `tray` (pixel points; None: the whole frame) through `finder` (None: this
+        reader's): for a tray chosen per frame, or a locator told where to look."""
+        reader = copy.copy(self)
+        reader.tray = None if tray is None else np.asarray(tray, np.float32).reshape(-1, 2)
+        if finder is not None:
+            reader.finder = finder
+        return reader
 
     def locate(self, frame: np.ndarray) -> Located:
         return self.finder.locate(frame, self.tray)

@@ -409,9 +409,10 @@ def _reader_at_die_size(reader: Any, width: int, side: float, complete: bool) ->
     measures the ones it found too large (boxes grown over their sides), so small dice
     are looked at at least FINER_LOOK finer than the first look, and so is a reading
     that seems the right size but is not ten dice read sure."""
-    if side <= 0 or not hasattr(reader, "finder") or not hasattr(reader, "classifier"):
-        return None
     from vision.pipeline import DiceReader
+
+    if side <= 0 or not isinstance(reader, DiceReader):
+        return None
     from vision.tops import NET_WIDTH_RANGE, TRAINED_DIE_PX
     from vision.tops_input import NET_GRID, NET_WIDTH
 
@@ -426,9 +427,7 @@ def _reader_at_die_size(reader: Any, width: int, side: float, complete: bool) ->
         if at_first_look < FIRST_LOOK_RANGE[0]:  # small dice: measured too large, if anything
             wanted = max(wanted, finer)
     wanted = int(min(max(wanted, NET_WIDTH_RANGE[0]), NET_WIDTH_RANGE[1]))
-    return DiceReader(reader.classifier, finder=_OneLook(reader.finder, wanted),
-                      use_inventory=reader.use_inventory, turns=reader.turns,
-                      profile=getattr(reader, "profile", None))
+    return reader.sharing(finder=_OneLook(reader.finder, wanted))
 
 
 class _OneLook:

@@ -173,10 +173,13 @@ class TableProfile:
 
     def _apply(self, reader: Any) -> None:
         """Swap the current profile into one reader (one assignment; never raises)."""
+        from vision.pipeline import DiceReader  # a reader is loaded: so is vision
+
         profile = self._profile
-        if profile is None or not hasattr(reader, "classifier"):
-            if hasattr(reader, "profile"):
-                reader.profile = None
+        if not isinstance(reader, DiceReader):
+            return  # a stand-in reader (tests) has no profile to swap
+        if profile is None:
+            reader.profile = None
             return
         from vision.teach import use_profile
 
@@ -186,7 +189,7 @@ class TableProfile:
             log.exception("the dice profile could not be applied: reading without it")
             reader.profile = None
             return
-        if described.model == getattr(reader.classifier, "sha256", None):
+        if described.model == reader.classifier.sha256:
             self._profile = described  # described by this model from now on: no recompute
 
     def _apply_all(self) -> None:
@@ -236,16 +239,13 @@ class TableProfile:
         def work(reader: Any) -> tuple[Reading, np.ndarray]:
             from vision.pipeline import DiceReader
 
-            if not hasattr(reader, "finder"):  # a stand-in reader: the whole frame
+            if not isinstance(reader, DiceReader):  # a stand-in reader: the whole frame
                 return reader.read(frame), frame
             pixels = None
             if tray is not None:
                 height, width = frame.shape[:2]
                 pixels = (np.asarray(tray, np.float64) * (width, height)).astype(np.float32)
-            inside = DiceReader(reader.classifier, tray=pixels, finder=reader.finder,
-                                use_inventory=reader.use_inventory, turns=reader.turns,
-                                profile=reader.profile)
-            return inside.read(frame), frame
+            return reader.sharing(tray=pixels).read(frame), frame
 
         return self._use_reader(work)
 

@@ -311,3 +311,16 @@ def test_dice_far_from_the_trained_size_are_found_and_read(reader, pixels, offse
     assert found_all(scene, reading) and reading.found_count() == len(scene.dice)
     score = score_reading(seed, scene.dice, reading, 0.0)
     assert score.right >= len(scene.dice) - 1
+
+
+def test_a_shared_reader_keeps_the_networks_and_settings_and_reads_inside_its_tray(reader):
+    scene = render_scene(HELD_OUT_SEED_BASE + 41)
+    left_half = np.array([(0, 0), (640, 0), (640, 960), (0, 960)], np.float32)
+    inside = reader.sharing(tray=left_half)
+    assert inside.classifier is reader.classifier and inside.finder is reader.finder
+    assert (inside.turns, inside.use_inventory, inside.profile, inside.ink_evidence) == (
+        reader.turns, reader.use_inventory, reader.profile, reader.ink_evidence)
+    assert reader.tray is None  # the original reads the whole frame still
+    whole, half = reader.read(scene.image), inside.read(scene.image)
+    assert all(x < 640 for x, _ in half.centres())
+    assert 0 < len(half.dice) < len(whole.dice)

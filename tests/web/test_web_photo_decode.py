@@ -6,7 +6,6 @@ decoding."""
 from __future__ import annotations
 
 import struct
-from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -153,7 +152,9 @@ def test_far_away_dice_are_read_again_from_a_larger_decoding():
 
 
 def test_off_size_dice_are_read_again_with_the_locator_at_the_width_they_call_for():
-    networks = SimpleNamespace(finder=object(), classifier=object(), use_inventory=True, turns=4)
+    from vision.pipeline import DiceReader
+
+    networks = DiceReader(object(), finder=object())  # stand-ins: only their widths matter
 
     def width(side: float, complete: bool = True) -> int | None:
         reader = _reader_at_die_size(networks, 2000, side, complete)
