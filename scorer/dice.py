@@ -8,7 +8,7 @@ exactly six high dice (5..10) and four low dice (1..4 or Wild).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -174,8 +174,11 @@ PHYSICAL_DICE: Final[tuple[PhysicalDie, ...]] = tuple(
 )
 
 
-def inventory_matching(roll: Roll) -> dict[int, str] | None:
-    """Map each die of the roll (by index) to a distinct physical die showing that face.
+def inventory_matching(
+    roll: Roll, dice: Sequence[PhysicalDie] = PHYSICAL_DICE
+) -> dict[int, str] | None:
+    """Map each die of the roll (by index) to a distinct physical die (of `dice`, the
+    inventory by default) showing that face.
 
     Returns None when no such matching exists. Bipartite matching by augmenting
     paths: at most ten dice, so this is instant.
@@ -184,7 +187,7 @@ def inventory_matching(roll: Roll) -> dict[int, str] | None:
 
     def assign(index: int, seen: set[str]) -> bool:
         die = roll.dice[index]
-        for physical in PHYSICAL_DICE:
+        for physical in dice:
             if die in physical.faces and physical.name not in seen:
                 seen.add(physical.name)
                 if physical.name not in owner or assign(owner[physical.name], seen):

@@ -39,7 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from scorer.dice import PHYSICAL_DICE, Die
+from scorer.dice import FULL_ROLL, PHYSICAL_DICE, Die, Roll
+from scorer.layout_check import check_layout
 from web.presenters import die_dict
 from web.table_roll import RollSource, TableRoll
 
@@ -120,6 +121,7 @@ class TableProfile:
         self._pending: OrderedDict[str, _Pending] = OrderedDict()
         self._camera: OrderedDict[int, _CameraRoll] = OrderedDict()
         self._progress = {"rolls_confirmed": 0, "from_corrections": 0}
+        self._rolls: list[Roll] = []  # whole rolls confirmed: what the dice table is checked by
         self._load()
 
     # --- loading and the readers --------------------------------------------------------
@@ -137,22 +139,32 @@ class TableProfile:
             log.error("%s", self.error)
             return
         self._profile = profile if len(profile) else None
-        self._progress.update(self._read_progress())
+        counts, self._rolls = self._read_progress()
+        self._progress.update(counts)
         log.info("dice profile loaded from %s: %d examples", self.folder, len(profile))
 
-    def _read_progress(self) -> dict[str, int]:
+    def _read_progress(self) -> tuple[dict[str, int], list[Roll]]:
+        """The counts and the whole rolls confirmed, as saved; what cannot be read is left
+        out (progress shown to the players, not the profile)."""
         try:
             data = json.loads((self.folder / PROGRESS_FILE).read_text(encoding="utf-8"))
         except FileNotFoundError:
-            return {}
+            return {}, []
         except (OSError, ValueError) as error:
             log.warning("dice profile progress %s not readable (%s): counting anew",
                         self.folder / PROGRESS_FILE, error)
-            return {}
+            return {}, []
         if not isinstance(data, dict):
-            return {}
-        return {key: int(value) for key, value in data.items()
-                if key in self._progress and isinstance(value, int) and value >= 0}
+            return {}, []
+        counts = {key: int(value) for key, value in data.items()
+                  if key in self._progress and isinstance(value, int) and value >= 0}
+        rolls = []
+        for text in data.get("rolls", []) if isinstance(data.get("rolls"), list) else []:
+            try:
+                rolls.append(Roll.from_text(str(text)))
+            except ValueError:
+                log.warning("dice profile progress: %r is not a roll, left out", text)
+        return counts, rolls
 
     def _write_progress(self) -> None:
         """Best effort: the counts are progress shown to the players, not the profile."""
@@ -160,7 +172,7 @@ class TableProfile:
             handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".teaching-",
                                                  suffix=".tmp")
             with os.fdopen(handle, "w", encoding="utf-8") as file:
-                json.dump(self._progress, file)
+                json.dump({**self._progress, "rolls": [str(roll) for roll in self._rolls]}, file)
             os.replace(temporary, self.folder / PROGRESS_FILE)
         except OSError:
             log.exception("could not save the dice profile's progress")
@@ -214,6 +226,7 @@ class TableProfile:
         """Examples per face, faces seen of the sixty, rolls confirmed, settings, any error."""
         with self._lock:
             profile, error, progress = self._profile, self.error, dict(self._progress)
+            rolls = list(self._rolls)
         counts: dict[Die, int] = {} if profile is None else profile.counts()
         return {
             "examples": sum(counts.values()),
@@ -226,6 +239,7 @@ class TableProfile:
             "faces": [{**die_dict(face), "count": counts.get(face, 0),
                        "dice": DICE_FACES.count(face)} for face in DISTINCT_FACES],
             "learn_from_corrections": self.learns_from_corrections,
+            "layout": check_layout(rolls).to_dict(),
             "error": error,
         }
 
@@ -282,6 +296,8 @@ class TableProfile:
         with self._lock:
             self._pending.pop(token, None)
             self._progress["rolls_confirmed"] += 1
+            if len(faces) == FULL_ROLL and all(face is not None for face in faces):
+                self._rolls.append(Roll.from_dice(face for face in faces if face is not None))
             self._write_progress()
         log.info("dice profile: a roll of %d dice confirmed", len(chosen))
         return len(chosen)
@@ -297,6 +313,7 @@ class TableProfile:
             self._profile = None
             self.error = None
             self._progress = {"rolls_confirmed": 0, "from_corrections": 0}
+            self._rolls = []
             self._pending.clear()
             self._apply_all()
         log.info("dice profile reset")

@@ -46,6 +46,7 @@ def test_roll_fix_one_die_confirm_and_the_next_reading_is_right(app, page, tmp_p
     page.wait_for_selector("#teach[data-ready=yes]")
     assert page.inner_text("[data-testid=teach-progress]").startswith(
         "0 rolls confirmed · 0 of the 60 faces seen")
+    assert page.inner_text("[data-testid=teach-layout]").startswith("Confirm whole rolls")
 
     page.click("[data-testid=teach-read]")
     first = read_faces(page)
@@ -67,6 +68,8 @@ def test_roll_fix_one_die_confirm_and_the_next_reading_is_right(app, page, tmp_p
     page.click("[data-testid=teach-confirm]")
     page.wait_for_selector("#teach[data-examples='10']")
     assert page.inner_text("[data-testid=teach-progress]").startswith("1 roll confirmed")
+    assert page.inner_text("[data-testid=teach-layout]").startswith(
+        "1 confirmed roll fits the dice table")
     summary = app.test_client().get("/api/profile").json
     assert summary["examples"] == 10 and summary["rolls_confirmed"] == 1
     assert page.locator(f"#teach-faces li[data-notation='{TRUE_FACE}']").get_attribute(

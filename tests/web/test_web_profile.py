@@ -4,6 +4,7 @@ teaches it (unless switched off)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -326,3 +327,23 @@ def test_the_crops_follow_the_dice_when_an_unreadable_die_is_fixed(tmp_path: Pat
         assert len(learnt) == 3  # a typed roll has no pictures
     finally:
         store.close()
+
+
+def test_confirmed_whole_rolls_check_the_dice_table(app, scene, tmp_path):
+    client = app.test_client()
+    assert client.get("/api/profile").json["layout"]["rolls"] == 0
+    reading = client.post("/api/profile/reading", json={}).json
+    truth = truth_of(scene)
+    taught = client.post("/api/profile/confirm", json={"token": reading["token"],
+                                                       "dice": truth}).json
+    assert taught["layout"]["rolls"] == 1 and not taught["layout"]["disagrees"]
+    assert taught["layout"]["message"].startswith("1 confirmed roll fits the dice table")
+    # H2 is the only die of the table with a red 6 and the only one with a green 5
+    odd = "6R 5G 7B 8G 9O 10G 1B 2B 3G 4R".split()
+    again = client.post("/api/profile/reading", json={}).json
+    layout = client.post("/api/profile/confirm", json={"token": again["token"],
+                                                       "dice": odd}).json["layout"]
+    assert layout["disagrees"] and layout["unexplained"] == [" ".join(odd)]
+    assert "1 of 2 confirmed rolls cannot be thrown" in layout["message"]
+    saved = json.loads((tmp_path / "data" / PROFILE_DIR / "teaching.json").read_text())
+    assert saved["rolls"] == [" ".join(truth), " ".join(odd)] and saved["rolls_confirmed"] == 2

@@ -36,6 +36,8 @@
       `${plural(data.examples, "example", "examples")}` +
       (data.from_corrections ? ` (${data.from_corrections} from corrections)` : ""));
     section.dataset.examples = String(data.examples);
+    say("teach-layout", data.layout.message);
+    $("teach-layout").dataset.disagrees = data.layout.disagrees ? "yes" : "no";
     say("profile-error", data.error || "");
     $("teach-learn").checked = Boolean(data.learn_from_corrections);
     $("teach-faces").replaceChildren(...data.faces.map((face) => el("li",
