@@ -90,35 +90,6 @@ def is_unreadable_die(located: Located, index: int) -> bool:
     return not _in_hand(located, box.mean(axis=0))
 
 
-#: A box the classifier reads as a face is still dropped, as a false detection, when its
-#: shape says it is not one die's top (see `is_die_shaped`).
-DOUBTFUL_SCORE: Final[float] = 0.85
-DOUBTFUL_MAX_ASPECT: Final[float] = 1.25
-READ_MIN_SIDE: Final[float] = 0.8
-
-
-def is_die_shaped(located: Located, index: int) -> bool:
-    """Whether box `index` of `located` has the shape of one die's top: its side at least
-    READ_MIN_SIDE of the frame's median die side, and, where the locator's score is under
-    DOUBTFUL_SCORE, at most DOUBTFUL_MAX_ASPECT long for its width.
-
-    The classifier judges the print inside a box and may take a die's side face, two
-    touching dice or a keyboard key for a face; the box's shape tells those apart.
-    Chosen on every third real photo of ../shared/realdata and 300 rendered held-out
-    scenes: of the boxes listed, the rule dropped 17 of 41 false detections in the
-    photos and 1 of 383 boxes on labelled dice; in the scenes 2 of 2,992 dice read.
-    (Dropping every box longer than 1.4 for its width, as for unreadable dice, took 3
-    more false detections and 10 more rendered dice, tilted against the tray wall.)
-    """
-    box = located.boxes[index]
-    score = located.scores[index] if index < len(located.scores) else 0.0
-    sides = np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1)
-    aspect = float(sides.max()) / max(float(sides.min()), 1e-6)
-    if score < DOUBTFUL_SCORE and aspect > DOUBTFUL_MAX_ASPECT:
-        return False
-    return located.die_side <= 0 or sides.max() >= READ_MIN_SIDE * located.die_side
-
-
 def _in_hand(located: Located, point: np.ndarray) -> bool:
     """Whether a frame point lies on the flagged hand region of `located`."""
     mask = located.hand_mask
@@ -250,9 +221,7 @@ class DiceReader:
             readout.colour_probs,
             readout.face_prob,
         )
-        keep = np.array(
-            [index for index in readout.faces if is_die_shaped(located, int(index))], np.int64
-        )
+        keep = readout.faces
         unreadable = tuple(
             UnreadableDie(
                 centre=_centre(located.boxes[index]),
@@ -261,9 +230,7 @@ class DiceReader:
                 face_prob=round(float(face_prob[index]), 4),
             )
             for index in range(len(located.boxes))
-            if face_prob[index] < MIN_FACE_PROB
-            and is_unreadable_die(located, index)
-            and is_die_shaped(located, index)
+            if face_prob[index] < MIN_FACE_PROB and is_unreadable_die(located, index)
         )
         flags = list(hand)
         if unreadable:

@@ -258,8 +258,8 @@ class CameraFeed:
         watcher = self._watcher
         if self._profile is not None and watcher is not None:
             # The frame that settled this roll: a die corrected later teaches the profile.
-            self._profile.remember_camera_roll(state.get("roll_id"), reading,
-                                               watcher.latest_frame())
+            self._profile.remember_read_roll(state.get("roll_id"), reading,
+                                             watcher.latest_frame())
 
     def _turn_ended(self, game_id: int) -> None:
         watcher = self._watcher

@@ -15,8 +15,9 @@
   uploaded photo) and keeps each die's crop under a token; `confirm` adds the
   crops with the faces the players confirmed, saves the profile (atomically)
   and counts one roll confirmed.
-- **During play**, the camera thread hands over the crops of each roll it puts on
-  the table (`remember_camera_roll`, keyed by the roll's id, kept in memory only);
+- **During play**, the camera thread and the photo upload hand over the crops of
+  each roll they put on the table (`remember_read_roll`, keyed by the roll's id,
+  kept in memory only);
   when the players correct one of those dice (`die_corrected`, the service's
   hook) its crop is added with the corrected face, unless learning from
   corrections is switched off (a table setting, on by default). A failure there is
@@ -62,8 +63,11 @@ LEARN_SETTING: Final[str] = "profile_learns_from_corrections"
 #: Teaching readings kept for confirmation (the oldest are dropped), and for how long.
 MAX_READINGS: Final[int] = 8
 READING_TTL_S: Final[float] = 30 * 60
-#: Camera rolls whose crops are kept for a correction (the latest ones).
-MAX_CAMERA_ROLLS: Final[int] = 16
+#: Rolls read from a picture whose crops are kept for a correction (the latest ones).
+MAX_READ_ROLLS: Final[int] = 16
+#: Rolls read from a picture (the camera's frame, a phone's photo): a corrected die of
+#: one of these has a picture to learn from; a typed roll has none.
+LEARNT_SOURCES: Final[frozenset[RollSource]] = frozenset({RollSource.CAMERA, RollSource.PHOTO})
 #: The faces of the ten dice, die by die (60), and the distinct faces among them (44).
 DICE_FACES: Final[tuple[Die, ...]] = tuple(face for die in PHYSICAL_DICE for face in die.faces)
 DISTINCT_FACES: Final[tuple[Die, ...]] = tuple(
@@ -100,8 +104,8 @@ class _Pending:
 
 
 @dataclass
-class _CameraRoll:
-    """The crops of a camera-read roll on the table, in the roll's die order."""
+class _ReadRoll:
+    """The crops of a roll read from a picture, on the table, in the roll's die order."""
 
     crops: list[np.ndarray | None]
 
@@ -119,7 +123,7 @@ class TableProfile:
         self.error: str | None = None
         self._readers: list[Any] = []
         self._pending: OrderedDict[str, _Pending] = OrderedDict()
-        self._camera: OrderedDict[int, _CameraRoll] = OrderedDict()
+        self._read_rolls: OrderedDict[int, _ReadRoll] = OrderedDict()
         self._progress = {"rolls_confirmed": 0, "from_corrections": 0}
         self._rolls: list[Roll] = []  # whole rolls confirmed: what the dice table is checked by
         self._load()
@@ -219,7 +223,7 @@ class TableProfile:
         self._store.set_setting(LEARN_SETTING, None if on else False)
         if not on:
             with self._lock:
-                self._camera.clear()
+                self._read_rolls.clear()
         log.info("the dice profile %s from corrections", "learns" if on else "does not learn")
 
     def summary(self) -> dict[str, Any]:
@@ -357,28 +361,30 @@ class TableProfile:
 
     # --- learning from corrections during play -------------------------------------------
 
-    def remember_camera_roll(self, roll_id: int | None, reading: Reading,
-                             frame: np.ndarray | None) -> None:
-        """Keep the crops of a roll the camera put on the table (in memory, the latest few)."""
+    def remember_read_roll(self, roll_id: int | None, reading: Reading,
+                           frame: np.ndarray | None) -> None:
+        """Keep the crops of a roll read from `frame` (the camera's, or a photo's working
+        image) and put on the table (in memory, the latest few)."""
         if roll_id is None or frame is None or not self.learns_from_corrections:
             return
         try:
             crops = cut_crops(reading, frame)
         except Exception:  # noqa: BLE001 - the roll is on the table either way
-            log.exception("could not keep the crops of camera roll %s", roll_id)
+            log.exception("could not keep the crops of roll %s", roll_id)
             return
         with self._lock:
-            self._camera[roll_id] = _CameraRoll(crops)
-            while len(self._camera) > MAX_CAMERA_ROLLS:
-                self._camera.popitem(last=False)
+            self._read_rolls[roll_id] = _ReadRoll(crops)
+            while len(self._read_rolls) > MAX_READ_ROLLS:
+                self._read_rolls.popitem(last=False)
 
     def die_corrected(self, game_id: int, before: TableRoll, index: int, die: Die,
                       after: TableRoll) -> None:
-        """The service's hook: a corrected camera-read die teaches the profile its face."""
-        if before.source is not RollSource.CAMERA or before.roll_id is None:
+        """The service's hook: a corrected die read from a picture teaches the profile its
+        face."""
+        if before.source not in LEARNT_SOURCES or before.roll_id is None:
             return
         with self._lock:
-            kept = self._camera.pop(before.roll_id, None)
+            kept = self._read_rolls.pop(before.roll_id, None)
             if kept is None:
                 return
             crops = list(kept.crops)
@@ -387,7 +393,7 @@ class TableProfile:
             if read <= index < len(crops):  # an unreadable die joins the dice read (with_die)
                 crops.insert(read, crops.pop(index))
             if after.roll_id is not None:
-                self._camera[after.roll_id] = _CameraRoll(crops)
+                self._read_rolls[after.roll_id] = _ReadRoll(crops)
         if crop is None or not self.learns_from_corrections:
             return
         try:

@@ -10,7 +10,7 @@ import pytest
 
 from scorer.dice import Die
 from vision.evaluation import score_reading
-from vision.pipeline import DiceReader, is_die_shaped, is_unreadable_die
+from vision.pipeline import DiceReader, is_unreadable_die
 from vision.reading import ReadingFlag
 from vision.synth import render_scene
 from vision.synth.conditions import random_conditions
@@ -212,15 +212,6 @@ def test_a_rejected_box_is_a_die_only_when_the_locator_is_sure_of_a_die_shaped_t
     hand[40:60, 55:70] = True  # over frame pixels (440..560, 320..480)
     assert not is_unreadable_die(located_with(square(500, 400), hand_mask=hand), 0)
     assert is_unreadable_die(located_with(square(100, 100), hand_mask=hand), 0)
-
-
-def test_a_box_read_as_a_face_must_still_be_shaped_like_one_die_top():
-    assert is_die_shaped(located_with(square(500, 400)), 0)
-    assert is_die_shaped(located_with(square(500, 400, stretch=1.3), score=0.95), 0)  # sure
-    assert not is_die_shaped(located_with(square(500, 400, stretch=1.3), score=0.8), 0)
-    assert is_die_shaped(located_with(square(500, 400, stretch=1.2), score=0.8), 0)
-    assert not is_die_shaped(located_with(square(500, 400, side=40), side=60), 0)  # small
-    assert is_die_shaped(located_with(square(500, 400, side=50), side=60), 0)
 
 
 def test_more_than_ten_dice_are_all_listed_with_a_flag(reader):

@@ -134,6 +134,34 @@ def test_a_photo_teaches_without_a_camera(tmp_path):
         close_app(app)
 
 
+def test_a_corrected_die_of_a_phone_photo_teaches_the_profile(tmp_path):
+    app = create_app(make_config(tmp_path))
+    try:
+        client = app.test_client()
+        game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+        photo = phone_photo(2, roll="8R 8B 8G 10O 5G 7R WR WB 1G 3R")
+        state = client.post(f"/api/games/{game_id}/photo", data=photo.data,
+                            content_type="image/jpeg").json
+        assert state["current"]["source"] == "photo"
+        first = state["current"]["dice"][0]
+        high = first["value"] not in ("W", 1, 2, 3, 4)
+        other = next(face for face in (("9G", "9B") if high else ("2G", "2B"))
+                     if face != first["notation"])  # the players say die 0 shows another face
+        fixed = client.post(f"/api/games/{game_id}/roll/dice/0", json={"die": other})
+        assert fixed.status_code == 200, fixed.json
+        summary = client.get("/api/profile").json
+        assert summary["from_corrections"] == 1 and counts(summary) == {other: 1}
+        # A typed roll has no picture: correcting it teaches nothing.
+        typed = client.put(f"/api/games/{game_id}/roll",
+                           json={"roll": "8R 8B 8G 10O 5G 7R WR WB 1G 3R"})
+        assert typed.json["current"]["source"] == "hand", typed.json
+        assert client.post(f"/api/games/{game_id}/roll/dice/0",
+                           json={"die": "9R"}).status_code == 200
+        assert client.get("/api/profile").json["from_corrections"] == 1
+    finally:
+        close_app(app)
+
+
 def test_every_change_needs_the_pin(tmp_path):
     app = create_app(make_config(tmp_path, pin="2468"))
     try:
@@ -191,7 +219,7 @@ def _camera_roll(app: Flask, watcher: FakeWatcher, scene) -> tuple[int, dict]:
     profile = app.extensions["phase10"].profile
     state = wait_until(lambda: (s := client.get(f"/api/games/{game_id}").json)["current"]
                        and s, "the camera's roll on the table")
-    wait_until(lambda: state["roll_id"] in profile._camera, "the roll's crops kept")
+    wait_until(lambda: state["roll_id"] in profile._read_rolls, "the roll's crops kept")
     return game_id, state
 
 
@@ -300,7 +328,7 @@ def test_the_crops_follow_the_dice_when_an_unreadable_die_is_fixed(tmp_path: Pat
     import numpy as np
 
     from scorer import Die, Roll
-    from web.profile_service import TableProfile, _CameraRoll
+    from web.profile_service import TableProfile, _ReadRoll
     from web.store import GameStore
     from web.table_roll import RollSource, TableRoll
 
@@ -311,7 +339,7 @@ def test_the_crops_follow_the_dice_when_an_unreadable_die_is_fixed(tmp_path: Pat
         profile._learn = lambda crops, faces, **_: learnt.append(  # type: ignore[method-assign]
             (int(crops[0][0, 0, 0]), str(faces[0])))
         # Two dice read (crops 0 and 1), two found but not read (crops 2 and 3).
-        profile._camera[5] = _CameraRoll([np.full((40, 40, 3), i, np.uint8) for i in range(4)])
+        profile._read_rolls[5] = _ReadRoll([np.full((40, 40, 3), i, np.uint8) for i in range(4)])
         before = TableRoll.new(Roll.from_text("8R 8B"), roll_number=1,
                                source=RollSource.CAMERA, roll_id=5, unreadable=2)
         after = dataclasses.replace(before.with_die(3, Die.from_text("1B")), roll_id=6)

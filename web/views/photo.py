@@ -122,6 +122,9 @@ def read_photo(game_id: int) -> ResponseReturnValue:
         game_id, roll, source=RollSource.PHOTO, unsure=unsure, flags=tuple(reading.flags),
         unreadable=len(reading.unreadable),
     )
+    # The picture the dice were read from: a die corrected later teaches the dice profile.
+    if tab.profile is not None:
+        tab.profile.remember_read_roll(state.get("roll_id"), reading, result.image)
     return jsonify({**state, "photo": photo})
 
 
