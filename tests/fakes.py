@@ -1,6 +1,7 @@
 """Fakes shared by the test folders: each stands in for one thing, once.
 
 - `FakeWatcher`: vision's `TableCamera` (the whole protocol), fed scripted rolls.
+- `CannotReadFirst`: the face classifier, unable to read the topmost die found.
 - `FakePicamera2`: picamera2's `Picamera2` as far as vision's `PiCameraSource` uses it.
 - `serve_http`: a local HTTP server that answers given paths (a scorepad stand-in for
   `phase10 doctor` and the installer's health check).
@@ -9,6 +10,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import http.server
 import queue
 import socketserver
@@ -98,6 +100,20 @@ class FakeWatcher:
         if not self.closed:
             self.closed = True
             self.queue.put(None)
+
+
+class CannotReadFirst:
+    """A face classifier that cannot read the first crop of each call (the topmost die
+    found): the real one's predictions, with crop 0's face probability forced down."""
+
+    def __init__(self, classifier: Any) -> None:
+        self.classifier = classifier
+
+    def predict_turns(self, crops: np.ndarray, turns: int = 4) -> Any:
+        predictions = self.classifier.predict_turns(crops, turns)
+        face = np.array(predictions.face_prob, copy=True)
+        face[0] = 0.02
+        return dataclasses.replace(predictions, face_prob=face)
 
 
 class FakePicamera2:

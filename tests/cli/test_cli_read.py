@@ -1,11 +1,11 @@
 """`phase10 read IMAGE... [--json] [--overlay DIR]` on the golden photos."""
 
-import dataclasses
 import json
 from pathlib import Path
 
 import cv2
 import numpy as np
+from fakes import CannotReadFirst
 
 from cli.main import main
 
@@ -68,25 +68,12 @@ def test_a_corrupt_locator_is_a_clear_error(capsys, tmp_path):
     assert "cannot load the top-face locator" in err and "SHA-256" in err
 
 
-class CannotReadTopmost:
-    """A face classifier that cannot read the topmost die found (crop 0 of each turn)."""
-
-    def __init__(self, classifier):
-        self.classifier = classifier
-
-    def predict_turns(self, crops, turns=4):
-        predictions = self.classifier.predict_turns(crops, turns)
-        face = np.array(predictions.face_prob, copy=True)
-        face[0] = 0.02
-        return dataclasses.replace(predictions, face_prob=face)
-
-
 def test_a_die_that_cannot_be_read_is_listed_with_no_value(capsys, monkeypatch):
     from vision.classifier import FaceClassifier
 
     real_load = FaceClassifier.load
     monkeypatch.setattr(
-        FaceClassifier, "load", classmethod(lambda cls, *a, **k: CannotReadTopmost(real_load()))
+        FaceClassifier, "load", classmethod(lambda cls, *a, **k: CannotReadFirst(real_load()))
     )
     image = str(GOLDEN / "full_light.jpg")
     assert main(["read", image, "--json"]) == 0

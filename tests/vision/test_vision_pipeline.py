@@ -7,6 +7,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from fakes import CannotReadFirst
 
 from scorer.dice import Die
 from vision.evaluation import score_reading
@@ -161,20 +162,6 @@ def test_dice_set_aside_out_of_the_picture_read_as_a_partial_roll(reader):
     if len(kept) + len(gone) == len(scene.dice):
         assert sorted(str(r.die) for r in reading.dice) == sorted(str(d.die) for d in kept)
         assert reading.roll() is not None and not reading.is_complete()
-
-
-class CannotReadFirst:
-    """The shipped classifier, except that it cannot read the first crop of each call's
-    dice (the topmost die found): its face probability is forced down."""
-
-    def __init__(self, classifier):
-        self.classifier = classifier
-
-    def predict_turns(self, crops, turns=4):
-        predictions = self.classifier.predict_turns(crops, turns)
-        face = np.array(predictions.face_prob, copy=True)
-        face[0] = 0.02
-        return dataclasses.replace(predictions, face_prob=face)
 
 
 def test_a_die_the_classifier_cannot_read_is_listed_as_unreadable(reader):
