@@ -10,23 +10,13 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from models.options import SHIPPED_ARCHITECTURE
+from models.options import ARCHITECTURES, SHIPPED_ARCHITECTURE
 from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 
-#: Channels of the stride-2 stem, then (channels, conv layers) of each later stage;
-#: a 2x2 max-pool sits between stages (40 -> 20 -> 10 -> 5 pixels for 40-pixel crops).
-#: Sized for numerals in any font: a deeper last stage than one font family needed.
-STEM = 32
-STAGES: tuple[tuple[int, int], ...] = ((32, 1), (64, 2), (128, 2))
-
-#: Named sizes (stem, stages) the trainers can build (`models.options.ARCHITECTURE_NAMES`;
-#: the shipped classifier is `SHIPPED_ARCHITECTURE`). Multiply-adds per 40-pixel crop:
-#: small 15 M, wide 34 M, wider 60 M.
-ARCHITECTURES: dict[str, tuple[int, tuple[tuple[int, int], ...]]] = {
-    "small": (STEM, STAGES),
-    "wide": (48, ((48, 1), (96, 2), (192, 2))),
-    "wider": (64, ((64, 1), (128, 2), (256, 2))),
-}
+#: FaceNet's default size, "small" of `models.options.ARCHITECTURES`: the stem's channels,
+#: then (channels, conv layers) of each later stage; a 2x2 max-pool sits between stages
+#: (40 -> 20 -> 10 -> 5 pixels for 40-pixel crops).
+STEM, STAGES = ARCHITECTURES["small"]
 
 
 def _block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:

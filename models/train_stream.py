@@ -6,7 +6,7 @@ cores and a GPU, rendering is the slow part and the GPU would wait; here worker
 processes render chunks without pause into a pool kept on the device, and the
 network trains on batches drawn from the pool as it grows, so a fixed time buys
 as many distinct crops as the cores can draw. Several architectures
-(`models.net.ARCHITECTURES`) can train side by side on the same batches, which
+(`models.options.ARCHITECTURES`) can train side by side on the same batches, which
 compares them on equal data in one run; a trained network can teach another
 (`--teacher`), the usual way to bring a large network's accuracy to a small one.
 
@@ -40,7 +40,8 @@ import torch
 from torch import nn
 
 from models.export import export_model
-from models.net import ARCHITECTURES, FaceNet, build_net
+from models.net import FaceNet, build_net
+from models.options import ARCHITECTURES
 from models.train import CHUNK, _render_chunk, chunk_seeds
 from vision.crops import CROP_SIZE, PIXEL_MEAN, PIXEL_STD
 from vision.synth.font_library import Split, font_files
