@@ -27,6 +27,7 @@ import argparse
 import json
 import logging
 import math
+import multiprocessing
 import os
 import time
 from collections.abc import Sequence
@@ -83,7 +84,6 @@ def _worker_setup() -> None:
     import cv2
 
     cv2.setNumThreads(1)
-    torch.set_num_threads(1)
 
 
 class CropPool:
@@ -101,7 +101,13 @@ class CropPool:
         self._seeds = list(seeds)
         self._next = 0
         self._pending: list[Future] = []
-        self._executor = ProcessPoolExecutor(max_workers=workers, initializer=_worker_setup)
+        # Started, not forked: the pool takes on workers while the network trains, and a
+        # process forked from one whose OpenMP threads are running can hang.
+        self._executor = ProcessPoolExecutor(
+            max_workers=workers,
+            initializer=_worker_setup,
+            mp_context=multiprocessing.get_context("spawn"),
+        )
         self._render = partial(_render_chunk, look=look)
         self._in_flight = 2 * workers
 
