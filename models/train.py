@@ -111,13 +111,21 @@ def _augment(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(x, 0, 255).astype(np.uint8)
 
 
-def _losses(net: FaceNet, x: torch.Tensor, value, colour, face) -> torch.Tensor:
-    value_logits, colour_logits, face_logits = net(x)
+def supervised_loss(
+    logits: tuple[torch.Tensor, torch.Tensor, torch.Tensor], value, colour, face
+) -> torch.Tensor:
+    """Face BCE on every crop, plus value and half-weighted colour cross-entropy on the
+    face crops: the training loss of both trainers."""
+    value_logits, colour_logits, face_logits = logits
     loss = nn.functional.binary_cross_entropy_with_logits(face_logits, face.float())
     if bool(face.any()):
         loss = loss + nn.functional.cross_entropy(value_logits[face], value[face])
         loss = loss + 0.5 * nn.functional.cross_entropy(colour_logits[face], colour[face])
     return loss
+
+
+def _losses(net: FaceNet, x: torch.Tensor, value, colour, face) -> torch.Tensor:
+    return supervised_loss(net(x), value, colour, face)
 
 
 @torch.no_grad()

@@ -43,7 +43,7 @@ from torch import nn
 from models.export import export_model
 from models.net import FaceNet, build_net
 from models.options import ARCHITECTURES
-from models.train import CHUNK, _render_chunk, chunk_seeds
+from models.train import CHUNK, _render_chunk, chunk_seeds, supervised_loss
 from vision.crops import CROP_SIZE, PIXEL_MEAN, PIXEL_STD
 from vision.synth.font_library import Split, font_files
 from vision.synth.looks import LookMix
@@ -179,12 +179,11 @@ def losses(
     taught: tuple[torch.Tensor, torch.Tensor, torch.Tensor] | None = None,
     teacher_weight: float = 0.5,
 ) -> torch.Tensor:
-    """`models.train._losses`, plus (with a teacher's logits) the divergence from its
-    value and colour beliefs on faces and its face belief on every crop."""
-    value_logits, colour_logits, face_logits = net(x)
-    loss = nn.functional.binary_cross_entropy_with_logits(face_logits, faces.float())
-    loss = loss + nn.functional.cross_entropy(value_logits[faces], values[faces])
-    loss = loss + 0.5 * nn.functional.cross_entropy(colour_logits[faces], colours[faces])
+    """`models.train.supervised_loss`, plus (with a teacher's logits) the divergence from
+    its value and colour beliefs on faces and its face belief on every crop."""
+    logits = net(x)
+    value_logits, colour_logits, face_logits = logits
+    loss = supervised_loss(logits, values, colours, faces)
     if taught is not None:
         t_value, t_colour, t_face = taught
         soft = nn.functional.kl_div(
