@@ -47,6 +47,12 @@ FACE_OF_DIE: Final[np.ndarray] = np.array(
 )
 _HIGH_FACE: Final[np.ndarray] = np.array([face.value in HIGH_VALUES for face in FACES])
 
+
+def by_face(colour_evidence: np.ndarray) -> np.ndarray:
+    """(N, colours) log-likelihood adjustments of each die's colours as (N, len(FACES)):
+    every face gets its colour's (FACES is value-major)."""
+    return np.tile(np.asarray(colour_evidence), (1, len(VALUE_LABELS)))
+
 #: Below this posterior a face is reported unsure (shown to the players to confirm).
 UNSURE_BELOW: Final[float] = 0.8
 #: A matching that needs a face the classifier gave less than this is not believed.

@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING, Final, Protocol
 import numpy as np
 
 from scorer.dice import FULL_ROLL
-from vision.decode import decode, face_probabilities
+from vision.decode import by_face, decode, face_probabilities
 from vision.frame_inks import frame_ink_evidence
-from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.profile import ink_chroma
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
 from vision.tops import Located, TopFinder
@@ -38,8 +37,6 @@ DEFAULT_TURNS: Final[int] = 1
 """Quarter turns of each crop the shipped classifier reads. It is trained on crops at
 every quarter turn, and on held-out fonts averaging two turns gained nothing measurable
 over one (MODEL_CARD.md), while each turn costs as much as the first."""
-FACE_GRID: Final[tuple[int, int]] = (len(VALUE_LABELS), len(COLOUR_LABELS))
-"""A face's (value, colour) layout in `vision.decode.FACES` order: value-major."""
 
 if TYPE_CHECKING:
     from vision.classifier import FaceClassifier
@@ -242,13 +239,14 @@ class DiceReader:
         boxes = [located.boxes[int(index)] for index in keep]
         evidence = None
         profile = self.profile  # read once: another thread may swap it (the web app does)
-        if profile is not None and readout.descriptors is not None:
-            evidence = profile.evidence(readout.descriptors[keep], readout.crops[keep])
-        if self.ink_evidence is not None and keep.size >= 2:
-            inks = self.ink_evidence(ink_chroma(readout.crops[keep]), colour_probs[keep])
-            by_face = np.broadcast_to(inks[:, None, :], (keep.size, *FACE_GRID))
-            by_face = by_face.reshape(keep.size, -1)
-            evidence = by_face if evidence is None else evidence + by_face
+        use_profile = profile is not None and readout.descriptors is not None
+        use_inks = self.ink_evidence is not None and keep.size >= 2
+        chroma = ink_chroma(readout.crops[keep]) if use_profile or use_inks else None
+        if use_profile:
+            evidence = profile.evidence(readout.descriptors[keep], chroma)
+        if use_inks:
+            inks = by_face(self.ink_evidence(chroma, colour_probs[keep]))
+            evidence = inks if evidence is None else evidence + inks
         decoding = decode(
             value_probs[keep],
             colour_probs[keep],

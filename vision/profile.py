@@ -32,6 +32,7 @@ import numpy as np
 
 from scorer.dice import Die
 from vision.crops import CROP_SIZE
+from vision.decode import by_face
 from vision.labels import colour_index, die_from_indices, value_index
 from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 
@@ -241,9 +242,9 @@ class ProfileMatcher:
             if np.count_nonzero(profile.colours == colour) >= INK_MIN_EXAMPLES
         }
 
-    def evidence(self, descriptors: np.ndarray, crops: np.ndarray) -> np.ndarray:
+    def evidence(self, descriptors: np.ndarray, chroma: np.ndarray) -> np.ndarray:
         """(N, 44) log-likelihood adjustments, in `vision.decode.FACES` order, for dice with
-        these descriptors and crops.
+        these descriptors and ink chroma (`ink_chroma` of their crops).
 
         Two kinds: a face the profile has seen gains SIMILARITY_WEIGHT per unit of its
         nearest example's similarity above SIMILARITY_NEUTRAL (and loses below it);
@@ -251,24 +252,21 @@ class ProfileMatcher:
         Gaussian (INK_SIGMA) of the die's ink chroma around that colour's references.
         """
         count = len(descriptors)
-        colours = len(COLOUR_LABELS)
-        adjust = np.zeros((count, len(VALUE_LABELS), colours), np.float64)
+        adjust = np.zeros((count, len(VALUE_LABELS) * len(COLOUR_LABELS)), np.float64)
         if self._examples is None or count == 0:
-            return adjust.reshape(count, -1)
+            return adjust
         if len(self._seen) >= 2:
             queries = unit_rows(np.asarray(descriptors) - self._centre)
             similarity = queries @ self._examples.T  # (N, M), examples grouped by face
             best = np.maximum.reduceat(similarity, self._starts, axis=1)  # (N, faces seen)
-            flat = adjust.reshape(count, -1)
-            flat[:, self._seen] = SIMILARITY_WEIGHT * (best - SIMILARITY_NEUTRAL)
+            adjust[:, self._seen] = SIMILARITY_WEIGHT * (best - SIMILARITY_NEUTRAL)
         if len(self._inks) >= 2:
-            chroma = ink_chroma(crops)
-            ink = np.full((count, colours), _UNSEEN_INK)
+            ink = np.full((count, len(COLOUR_LABELS)), _UNSEEN_INK)
             for colour, reference in self._inks.items():
-                distance = np.sum((chroma - reference) ** 2, axis=1)
+                distance = np.sum((np.asarray(chroma) - reference) ** 2, axis=1)
                 ink[:, colour] = -distance / (2 * INK_SIGMA**2)
-            adjust += ink[:, None, :]
-        return adjust.reshape(count, -1)
+            adjust += by_face(ink)
+        return adjust
 
 
 def ink_chroma(crops: np.ndarray) -> np.ndarray:

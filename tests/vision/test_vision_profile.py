@@ -133,7 +133,7 @@ def test_evidence_favours_a_seen_lookalike_and_leaves_unseen_faces_alone():
     profile = _profile("1R 7R 5B 9O", dimensions=16)
     matcher = ProfileMatcher(profile)
     query = profile.descriptors[[1]] + 0.01  # looks just like the 7R example
-    evidence = matcher.evidence(query, profile.crops[[1]])
+    evidence = matcher.evidence(query, ink_chroma(profile.crops[[1]]))
     seven, one = FACES.index(Die(7, "R")), FACES.index(Die(1, "R"))
     assert evidence[0, seven] > evidence[0, one] + 1.0
     unseen = [FACES.index(die) for die in parse_roll("2G 3G 10G")]
