@@ -45,6 +45,11 @@ class InvalidRollError(ValueError):
     """Dice that cannot all be on the table at once (too many, or too many of a kind)."""
 
 
+def value_text(value: int) -> str:
+    """A face value as dice notation writes it: "1".."10", or "W" for a Wild."""
+    return "W" if value == WILD else str(value)
+
+
 @dataclass(frozen=True, order=True)
 class Die:
     """One die's top face: a value (1..10, or WILD) and a palette colour letter."""
@@ -83,7 +88,7 @@ class Die:
         return COLOUR_NAMES[self.colour]
 
     def __str__(self) -> str:
-        return f"{'W' if self.is_wild() else self.value}{self.colour}"
+        return f"{value_text(self.value)}{self.colour}"
 
 
 @dataclass(frozen=True)

@@ -32,10 +32,12 @@ from scorer.dice import (
     COLOUR_LETTERS,
     FULL_ROLL,
     PHYSICAL_DICE,
+    WILD,
     Die,
     PhysicalDie,
     Roll,
     inventory_matching,
+    value_text,
 )
 
 #: A value's colours are judged once it has been shown this many times.
@@ -70,7 +72,7 @@ class ValueColours:
     def to_dict(self) -> dict[str, object]:
         letters = COLOUR_LETTERS
         return {
-            "value": "W" if self.value == 0 else self.value,
+            "value": value_text(self.value) if self.value == WILD else self.value,
             "table": dict(zip(letters, self.table, strict=True)),
             "seen": dict(zip(letters, self.seen, strict=True)),
             "likely": None if self.likely is None else dict(zip(letters, self.likely, strict=True)),
@@ -109,7 +111,7 @@ class LayoutReport:
                     f"{self.rolls} confirmed rolls cannot be thrown with it.")
         odd = [v for v in self.values if v.disagrees]
         if odd:
-            names = ", ".join("W" if v.value == 0 else str(v.value) for v in odd)
+            names = ", ".join(value_text(v.value) for v in odd)
             return (f"The colours of your {names} faces seem to differ from the dice table "
                     f"(over {self.rolls} rolls).")
         if not self.judged:
@@ -150,7 +152,7 @@ def check_layout(rolls: Iterable[Roll], dice: Sequence[PhysicalDie] = PHYSICAL_D
 
 
 def _value_order(value: int) -> int:
-    return 99 if value == 0 else value  # W last, as the page lists faces
+    return 99 if value == WILD else value  # W last, as the page lists faces
 
 
 def _g_statistic(seen: Sequence[int], table: Sequence[int]) -> float:
