@@ -17,8 +17,8 @@ sensor noise, stored as a JPEG (quality 85 to 95) under a random EXIF orientatio
 Prints: every die found and nothing else, every die read right (faces as a
 multiset; unsure dice counted as read), the same with no die unsure or
 unreadable (what scores with no tap), per-die accuracy, photos refused (no dice
-or more than ten), the median time to read, and the same broken down by angle,
-die size and blur.
+or more than ten), photos cropped to their tray, the median time to read, and the
+same broken down by angle, die size and blur.
 """
 
 from __future__ import annotations
@@ -126,6 +126,7 @@ def score(photo: Photo, reader: PhotoReader) -> dict:
         and not reading.unreadable,
         "refused": found == 0 or found > 10,
         "ms": round(seconds * 1000, 1), "looks": result.looks, "flags": list(reading.flags),
+        "tray": result.tray_crop is not None,
         "got": reading.notation(), "truth": " ".join(photo.truth),
     }
 
@@ -139,6 +140,7 @@ def summary(rows: list[dict]) -> dict:
         "all_right_and_sure": sum(row["all_sure"] for row in rows) / len(rows),
         "per_die": sum(row["read_right"] for row in rows) / max(dice, 1),
         "refused": sum(row["refused"] for row in rows),
+        "cropped_to_tray": sum(row["tray"] for row in rows),
         "median_ms": statistics.median(row["ms"] for row in rows),
     }
 
@@ -150,7 +152,8 @@ def _line(title: str, rows: list[dict]) -> str:
     return (f"{title:<22} {s['photos']:>4}  found {s['all_found']:7.2%}"
             f"  right {s['all_right']:7.2%}  right+sure {s['all_right_and_sure']:7.2%}"
             f"  per die {s['per_die']:8.3%}"
-            f"  refused {s['refused']:>2}  {s['median_ms']:6.1f} ms")
+            f"  refused {s['refused']:>2}  tray {s['cropped_to_tray']:>3}"
+            f"  {s['median_ms']:6.1f} ms")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,7 +11,7 @@ but no face, it is listed all the same, and it makes the reading incomplete
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -127,6 +127,22 @@ class Reading:
 
     def unsure_count(self) -> int:
         return sum(read.unsure for read in self.dice)
+
+    def within(self, box: tuple[int, int, int, int]) -> Reading:
+        """This reading in the pixels of the crop `box` (left, top, right, bottom) of its
+        frame: every die moved with the crop, the frame the crop's size."""
+        left, top, right, bottom = box
+
+        def moved(point: tuple[float, float]) -> tuple[float, float]:
+            return point[0] - left, point[1] - top
+
+        def place(die: Any) -> Any:
+            return replace(die, centre=moved(die.centre),
+                           corners=tuple(moved(corner) for corner in die.corners))
+
+        return replace(self, dice=tuple(place(die) for die in self.dice),
+                       unreadable=tuple(place(die) for die in self.unreadable),
+                       frame_size=(right - left, bottom - top))
 
     def has_flag(self, flag: ReadingFlag) -> bool:
         return flag in self.flags

@@ -24,6 +24,8 @@ decoded again, larger, so that they measure TARGET_DIE_PX (at most the photo's
 own size), and read again. And where its own choice of scale falls short on phone
 photos (see `_reader_at_die_size`), the photo is read once more with the locator
 looking at the width the measured dice call for, and the better reading is kept.
+Last, when the tray's edge shows around the dice (`vision.tray_finder`), the photo is
+cropped to the tray; dice seen beside it send the crop to be read again without them.
 
 Vision (OpenCV, the networks) is imported only when a photo is decoded or read.
 """
@@ -303,6 +305,9 @@ class PhotoReading:
     looks: int = 1  # readings taken (2 when the photo was decoded again, larger)
     extra: dict[str, Any] = field(default_factory=dict)
     image: np.ndarray | None = field(default=None, repr=False)  # the working image read
+    # The tray's box (left, top, right, bottom) in the decoded photo when the photo was
+    # cropped to it (the working image is then that crop); None when read whole.
+    tray_crop: tuple[int, int, int, int] | None = None
 
 
 ReaderFactory = Callable[[], Any]
@@ -377,9 +382,14 @@ class PhotoReader:
             looks += 1
             if _better(reading2, reading):
                 reading, side = reading2, die_side(reading2)
+        in_tray = _read_tray(self._reader, image, reading, side)
+        crop = None
+        if in_tray is not None:
+            image, reading, crop = in_tray
+            side, looks = die_side(reading), looks + 1
         height, width = image.shape[:2]
         return PhotoReading(reading, overlay(image, reading), info, (width, height), side, looks,
-                            image=image)
+                            image=image, tray_crop=crop)
 
 
 #: Dice measuring within this range (pixels of the locator's usual 320-wide input) are
@@ -439,6 +449,71 @@ class _OneLook:
 
     def locate(self, frame: np.ndarray, tray: Any = None) -> Any:
         return self.finder.locate_at(frame, tray, self.net_width)
+
+
+#: A photo is cropped to its tray with this margin (in die sides) around the tray's
+#: outline, and dice are looked for within the outline grown by as much.
+TRAY_MARGIN: Final[float] = 0.75
+#: A photo whose dice all lie in the tray is cropped only when the crop keeps at most
+#: this share of its area.
+MAX_CROP_SHARE: Final[float] = 0.9
+
+
+def _read_tray(reader: Any, image: np.ndarray, reading: Reading, side: float
+               ) -> tuple[np.ndarray, Reading, tuple[int, int, int, int]] | None:
+    """The photo cropped to the tray the dice of `reading` lie in, its reading there and
+    the crop's box; None when no tray is seen (a mat filling the picture, a table of the
+    mat's own colour), when `reader` is not a DiceReader, or when dice lie off the tray
+    and the crop's reading finds fewer of those inside it.
+
+    When every die found lies in the tray, the reading stands, moved into the crop: on
+    rendered phone photos a second reading of the same dice, at another scale, changed
+    as many dice for the worse as for the better. When some lie off it (a die left on the
+    table, a cup or a hand taken for one), the crop is read again, so that the locator
+    chooses its scale for the tray alone, and what lies outside is left out."""
+    import numpy as np
+
+    from scorer.dice import FULL_ROLL
+    from vision.pipeline import DiceReader
+    from vision.tray_finder import find_tray
+
+    if side <= 0 or not isinstance(reader, DiceReader):
+        return None
+    boxes = [np.asarray(die.corners, np.float64) for die in (*reading.dice, *reading.unreadable)]
+    tray = find_tray(image, boxes)
+    if tray is None:
+        return None
+    height, width = image.shape[:2]
+    margin = TRAY_MARGIN * side
+    outline = tray.points(margin)
+    inside = [box for box in boxes if _inside(outline, box.mean(axis=0))]
+    left, top, right, bottom = tray.crop_box(margin, (width, height))
+    if inside:  # the dice whole, a little room round them
+        corners = np.vstack(inside)
+        pad = 0.25 * side
+        left = max(min(left, int(corners[:, 0].min() - pad)), 0)
+        top = max(min(top, int(corners[:, 1].min() - pad)), 0)
+        right = min(max(right, int(np.ceil(corners[:, 0].max() + pad))), width)
+        bottom = min(max(bottom, int(np.ceil(corners[:, 1].max() + pad))), height)
+    box = (left, top, right, bottom)
+    crop = np.ascontiguousarray(image[top:bottom, left:right])
+    if len(inside) == len(boxes):
+        if (right - left) * (bottom - top) > MAX_CROP_SHARE * width * height:
+            return None  # nothing worth cutting off
+        return crop, reading.within(box), box
+    cropped = reader.sharing(tray=tray.points(margin, (left, top))).read(crop)
+    found = cropped.found_count()
+    if found < len(inside) or not 0 < found <= FULL_ROLL:
+        log.info("the tray's crop found %d dice where %d lie in the tray: kept the photo whole",
+                 found, len(inside))
+        return None
+    return crop, cropped, box
+
+
+def _inside(polygon: np.ndarray, point: np.ndarray) -> bool:
+    import cv2
+
+    return cv2.pointPolygonTest(polygon, (float(point[0]), float(point[1])), False) >= 0
 
 
 def _better(candidate: Reading, current: Reading) -> bool:

@@ -33,6 +33,19 @@ def test_roll_and_completeness():
     assert not Reading(full_reading().dice[:9], (640, 480)).is_complete()
 
 
+def test_a_reading_moves_into_a_crop_of_its_frame():
+    unreadable = UnreadableDie((300.0, 200.0), ((290, 190), (310, 190), (310, 210), (290, 210)),
+                               0.9, 0.2)
+    reading = Reading(full_reading().dice, (640, 480), (ReadingFlag.UNREADABLE,), (unreadable,))
+    cropped = reading.within((40, 60, 600, 300))
+    assert cropped.frame_size == (560, 240)
+    assert cropped.flags == reading.flags and cropped.notation() == reading.notation()
+    assert cropped.dice[0].centre == (20, 40)
+    assert cropped.dice[0].corners[0] == (0, 20)
+    assert cropped.unreadable[0].centre == (260.0, 140.0)
+    assert cropped.unreadable[0].corners[2] == (270, 150)
+
+
 def test_roll_is_none_for_an_impossible_composition():
     texts = "5R 6R 7R 8R 9R 10R 5G".split()
     dice = tuple(read_die(text, 50 * i, 50) for i, text in enumerate(texts))

@@ -74,3 +74,23 @@ def phone_photo(seed: int, *, roll: str | None = None, size: tuple[int, int] = (
     scene = tilt_scene(scene, np.random.default_rng(seed), tilt)
     truth = sorted(str(die.die) for die in scene.dice)
     return PhonePhoto(encode(STORE[orientation](scene.image), orientation), truth, scene.image)
+
+
+def photo_with_a_die_beside_the_tray(seed: int, size: tuple[int, int] = (1600, 1200)
+                                     ) -> PhonePhoto:
+    """A tray with the table showing all round it (a fifth of the picture's height) and,
+    on the table in the top left corner, the picture of one of its dice: a die left
+    beside the tray, not part of the roll."""
+    import dataclasses
+
+    from vision.synth import random_conditions
+
+    conditions = random_conditions(np.random.default_rng(seed), size)
+    conditions = dataclasses.replace(conditions, tray_inset=0.2)
+    scene = render_scene(seed, conditions=conditions, size=size)
+    image = scene.image.copy()
+    x, y = (int(v) for v in scene.dice[0].centre)
+    half = int(conditions.scale)
+    image[10 : 10 + 2 * half, 10 : 10 + 2 * half] = image[y - half : y + half, x - half : x + half]
+    truth = sorted(str(die.die) for die in scene.dice)
+    return PhonePhoto(encode(image), truth, image)

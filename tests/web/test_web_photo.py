@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from fakes import FakeWatcher
 from flask import Flask
-from photo_helpers import encode, multipart, phone_photo
+from photo_helpers import encode, multipart, phone_photo, photo_with_a_die_beside_the_tray
 from scorepad_helpers import MAKES, make_config, reading_of, wait_until
 
 from scorer import parse_roll
@@ -94,6 +94,28 @@ def test_a_phone_photo_puts_its_roll_on_the_table(client, good_photo):
                          json={"player": "Ann", "roll_id": state["roll_id"]})
     assert scored.status_code == 200
     assert scored.json["scorepad"]["columns"][0]["phase_scores"][0] == 34
+
+
+def test_a_photo_is_cropped_to_its_tray_and_a_die_beside_the_tray_is_no_part_of_the_roll(
+        client):
+    photo = photo_with_a_die_beside_the_tray(1)
+    game_id = new_game(client)
+    reply = client.post(f"/api/games/{game_id}/photo", data=photo.data,
+                        content_type="image/jpeg")
+    assert reply.status_code == 200, reply.json
+    reading = reply.json["photo"]
+    left, top, right, bottom = reading["tray_crop"]
+    assert left > 100 and top > 100  # the die in the corner is outside the crop
+    assert reading["frame_size"] == [right - left, bottom - top]
+    assert sorted(die["notation"] for die in reading["dice"]) == photo.truth
+    assert sorted(reply.json["current"]["notation"].split()) == photo.truth
+
+
+def test_a_photo_whose_tray_fills_it_is_read_whole(client, good_photo):
+    reply = client.post(f"/api/games/{new_game(client)}/photo", data=good_photo.data,
+                        content_type="image/jpeg")
+    assert reply.json["photo"]["tray_crop"] is None
+    assert reply.json["photo"]["frame_size"] == [1600, 1200]
 
 
 def test_a_photo_in_a_form_is_the_next_roll_of_the_turn(client, good_photo):

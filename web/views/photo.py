@@ -77,6 +77,7 @@ def _photo_dict(result: Any) -> dict[str, Any]:
         "orientation": info.orientation,
         "frame_size": list(result.work_size),
         "die_side": round(float(result.die_side), 1),
+        "tray_crop": None if result.tray_crop is None else list(result.tray_crop),
         "overlay": "data:image/jpeg;base64," + base64.b64encode(result.overlay_jpeg).decode(),
     }
 
