@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 import threading
@@ -49,6 +50,21 @@ def _not_ready(environ: Any, start_response: Any) -> list[bytes]:
     return [b"the scorepad is starting"]
 
 
+def _start_with_the_households_layout(data_dir: Path, words: list[str] | None) -> None:
+    """Start this command (`words`, as given) again with the dice layout saved in the data
+    folder named in the environment, when it is not already: the dice table is read once,
+    at import, and reading the configuration imported it already. Returns when nothing is
+    to change, or when the command's words are not known."""
+    from scorer.layout_file import LAYOUT_ENV, LAYOUT_FILE_NAME
+
+    saved = (Path(data_dir) / LAYOUT_FILE_NAME).resolve()
+    if words is None or not saved.exists() or os.environ.get(LAYOUT_ENV) == str(saved):
+        return
+    print(f"  using the dice layout saved in {saved}", flush=True)
+    os.environ[LAYOUT_ENV] = str(saved)
+    os.execv(sys.executable, [sys.executable, "-m", "cli", *words])
+
+
 def run(args: argparse.Namespace) -> int:
     import segno
     from werkzeug.serving import make_server
@@ -63,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         args.config, host=args.host, port=args.port, data_dir=args.data_dir,
         camera=args.camera, pin=args.pin,
     )
+    _start_with_the_households_layout(config.data_dir, getattr(args, "words", None))
     try:  # listen first: a busy port fails before anything says "ready"
         server = make_server(config.host, config.port, _not_ready, threaded=True)
     except SystemExit:  # werkzeug printed why (e.g. the port is in use by another program)

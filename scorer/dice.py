@@ -173,10 +173,13 @@ class PhysicalDie:
         return all(face.is_high() for face in self.faces)
 
 
-PHYSICAL_DICE: Final[tuple[PhysicalDie, ...]] = tuple(
-    PhysicalDie(name, tuple(Die.from_text(face) for face in faces.split()))
-    for name, faces in LAYOUT
-)
+def physical_dice(layout: Sequence[tuple[str, str]]) -> tuple[PhysicalDie, ...]:
+    """The dice of a layout written as `scorer.inventory.LAYOUT` writes it."""
+    return tuple(PhysicalDie(name, tuple(Die.from_text(face) for face in faces.split()))
+                 for name, faces in layout)
+
+
+PHYSICAL_DICE: Final[tuple[PhysicalDie, ...]] = physical_dice(LAYOUT)
 
 
 def inventory_matching(

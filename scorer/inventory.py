@@ -1,15 +1,20 @@
 """The physical dice as data: the palette and each die's face-colour layout.
 
-This is the ONE table to edit when a set of dice differs from the default
-(the layout below is a transcription of one physical set, not confirmed by a
-photo): a colour is a name, a notation letter and a reference RGB used by
+The layout below is a transcription of one physical set, not confirmed by a
+photo: a colour is a name, a notation letter and a reference RGB used by
 rendering and vision; a die is a name and its six faces in dice notation.
-Nothing else in the project hard-codes colours or faces.
+Nothing else in the project hard-codes colours or faces. A household whose dice
+differ keeps its own layout in its data folder (`scorer.layout_file`); when the
+environment names that file, LAYOUT is the household's and DEFAULT_LAYOUT the
+printed one.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Final
+
+from scorer.layout_file import layout_from_environment
 
 #: (name, letter, reference RGB) of each printed colour, in notation order.
 PALETTE: Final[tuple[tuple[str, str, tuple[int, int, int]], ...]] = (
@@ -21,7 +26,7 @@ PALETTE: Final[tuple[tuple[str, str, tuple[int, int, int]], ...]] = (
 
 #: Each physical die: (name, its six faces in dice notation).
 #: Low dice (L*) carry 1, 2, 3, 4, W, W; high dice (H*) carry 5..10.
-LAYOUT: Final[tuple[tuple[str, str], ...]] = (
+DEFAULT_LAYOUT: Final[tuple[tuple[str, str], ...]] = (
     ("L1", "1B 2G 3O 4G WR WO"),
     ("L2", "1R 2B 3G 4O WB WO"),
     ("L3", "1O 2R 3R 4B WG WB"),
@@ -33,3 +38,10 @@ LAYOUT: Final[tuple[tuple[str, str], ...]] = (
     ("H5", "5B 6B 7R 8O 9R 10G"),
     ("H6", "5B 6O 7G 8R 9G 10O"),
 )
+
+#: The layout in use: the household's own when the environment names its file
+#: (`scorer.layout_file.LAYOUT_ENV`), else DEFAULT_LAYOUT; LAYOUT_PATH is that file.
+_IN_USE: Final[tuple[tuple[tuple[str, str], ...], Path | None]] = layout_from_environment(
+    DEFAULT_LAYOUT, tuple(letter for _, letter, _ in PALETTE))
+LAYOUT: Final[tuple[tuple[str, str], ...]] = _IN_USE[0]
+LAYOUT_PATH: Final[Path | None] = _IN_USE[1]

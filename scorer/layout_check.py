@@ -16,7 +16,8 @@ kinds of evidence:
   most likely counts of faces per colour are given beside the table's.
 
 Rolls alone do not say which die carries which face (dice cannot be told apart),
-so the check reports; it does not rewrite the table. Standard library only.
+so the check reports; `scorer.layout_proposal` proposes a layout that fits, and
+the players decide. Standard library only.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ class LayoutReport:
         if self.unknown_faces:
             faces = ", ".join(str(face) for face in self.unknown_faces)
             return (f"Your dice differ from the dice table: it has no die with {faces}. "
-                    "Edit scorer/inventory.py to match your dice.")
+                    "Check your dice's faces (below) and save the ones they carry.")
         if self.unexplained:
             return (f"Your dice differ from the dice table: {len(self.unexplained)} of "
                     f"{self.rolls} confirmed rolls cannot be thrown with it.")

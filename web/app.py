@@ -15,6 +15,7 @@ from web.camera import CameraFeed, WatcherFactory, resolve_source, vision_factor
 from web.camera_settings import SettingsFile
 from web.config import Config
 from web.errors import register_error_handlers
+from web.layout_service import TableLayout
 from web.live import Hub
 from web.photo import PhotoReader, ReaderFactory
 from web.pin_guard import PinGuard
@@ -42,6 +43,7 @@ class Table:
     pins: PinGuard = field(default_factory=PinGuard)
     photos: PhotoReader = field(default_factory=PhotoReader)
     profile: TableProfile | None = None  # the dice profile in the data folder
+    layout: TableLayout | None = None  # the household's dice layout file
 
     def close(self) -> None:
         if self.camera is not None:
@@ -77,8 +79,9 @@ def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None,
         service.camera_attached = True
         feed.apply_settings(settings.current)
         feed.start()
+    layout = TableLayout(config.data_dir, dice_profile.confirmed_rolls)
     app.extensions["phase10"] = Table(config, store, hub, service, feed, settings,
-                                      photos=photos, profile=dice_profile)
+                                      photos=photos, profile=dice_profile, layout=layout)
     register_error_handlers(app)
     for blueprint in (pages.bp, api.bp, cards.bp, photo.bp, stream.bp, camera.bp, setup.bp,
                       profile.bp):

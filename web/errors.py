@@ -22,9 +22,11 @@ from scorer import (
     InvalidRollError,
     UnknownPlayerError,
 )
+from scorer.layout_file import LayoutError
 from web.camera import CameraControlError
 from web.camera_settings import InvalidSetupError, SettingsSaveError
 from web.demo_dice import DemoRollError
+from web.layout_service import LayoutRefusedError
 from web.photo import BadImageError, NotAnImageError, PhotoBusyError, PhotoTooLargeError
 from web.pin_guard import PinLockedError
 from web.service import (
@@ -73,6 +75,8 @@ STATUS: dict[type[BaseException], int] = {
     BadImageError: 400,
     PhotoTooLargeError: 413,
     PhotoBusyError: 503,
+    LayoutError: 400,
+    LayoutRefusedError: 422,
 }
 
 

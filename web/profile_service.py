@@ -226,6 +226,11 @@ class TableProfile:
                 self._read_rolls.clear()
         log.info("the dice profile %s from corrections", "learns" if on else "does not learn")
 
+    def confirmed_rolls(self) -> list[Roll]:
+        """The whole rolls the players confirmed, oldest first."""
+        with self._lock:
+            return list(self._rolls)
+
     def summary(self) -> dict[str, Any]:
         """Examples per face, faces seen of the sixty, rolls confirmed, settings, any error."""
         with self._lock:

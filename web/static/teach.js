@@ -39,10 +39,27 @@
     say("teach-layout", data.layout.message);
     $("teach-layout").dataset.disagrees = data.layout.disagrees ? "yes" : "no";
     say("profile-error", data.error || "");
+    showLayout(data.dice_layout);
     $("teach-learn").checked = Boolean(data.learn_from_corrections);
     $("teach-faces").replaceChildren(...data.faces.map((face) => el("li",
       { class: face.count ? null : "none", dataset: { notation: face.notation, count: String(face.count) } },
       dieElement(face), el("span", { text: `× ${face.count}` }))));
+  }
+
+  /* the household's dice layout: the check's message, the table to save, a proposal */
+  let layoutShown = null;
+  function showLayout(layout) {
+    if (!layout || !$("layout-box")) return;
+    say("layout-message", layout.message);
+    $("layout-box").dataset.inUse = layout.in_use;
+    $("layout-box").dataset.restart = layout.restart_needed ? "yes" : "no";
+    $("layout-printed").disabled = layout.in_use === "printed" && !layout.saved;
+    const text = layout.proposal ? layout.proposal.text : (layout.saved || layout.text);
+    if (text !== layoutShown) {  /* keep what the players are typing unless the table changed */
+      $("layout-text").value = text;
+      layoutShown = text;
+    }
+    if (layout.proposal || layout.restart_needed) $("layout-box").open = true;
   }
 
   function drawReading() {
@@ -170,6 +187,22 @@
     if (result.ok) { showSummary(result.data); say("teach-message", "Forgotten: the scorepad reads with its model alone.", "teach-message"); }
     else say("teach-error", result.data.error || "not reset");
   });
+
+  if ($("layout-box")) {
+    $("layout-save").addEventListener("click", async () => {
+      say("layout-error", "");
+      const result = await api("PUT", "/api/profile/layout", { layout: $("layout-text").value });
+      if (result.ok) showSummary(result.data);
+      else say("layout-error", result.data.error || "not saved");
+    });
+    $("layout-printed").addEventListener("click", async () => {
+      if (!window.confirm("Go back to the printed dice table from the next start?")) return;
+      say("layout-error", "");
+      const result = await api("DELETE", "/api/profile/layout");
+      if (result.ok) { layoutShown = null; showSummary(result.data); }
+      else say("layout-error", result.data.error || "not changed");
+    });
+  }
 
   window.addEventListener("pageshow", async () => {
     const result = await api("GET", "/api/profile");

@@ -42,13 +42,39 @@ def teach_context() -> dict[str, Any]:
     and the profile's summary (called only where the partial is rendered)."""
     from web.views.pages import _picker
 
-    return {"teach_picker": _picker(), "dice_profile_summary": lambda: _profile().summary()}
+    return {"teach_picker": _picker(), "dice_profile_summary": _summary}
+
+
+def _summary() -> dict[str, Any]:
+    """The profile's summary and, under "dice_layout", the household's dice layout."""
+    layout = table().layout
+    return {**_profile().summary(),
+            "dice_layout": None if layout is None else layout.summary()}
 
 
 @bp.get("")
 def summary() -> ResponseReturnValue:
-    """Examples per face, faces seen of the sixty, rolls confirmed, the setting, any error."""
-    return jsonify(_profile().summary())
+    """Examples per face, faces seen of the sixty, rolls confirmed, the setting, any error,
+    and the dice layout (in use, saved, proposed)."""
+    return jsonify(_summary())
+
+
+@bp.put("/layout")
+def save_layout() -> ResponseReturnValue:
+    """Save the layout the players agreed to (one die per line, "H1: 5R 6O ..."): used
+    from the scorepad's next start. Refused when it cannot throw a confirmed roll."""
+    body = json_body("layout")
+    require_pin(body)
+    table().layout.save(body_field(body, "layout", str))
+    return jsonify(_summary())
+
+
+@bp.delete("/layout")
+def forget_layout() -> ResponseReturnValue:
+    """Remove the saved layout: the printed dice table from the next start."""
+    require_pin(json_body())
+    table().layout.forget()
+    return jsonify(_summary())
 
 
 @bp.post("/reading")
@@ -112,7 +138,7 @@ def confirm() -> ResponseReturnValue:
     require_pin(body)
     token = body_field(body, "token", str)
     taught = _profile().confirm(token, _faces(body.get("dice")))
-    return jsonify({**_profile().summary(), "taught": taught})
+    return jsonify({**_summary(), "taught": taught})
 
 
 @bp.put("/settings")
@@ -121,7 +147,7 @@ def settings() -> ResponseReturnValue:
     body = json_body("learn_from_corrections")
     require_pin(body)
     _profile().set_learning(body_field(body, "learn_from_corrections", bool))
-    return jsonify(_profile().summary())
+    return jsonify(_summary())
 
 
 @bp.delete("")
@@ -129,7 +155,7 @@ def reset() -> ResponseReturnValue:
     """Forget every example (the page asks first)."""
     require_pin(json_body())
     _profile().reset()
-    return jsonify(_profile().summary())
+    return jsonify(_summary())
 
 
 @bp.errorhandler(TeachingError)

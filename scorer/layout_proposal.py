@@ -1,0 +1,182 @@
+"""A face layout that fits the user's confirmed rolls, for the players to agree to.
+
+`scorer.layout_check` says whether the dice table fits the confirmed rolls; this
+module proposes the smallest change to the table that does. Rolls alone never say
+which die carries which face (dice cannot be told apart), so a proposal is one
+layout among those that explain every roll, chosen to change as few faces of the
+table as it can, and the players check it against their dice before agreeing.
+
+Two kinds of change, both keeping each die's values (the game's dice carry fixed
+values; only the colours of a transcription are in doubt):
+
+- **Recolouring**, where a value's colours were seen far from the table's
+  proportions (`ValueColours.disagrees`): faces of a colour the table has too many
+  of take a colour it has too few of (the counts `check_layout` found most likely),
+  each time on the die that leaves the fewest rolls unexplained.
+- **Moves**, while some confirmed roll cannot be thrown: a face recoloured to a
+  colour its value was seen in, or the colours of two faces of one value swapped
+  between two dice; the move that explains the most rolls is made, until every
+  roll is explained or no move helps (at most MAX_MOVES).
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from scorer.dice import (
+    COLOUR_LETTERS,
+    FULL_ROLL,
+    PHYSICAL_DICE,
+    Die,
+    PhysicalDie,
+    Roll,
+    inventory_matching,
+)
+from scorer.layout_check import LayoutReport, check_layout
+
+#: The most moves (a face recoloured, or two swapped) a proposal makes after recolouring.
+MAX_MOVES: Final[int] = 12
+
+
+@dataclass(frozen=True)
+class FaceChange:
+    """One face of one die, as the table prints it and as proposed."""
+
+    die: str
+    before: Die
+    after: Die
+
+    def to_dict(self) -> dict[str, str]:
+        return {"die": self.die, "before": str(self.before), "after": str(self.after)}
+
+
+@dataclass(frozen=True)
+class LayoutProposal:
+    """A layout for the players to check, the faces it changes and the confirmed rolls
+    it explains (every one, unless `explained < rolls`)."""
+
+    dice: tuple[PhysicalDie, ...]
+    changes: tuple[FaceChange, ...]
+    explained: int
+    rolls: int
+
+    def layout(self) -> tuple[tuple[str, str], ...]:
+        """As `scorer.inventory.LAYOUT` writes it: (name, faces) per die."""
+        return tuple((die.name, " ".join(str(face) for face in die.faces)) for die in self.dice)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "layout": [{"name": name, "faces": faces} for name, faces in self.layout()],
+            "changes": [change.to_dict() for change in self.changes],
+            "explained": self.explained,
+            "rolls": self.rolls,
+        }
+
+
+def propose_layout(rolls: Iterable[Roll], dice: Sequence[PhysicalDie] = PHYSICAL_DICE,
+                   report: LayoutReport | None = None) -> LayoutProposal | None:
+    """The smallest change to `dice` found that explains the confirmed whole rolls, or
+    None when the table fits them (or nothing was found to change). With few rolls a
+    proposal only explains the rolls that cannot be thrown; colours are recounted once
+    a value was shown often enough to judge them."""
+    whole = [roll for roll in rolls if len(roll) == FULL_ROLL]
+    report = report or check_layout(whole, dice)
+    if not report.disagrees:
+        return None
+    faces = [list(die.faces) for die in dice]
+    for value in report.values:
+        if value.likely is None or not value.disagrees:
+            continue
+        _recolour(faces, dice, value.value, value.table, value.likely, whole)
+    for _ in range(MAX_MOVES):
+        moved = _best_move(faces, dice, whole)
+        if moved is None:
+            break
+        faces = moved
+    proposed = tuple(PhysicalDie(die.name, tuple(row)) for die, row in zip(dice, faces,
+                                                                            strict=True))
+    changes = tuple(FaceChange(die.name, old, new)
+                    for die, row in zip(dice, faces, strict=True)
+                    for old, new in zip(die.faces, row, strict=True) if old != new)
+    if not changes:
+        return None
+    return LayoutProposal(proposed, changes, len(whole) - _unexplained(faces, dice, whole),
+                          len(whole))
+
+
+def _recolour(faces: list[list[Die]], dice: Sequence[PhysicalDie], value: int,
+              table: Sequence[int], likely: Sequence[int], rolls: Sequence[Roll]) -> None:
+    """Bring the value's faces per colour from `table` to `likely`, one face at a time,
+    each on the die whose change leaves the fewest rolls unexplained."""
+    counts = list(table)
+    while True:
+        surplus = [c for c, (n, k) in enumerate(zip(counts, likely, strict=True)) if n > k]
+        deficit = [c for c, (n, k) in enumerate(zip(counts, likely, strict=True)) if n < k]
+        if not surplus or not deficit:
+            return
+        to = Die(value, COLOUR_LETTERS[deficit[0]])
+        candidates = [(d, f) for d, row in enumerate(faces) for f, face in enumerate(row)
+                      if face.value == value and COLOUR_LETTERS.index(face.colour) in surplus]
+
+        scored = [(_unexplained(_with_face(faces, place, to), dice, rolls), place)
+                  for place in candidates]
+        d, f = min(scored)[1]
+        counts[COLOUR_LETTERS.index(faces[d][f].colour)] -= 1
+        counts[deficit[0]] += 1
+        faces[d][f] = to
+
+
+def _with_face(faces: list[list[Die]], place: tuple[int, int], face: Die) -> list[list[Die]]:
+    """The faces with the one at `place` (die, face) printed as `face`."""
+    trial = [list(row) for row in faces]
+    trial[place[0]][place[1]] = face
+    return trial
+
+
+def _best_move(faces: list[list[Die]], dice: Sequence[PhysicalDie],
+               rolls: Sequence[Roll]) -> list[list[Die]] | None:
+    """The faces after the one move (a face recoloured to a colour its value was seen in,
+    or two faces of one value swapped between dice) that explains the most rolls; None
+    when every roll is explained or no move explains more."""
+    wrong = [roll for roll in rolls if inventory_matching(roll, _layout(faces, dice)) is None]
+    if not wrong:
+        return None
+    seen = {face for roll in rolls for face in roll}
+    places = [(d, f) for d, row in enumerate(faces) for f in range(len(row))]
+    moves: list[list[list[Die]]] = []
+    for d, f in places:  # one face recoloured (one face changed) ...
+        for colour in COLOUR_LETTERS:
+            face = Die(faces[d][f].value, colour)
+            if face != faces[d][f] and face in seen:
+                moves.append(_with_face(faces, (d, f), face))
+    for i, (da, fa) in enumerate(places):  # ... then two faces swapped (two changed)
+        for db, fb in places[i + 1:]:
+            a, b = faces[da][fa], faces[db][fb]
+            if da != db and a.value == b.value and a.colour != b.colour:
+                trial = [list(row) for row in faces]
+                trial[da][fa], trial[db][fb] = b, a
+                moves.append(trial)
+    # A move must explain a roll not explained now: judge that on those rolls first.
+    helpful = [(len(wrong) - _unexplained(trial, dice, wrong), trial) for trial in moves]
+    best, best_count = None, len(wrong)
+    for fixed, trial in sorted(helpful, key=lambda pair: -pair[0]):
+        if fixed == 0 or len(wrong) - fixed >= best_count:
+            break
+        count = _unexplained(trial, dice, rolls)
+        if count < best_count:
+            best, best_count = trial, count
+    return best
+
+
+def _layout(faces: list[list[Die]], dice: Sequence[PhysicalDie]) -> list[PhysicalDie]:
+    return [PhysicalDie(die.name, tuple(row)) for die, row in zip(dice, faces, strict=True)]
+
+
+def _unexplained(faces: list[list[Die]], dice: Sequence[PhysicalDie],
+                 rolls: Sequence[Roll]) -> int:
+    layout = _layout(faces, dice)
+    return sum(inventory_matching(roll, layout) is None for roll in rolls)

@@ -1,0 +1,100 @@
+"""The household's dice layout file (scorer.layout_file) and the process that uses it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from scorer.inventory import DEFAULT_LAYOUT, PALETTE
+from scorer.layout_file import (
+    LAYOUT_ENV,
+    LayoutError,
+    layout_text,
+    parse_layout_text,
+    read_layout_file,
+    write_layout_file,
+)
+
+LETTERS = tuple(letter for _, letter, _ in PALETTE)
+PRINTED = layout_text(DEFAULT_LAYOUT)
+#: The printed table with H1's red 5 green instead.
+GREEN_FIVE = PRINTED.replace("H1: 5R", "H1: 5G")
+
+
+def test_the_printed_table_reads_back_as_it_is_written():
+    assert parse_layout_text(PRINTED, LETTERS) == DEFAULT_LAYOUT
+    assert parse_layout_text("\n\n" + PRINTED.lower() + "\n", LETTERS) == DEFAULT_LAYOUT
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    (PRINTED.replace("H1: 5R 6O", "H1: 5R"), "die H1 has 5 faces, not 6"),
+    (PRINTED.replace("7B", "7P"), "'7P' is not a face"),
+    (PRINTED.replace("H2:", "H1:"), "two dice are named H1"),
+    (PRINTED.replace("WR WO", "WR 5O"), "die L1 mixes low faces"),
+    (PRINTED.replace("L4: 1G 2O 3B 4R WR WG", "L4: 5G 6O 7B 8R 9R 10G"),
+     "4 low dice (1 to 4 and Wilds) and 6 high dice (5 to 10), not 3 and 7"),
+    ("\n".join(PRINTED.splitlines()[:9]), "not 4 and 5"),
+    (PRINTED.replace("H3: ", "H3 "), "line 7: write a die as its name"),
+])
+def test_a_layout_that_is_not_ten_dice_is_refused_by_what_is_wrong(text, says):
+    with pytest.raises(LayoutError, match=re.escape(says)):
+        parse_layout_text(text, LETTERS)
+
+
+def test_the_file_is_written_whole_and_read_back(tmp_path):
+    path = tmp_path / "data" / "dice_layout.json"
+    layout = parse_layout_text(GREEN_FIVE, LETTERS)
+    write_layout_file(path, layout)
+    assert read_layout_file(path, LETTERS) == layout
+    assert [p.name for p in path.parent.iterdir()] == ["dice_layout.json"]  # no temporary left
+    path.write_text("{not json")
+    with pytest.raises(LayoutError, match="cannot read the dice layout"):
+        read_layout_file(path, LETTERS)
+    path.write_text(json.dumps({"format": 9, "dice": []}))
+    with pytest.raises(LayoutError, match="is not a dice layout file"):
+        read_layout_file(path, LETTERS)
+
+
+def _dice_in_a_process(env_value: str | None) -> tuple[dict, str]:
+    """The dice table, the decoder's table and the odds' key a fresh process uses (and
+    what it logged)."""
+    code = ("import json; from scorer.dice import PHYSICAL_DICE; import scorer.inventory as i;"
+            "from scorer.odds_file import inventory_key; from scorer import Die;"
+            "from vision.decode import FACE_OF_DIE, FACES;"
+            "print(json.dumps({'H1': [str(f) for f in PHYSICAL_DICE[4].faces],"
+            " 'path': None if i.LAYOUT_PATH is None else str(i.LAYOUT_PATH),"
+            " 'decoder_H1_5G': bool(FACE_OF_DIE[4, FACES.index(Die(5, 'G'))]),"
+            " 'odds_key': inventory_key()}))")
+    env = {key: value for key, value in os.environ.items() if key != LAYOUT_ENV}
+    if env_value is not None:
+        env[LAYOUT_ENV] = env_value
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=60, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
+
+
+def test_a_process_uses_the_layout_the_environment_names(tmp_path):
+    path = tmp_path / "dice_layout.json"
+    write_layout_file(path, parse_layout_text(GREEN_FIVE, LETTERS))
+    dice, _ = _dice_in_a_process(str(path))
+    assert dice["H1"][0] == "5G" and dice["path"] == str(path)
+    assert dice["decoder_H1_5G"]  # the camera's joint decoding uses it ...
+    printed, _ = _dice_in_a_process(None)
+    assert printed["H1"][0] == "5R" and printed["path"] is None
+    assert not printed["decoder_H1_5G"]
+    assert dice["odds_key"] != printed["odds_key"]  # ... and the odds are built for it
+
+
+def test_a_bad_layout_file_is_logged_and_the_printed_table_used(tmp_path):
+    path = tmp_path / "dice_layout.json"
+    path.write_text(json.dumps({"format": 1, "dice": [{"name": "H1", "faces": "5R"}]}))
+    dice, log = _dice_in_a_process(str(path))
+    assert dice["H1"][0] == "5R" and dice["path"] is None
+    assert "using the printed dice table instead" in log
+    missing, _ = _dice_in_a_process(str(tmp_path / "gone.json"))
+    assert missing["path"] is None

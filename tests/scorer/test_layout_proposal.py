@@ -1,0 +1,68 @@
+"""Proposing a dice layout that fits the confirmed rolls (scorer.layout_proposal)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from property_budget import examples
+
+from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE, Die, PhysicalDie, inventory_matching
+from scorer.layout_proposal import propose_layout
+from tests.scorer.test_layout_check import thrown, with_face
+
+
+def recoloured(seed: int, changes: int) -> tuple[PhysicalDie, ...]:
+    """The table with `changes` faces printed in another colour, chosen by `seed`."""
+    rng = random.Random(seed)
+    faces = [list(die.faces) for die in PHYSICAL_DICE]
+    for _ in range(changes):
+        row = faces[rng.randrange(len(faces))]
+        at = rng.randrange(len(row))
+        row[at] = Die(row[at].value, rng.choice([c for c in COLOUR_LETTERS if c != row[at].colour]))
+    return tuple(PhysicalDie(die.name, tuple(row)) for die, row in zip(PHYSICAL_DICE, faces,
+                                                                        strict=True))
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 3), st.sampled_from([30, 60]))
+def test_a_proposal_throws_every_confirmed_roll(seed, changes, count):
+    truth = recoloured(seed, changes)
+    rolls = thrown(truth, count, seed)
+    proposal = propose_layout(rolls)
+    if all(inventory_matching(roll) is not None for roll in rolls) and proposal is None:
+        return  # rolls the printed table throws too (the changed faces never showed)
+    assert proposal is not None
+    assert proposal.explained == proposal.rolls == count
+    assert all(inventory_matching(roll, proposal.dice) is not None for roll in rolls)
+    for die, before in zip(proposal.dice, PHYSICAL_DICE, strict=True):
+        assert die.name == before.name  # the same dice, each with its own values
+        assert [face.value for face in die.faces] == [face.value for face in before.faces]
+    changed = {(c.die, str(c.before), str(c.after)) for c in proposal.changes}
+    assert len(changed) == sum(a != b for die, before in zip(proposal.dice, PHYSICAL_DICE,
+                                                              strict=True)
+                               for a, b in zip(die.faces, before.faces, strict=True))
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 80))
+def test_rolls_the_table_throws_get_no_proposal(seed, count):
+    assert propose_layout(thrown(PHYSICAL_DICE, count, seed)) is None
+
+
+def test_one_recoloured_face_is_found():
+    truth = with_face(PHYSICAL_DICE, "H1", "5R", "5G")
+    proposal = propose_layout(thrown(truth, 60, 7))
+    assert proposal is not None
+    assert [(c.die, str(c.before), str(c.after)) for c in proposal.changes] == [
+        ("H1", "5R", "5G")]
+    assert proposal.dice == truth
+    assert proposal.layout()[4] == ("H1", "5G 6O 7B 8G 9O 10G")
+    assert proposal.to_dict()["changes"] == [{"die": "H1", "before": "5R", "after": "5G"}]
+
+
+def test_two_colours_swapped_between_dice_are_found():
+    truth = with_face(with_face(PHYSICAL_DICE, "H1", "5R", "5B"), "H6", "5B", "5R")
+    proposal = propose_layout(thrown(truth, 60, 60))
+    assert proposal is not None and proposal.dice == truth
