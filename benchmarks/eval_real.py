@@ -5,15 +5,17 @@
     .venv/bin/python benchmarks/eval_real.py --root /data/realdata --limit 50
 
 `pip-dice-desk/` holds 396 webcam photos (640x480) of one to five white pip dice on
-a wooden desk, no hands, with a YOLO box around each whole die (top and visible
-sides) in `labels/NAME.txt`. Each photo is resized so that the median labelled
-box (its longer side) measures `--die-px` pixels, then read twice: the locate step
-alone (`DiceReader.locate`) and the full read (`DiceReader.read`, every die listed
-whether read or unreadable). A die found counts as located when its centre falls
-inside a labelled box, one to one (nearest box centre first); every other die
-found is a false detection. Reported, for each step: the share of labelled dice
-located, false detections per photo, the share of photos flagged for a hand (none
-shows one) and the median time per photo (one thread). Pip faces are not Phase 10
+a wooden desk, no hands, with a YOLO box per die in `labels/NAME.txt`. The boxes
+hold the top face's pips, not the whole die (a one's box is its single pip), so
+each die's top side is estimated from its box and its pip count
+(`models.real_photos.LABEL_SPAN`). Each photo is resized so that its median die top
+measures `--die-px` pixels, then read twice: the locate step alone
+(`DiceReader.locate`) and the full read (`DiceReader.read`, every die listed whether
+read or unreadable). A die found counts as located when its centre lies within half
+a top side of a label's centre (the pips' centre is the top's), one to one (nearest
+first); every other die found is a false detection. Reported, for each step: the
+share of labelled dice located, false detections per photo, the share of photos
+flagged for a hand (none shows one) and the median time per photo (one thread). Pip faces are not Phase 10
 faces, so values are not scored: the full read lists them as unreadable at best.
 
 Exits 0 with a message when the folder is absent (it lives outside the repository).
@@ -71,27 +73,31 @@ class Tally:
 
 
 def scaled(photo: Photo, die_px: float) -> tuple[np.ndarray, np.ndarray] | None:
-    """The photo resized so its median labelled die measures `die_px`, and its boxes in
-    pixels of the resized photo (None if the image cannot be read)."""
+    """The photo resized so its median die top measures `die_px`, and each labelled
+    die as (cx, cy, top side) in pixels of the resized photo (None if the image cannot
+    be read)."""
     image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
     if image is None:
         return None
     height, width = image.shape[:2]
-    boxes = photo.boxes * np.array([width, height, width, height], np.float64)
-    factor = die_px / float(np.median(np.maximum(boxes[:, 2], boxes[:, 3])))
+    centres = photo.boxes[:, :2] * np.array([width, height], np.float64)
+    sides = photo.top_sides((width, height))
+    factor = die_px / float(np.median(sides))
     size = (max(8, round(width * factor)), max(8, round(height * factor)))
     method = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
-    return cv2.resize(image, size, interpolation=method), boxes * factor
+    dice = np.column_stack([centres * factor, sides * factor])
+    return cv2.resize(image, size, interpolation=method), dice
 
 
-def match(centres: Sequence[tuple[float, float]], boxes: np.ndarray) -> int:
-    """How many labelled boxes get a found die: a centre inside a box, one to one, the
-    pairs nearest the box centres first."""
+def match(centres: Sequence[tuple[float, float]], dice: np.ndarray) -> int:
+    """How many labelled dice (cx, cy, top side) get a found die: a centre within half
+    a top side of theirs, one to one, the nearest pairs first."""
     pairs = []
     for i, (x, y) in enumerate(centres):
-        for j, (cx, cy, w, h) in enumerate(boxes):
-            if abs(x - cx) <= w / 2 and abs(y - cy) <= h / 2:
-                pairs.append((float(np.hypot(x - cx, y - cy)), i, j))
+        for j, (cx, cy, side) in enumerate(dice):
+            distance = float(np.hypot(x - cx, y - cy))
+            if distance <= side / 2:
+                pairs.append((distance, i, j))
     used_found: set[int] = set()
     used_box: set[int] = set()
     for _, i, j in sorted(pairs):
@@ -111,18 +117,18 @@ def evaluate(reader, photos: Sequence[Photo], die_px: float) -> dict[str, dict]:
         if loaded is None:
             print(f"eval_real: cannot read {photo.path.name}, skipped", file=sys.stderr)
             continue
-        frame, boxes = loaded
+        frame, dice = loaded
         start = time.perf_counter()
         located = reader.locate(frame)
         seconds = time.perf_counter() - start
         centres = [tuple(box.mean(axis=0)) for box in located.boxes]
-        locate.add(len(boxes), match(centres, boxes), len(centres), located.hand, seconds)
+        locate.add(len(dice), match(centres, dice), len(centres), located.hand, seconds)
         start = time.perf_counter()
         reading = reader.read(frame)
         seconds = time.perf_counter() - start
         centres = list(reading.centres())
         hand = reading.has_flag(ReadingFlag.HAND)
-        read.add(len(boxes), match(centres, boxes), len(centres), hand, seconds)
+        read.add(len(dice), match(centres, dice), len(centres), hand, seconds)
     return {"locate": locate.summary(), "read": read.summary()}
 
 
@@ -135,8 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         "--die-px",
         type=float,
         default=DEFAULT_DIE_PX,
-        help="median labelled die size each photo is scaled to, pixels (70; the camera "
-        "sees Phase 10 dice at 45-90)",
+        help="median die top each photo is scaled to, pixels (70; the camera sees Phase 10 "
+        "dice at 45-90)",
     )
     parser.add_argument("--limit", type=int, default=0, help="only the first N photos (0: all)")
     parser.add_argument(
@@ -174,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report))
         return 0
-    print(f"== {SET_NAME}: {len(photos)} photos, median labelled die scaled to {args.die_px:g} px")
+    print(f"== {SET_NAME}: {len(photos)} photos, median die top scaled to {args.die_px:g} px")
     for step, title in (("locate", "locate step"), ("read", "full read (read + unreadable)")):
         figures = results[step]
         print(f"-- {title}")

@@ -4,6 +4,7 @@
 knows where frames come from. A frame that is not an image, or a tray without
 dice, gives an empty Reading rather than an error, because a camera loop must
 keep going. A die found but not read is listed as unreadable (`is_unreadable_die`);
+a box whose body colour is unlike the rest of the set's is no die (`vision.body_check`);
 a hand flag never empties a reading.
 """
 
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 import numpy as np
 
 from scorer.dice import FULL_ROLL
+from vision.body_check import MIN_BOXES, SURE_FACE, body_colours, odd_bodies
 from vision.decode import by_face, decode, face_probabilities
 from vision.frame_inks import frame_ink_evidence
 from vision.profile import ink_chroma
@@ -218,7 +220,9 @@ class DiceReader:
             readout.colour_probs,
             readout.face_prob,
         )
-        keep = readout.faces
+        keep, unread = _set_dice(readout, np.array(
+            [index for index in range(len(located.boxes))
+             if face_prob[index] < MIN_FACE_PROB and is_unreadable_die(located, index)], int))
         unreadable = tuple(
             UnreadableDie(
                 centre=_centre(located.boxes[index]),
@@ -226,8 +230,7 @@ class DiceReader:
                 locator_score=round(float(located.scores[index]), 4),
                 face_prob=round(float(face_prob[index]), 4),
             )
-            for index in range(len(located.boxes))
-            if face_prob[index] < MIN_FACE_PROB and is_unreadable_die(located, index)
+            for index in unread
         )
         flags = list(hand)
         if unreadable:
@@ -267,6 +270,22 @@ class DiceReader:
         dice.sort(key=lambda read: (read.centre[1], read.centre[0]))
         flags += [flag for flag in decoding.flags if flag not in flags]
         return Reading(tuple(dice), size, tuple(flags), unreadable)
+
+
+def _set_dice(readout: Readout, unread: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The boxes read as faces and those kept unreadable, less any whose body colour is
+    unlike the rest of the set's (`vision.body_check`): things on the table, not dice."""
+    keep = readout.faces
+    chosen = np.concatenate([keep, unread]).astype(int)
+    if len(chosen) < MIN_BOXES:
+        return keep, unread
+    sure = np.zeros(len(chosen), bool)
+    if keep.size:
+        sure[: keep.size] = readout.face_probs(keep).max(axis=1) >= SURE_FACE
+    odd = odd_bodies(body_colours(readout.crops[chosen]), sure)
+    if odd.any():
+        logger.debug("%d boxes left out: their body is unlike the set's", int(odd.sum()))
+    return keep[~odd[: keep.size]], unread[~odd[keep.size :]]
 
 
 def _corners(box: np.ndarray) -> tuple[tuple[float, float], ...]:

@@ -23,12 +23,13 @@ def test_an_absent_folder_is_skipped_with_a_reason(tmp_path, capsys):
     assert "skipped" in capsys.readouterr().out
 
 
-def test_a_found_die_counts_once_inside_one_labelled_box():
-    boxes = np.array([[100, 100, 60, 60], [150, 100, 60, 60]], float)  # overlapping
-    assert eval_real.match([(100, 100), (102, 101)], boxes) == 1  # two dice, one box
-    assert eval_real.match([(125, 100)], boxes) == 1  # inside both boxes: one of them
-    assert eval_real.match([(300, 300)], boxes) == 0
-    assert eval_real.match([(100, 100), (150, 100)], boxes) == 2
+def test_a_found_die_counts_once_within_half_a_top_of_one_labelled_die():
+    dice = np.array([[100, 100, 60], [150, 100, 60]], float)  # (cx, cy, top side)
+    assert eval_real.match([(100, 100), (102, 101)], dice) == 1  # two found, one die
+    assert eval_real.match([(125, 100)], dice) == 1  # near both: one of them
+    assert eval_real.match([(100, 131)], dice) == 0  # more than half a top away
+    assert eval_real.match([(300, 300)], dice) == 0
+    assert eval_real.match([(100, 100), (150, 100)], dice) == 2
 
 
 def test_a_labelled_folder_is_read(tmp_path, capsys):
@@ -38,9 +39,10 @@ def test_a_labelled_folder_is_read(tmp_path, capsys):
     (folder / "labels").mkdir()
     cv2.imwrite(str(folder / "images" / "scene.jpg"), scene.image)
     lines = []
-    for die in scene.dice:
+    for die in scene.dice:  # a six's label: its pips, 0.83 of the top (LABEL_SPAN)
         (x0, y0), (x1, y1) = die.corners.min(axis=0), die.corners.max(axis=0)
-        lines.append(f"0 {(x0 + x1) / 1280} {(y0 + y1) / 960} {(x1 - x0) / 640} {(y1 - y0) / 480}")
+        w, h = 0.83 * (x1 - x0), 0.83 * (y1 - y0)
+        lines.append(f"5 {(x0 + x1) / 1280} {(y0 + y1) / 960} {w / 640} {h / 480}")
     (folder / "labels" / "scene.txt").write_text("\n".join(lines) + "\n")
     side = float(np.median([np.ptp(die.corners, axis=0).max() for die in scene.dice]))
     assert eval_real.main(["--root", str(tmp_path), "--json", "--die-px", str(side)]) == 0

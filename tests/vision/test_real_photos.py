@@ -9,8 +9,10 @@ import pytest
 from models.real_photos import (
     CORE_SHARE,
     DIE_PER_LABEL,
+    LABEL_SPAN,
     MASK_GROWTH,
     LabelledPhotos,
+    Photo,
     load_photos,
     photo_sample,
 )
@@ -34,6 +36,18 @@ def test_only_labelled_photos_outside_the_held_out_split_are_trained_on(tmp_path
     assert names == ["desk_1", "desk_2", "valid_1"]
     assert [p.held_out for p in load_photos(tmp_path)] == [False, False, True]
     assert len(LabelledPhotos(tmp_path)) == 2
+
+
+def test_a_dies_top_is_estimated_from_its_label_and_its_pips(tmp_path):
+    _write_set(tmp_path)
+    photo = load_photos(tmp_path)[0]
+    assert photo.pips.tolist() == [3]  # class 2: three pips
+    assert photo.top_sides((640, 480)) == pytest.approx([40 / LABEL_SPAN[2]])
+    boxes = np.array([[0.5, 0.5, 0.05, 0.05]] * 3)  # 32 x 24 pixels each
+    pips = Photo(Path("x.jpg"), boxes, np.array([1, 6, 0])).top_sides((640, 480))
+    assert pips[0] > pips[1]  # a one's box is its single pip: the top is far larger
+    assert pips[0] == pytest.approx(32 / 0.38) and pips[1] == pytest.approx(32 / 0.83)
+    assert pips[2] == pytest.approx(32 / np.median(LABEL_SPAN))  # pips unknown
 
 
 def test_a_sample_teaches_each_dies_middle_leaves_its_rim_out_and_no_die_elsewhere():

@@ -1,0 +1,66 @@
+"""The dice of a set share one body colour: a box whose body is unlike all the others is
+no die of the set.
+
+A frame's false dice are things shaped like a die top: on a desk, mostly laptop keys
+(dark squares with a glyph, taken for dark dice) and cable ends. The ten dice of a
+roll are one set, printed on one body colour; when the other boxes of the frame
+agree closely on their body (a set), a box whose body is far from theirs is taken
+for something else, unless the classifier reads it as a face and is sure of it.
+
+A box's body is the median colour (CIE Lab, OpenCV's 8-bit scale) of its face crop:
+the ink covers little of a face, and the median ignores it. Nothing is judged when
+the other boxes do not agree among themselves (dice of several sets, or too few),
+so photos of mixed dice lose nothing.
+
+Measured on the desk photos (`benchmarks/eval_real.py`): the body of a die lies a
+median 4 (90 % within 12) from the median of the frame's other dice, a false
+detection's a median 43. Rendered trays under a lamp's gradient spread their dice's
+bodies far wider (lightness 158 to 201 in one scene), so the rule judges only where
+the other boxes lie close together, and asks for twice their extent.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import cv2
+import numpy as np
+
+#: A box's body this far (Lab units) from the median of the frame's other boxes is odd ...
+ODD_BODY: Final[float] = 30.0
+#: ... and at least this many times the others' extent (the farthest of them from
+#: their median: how far apart the set's own bodies lie, in shade and glare) ...
+EXTENT_TIMES: Final[float] = 2.0
+#: ... when that extent is under this (the others are one set under even light) ...
+SET_EXTENT: Final[float] = 20.0
+#: ... and there are at least this many boxes in all (the box and two others).
+MIN_BOXES: Final[int] = 3
+#: A box the classifier reads as one face with at least this probability is kept anyway.
+SURE_FACE: Final[float] = 0.9
+
+
+def body_colours(crops: np.ndarray) -> np.ndarray:
+    """(N, 3) median Lab colour of each (N, S, S, 3) BGR uint8 face crop."""
+    if len(crops) == 0:
+        return np.zeros((0, 3))
+    lab = cv2.cvtColor(np.ascontiguousarray(crops).reshape(-1, crops.shape[2], 3),
+                       cv2.COLOR_BGR2LAB)
+    return np.median(lab.reshape(len(crops), -1, 3).astype(np.float64), axis=1)
+
+
+def odd_bodies(bodies: np.ndarray, sure: np.ndarray) -> np.ndarray:
+    """(N,) bool: the boxes whose body is unlike the others' (see the module's rule);
+    `sure` (N,) bool marks boxes read as a face for sure, never odd."""
+    count = len(bodies)
+    odd = np.zeros(count, bool)
+    if count < MIN_BOXES:
+        return odd
+    for index in range(count):
+        if sure[index]:
+            continue
+        others = np.delete(bodies, index, axis=0)
+        reference = np.median(others, axis=0)
+        extent = float(np.max(np.linalg.norm(others - reference, axis=1)))
+        distance = float(np.linalg.norm(bodies[index] - reference))
+        odd[index] = extent < SET_EXTENT and distance > max(ODD_BODY, EXTENT_TIMES * extent)
+    return odd
