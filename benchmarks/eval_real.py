@@ -15,8 +15,9 @@ read or unreadable). A die found counts as located when its centre lies within h
 a top side of a label's centre (the pips' centre is the top's), one to one (nearest
 first); every other die found is a false detection. Reported, for each step: the
 share of labelled dice located, false detections per photo, the share of photos
-flagged for a hand (none shows one) and the median time per photo (one thread). Pip faces are not Phase 10
-faces, so values are not scored: the full read lists them as unreadable at best.
+flagged for a hand (none shows one) and the median time per photo (one thread).
+Pip faces are not Phase 10 faces, so values are not scored: the full read lists them
+as unreadable at best.
 
 Exits 0 with a message when the folder is absent (it lives outside the repository).
 """
