@@ -20,10 +20,11 @@ import json
 import logging
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Final
+
+from scorer.atomic_file import write_atomically
 
 log = logging.getLogger(__name__)
 
@@ -128,19 +129,8 @@ def read_layout_file(path: Path, letters: Sequence[str]) -> Layout:
 
 def write_layout_file(path: Path, layout: Layout) -> None:
     """Write the layout atomically (a crash leaves the old file or the new one)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     body = {"format": FORMAT, "dice": [{"name": name, "faces": faces} for name, faces in layout]}
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".layout-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(body, out, indent=1)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(path, json.dumps(body, indent=1).encode("utf-8"))
 
 
 def layout_from_environment(default: Layout, letters: Sequence[str]) -> tuple[Layout, Path | None]:

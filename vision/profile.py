@@ -20,8 +20,6 @@ from __future__ import annotations
 import io
 import json
 import logging
-import os
-import tempfile
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,6 +28,7 @@ from typing import Final
 
 import numpy as np
 
+from scorer.atomic_file import write_atomically
 from scorer.dice import Die
 from vision.crops import CROP_SIZE
 from vision.decode import by_face
@@ -157,16 +156,7 @@ class DiceProfile:
             colours=self.colours,
             descriptors=self.descriptors,
         )
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".profile-", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as file:
-                file.write(buffer.getvalue())
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_atomically(path, buffer.getvalue())
         return path
 
     @classmethod

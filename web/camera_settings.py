@@ -13,13 +13,14 @@ import dataclasses
 import json
 import logging
 import math
-import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
+
+from scorer.atomic_file import write_atomically
 
 log = logging.getLogger(__name__)
 
@@ -240,17 +241,10 @@ class SettingsFile:
         return settings
 
     def _write(self, settings: CameraSettings) -> None:
-        temporary = self.path.with_name(f".{self.path.name}.tmp")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(temporary, "w", encoding="utf-8") as handle:
-                json.dump(settings.to_dict(), handle, indent=2)
-                handle.write("\n")
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, self.path)
+            text = json.dumps(settings.to_dict(), indent=2) + "\n"
+            write_atomically(self.path, text.encode("utf-8"))
         except OSError as error:
-            temporary.unlink(missing_ok=True)
             raise SettingsSaveError(
                 f"the camera settings could not be saved, nothing changed: {error}"
             ) from error

@@ -29,9 +29,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import os
 import secrets
-import tempfile
 import threading
 import time
 from collections import OrderedDict
@@ -40,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from scorer.atomic_file import write_atomically
 from scorer.dice import FULL_ROLL, PHYSICAL_DICE, Die, Roll
 from scorer.layout_check import check_layout
 from web.presenters import die_dict
@@ -173,11 +172,8 @@ class TableProfile:
     def _write_progress(self) -> None:
         """Best effort: the counts are progress shown to the players, not the profile."""
         try:
-            handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".teaching-",
-                                                 suffix=".tmp")
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                json.dump({**self._progress, "rolls": [str(roll) for roll in self._rolls]}, file)
-            os.replace(temporary, self.folder / PROGRESS_FILE)
+            body = {**self._progress, "rolls": [str(roll) for roll in self._rolls]}
+            write_atomically(self.folder / PROGRESS_FILE, json.dumps(body).encode("utf-8"))
         except OSError:
             log.exception("could not save the dice profile's progress")
 

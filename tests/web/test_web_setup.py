@@ -183,7 +183,7 @@ def test_a_failed_write_changes_nothing(setup_app, tmp_path, monkeypatch):
     def refuse(*args):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("web.camera_settings.os.replace", refuse)
+    monkeypatch.setattr("scorer.atomic_file.os.replace", refuse)
     reply = client.put("/api/camera/tray", json={"points": [[0, 0], [1, 0], [1, 1], [0, 1]]})
     assert reply.status_code == 503 and "No space left" in reply.json["error"]
     assert client.get("/api/camera/settings").json["tray"] == TRAY
