@@ -4,8 +4,10 @@ no die of the set.
 A frame's false dice are things shaped like a die top: on a desk, mostly laptop keys
 (dark squares with a glyph, taken for dark dice) and cable ends. The ten dice of a
 roll are one set, printed on one body colour; when the other boxes of the frame
-agree closely on their body (a set), a box whose body is far from theirs is taken
-for something else, unless the classifier reads it as a face and is sure of it.
+agree closely on their body (a set), a box read as a face whose body is far from
+theirs is taken for something else, unless the classifier is sure of its face. A
+box kept as an unreadable die is never judged (a red pip die among white ones is
+still a die found), only counted among the others.
 
 A box's body is the median colour (CIE Lab, OpenCV's 8-bit scale) of its face crop:
 the ink covers little of a face, and the median ignores it. Nothing is judged when

@@ -273,19 +273,20 @@ class DiceReader:
 
 
 def _set_dice(readout: Readout, unread: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The boxes read as faces and those kept unreadable, less any whose body colour is
-    unlike the rest of the set's (`vision.body_check`): things on the table, not dice."""
+    """The boxes read as faces, less any whose body colour is unlike the rest of the
+    set's (`vision.body_check`): things on the table, not dice; and those kept
+    unreadable, all of them (a die of another kind among a set, a red pip die among
+    white ones, is still a die found: it is listed, never dropped)."""
     keep = readout.faces
     chosen = np.concatenate([keep, unread]).astype(int)
-    if len(chosen) < MIN_BOXES:
+    if keep.size == 0 or len(chosen) < MIN_BOXES:
         return keep, unread
-    sure = np.zeros(len(chosen), bool)
-    if keep.size:
-        sure[: keep.size] = readout.face_probs(keep).max(axis=1) >= SURE_FACE
-    odd = odd_bodies(body_colours(readout.crops[chosen]), sure)
+    judged_never = np.ones(len(chosen), bool)
+    judged_never[: keep.size] = readout.face_probs(keep).max(axis=1) >= SURE_FACE
+    odd = odd_bodies(body_colours(readout.crops[chosen]), judged_never)
     if odd.any():
         logger.debug("%d boxes left out: their body is unlike the set's", int(odd.sum()))
-    return keep[~odd[: keep.size]], unread[~odd[keep.size :]]
+    return keep[~odd[: keep.size]], unread
 
 
 def _corners(box: np.ndarray) -> tuple[tuple[float, float], ...]:
