@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
+from scorer.dice import FULL_ROLL
 from vision.model_io import LOCATOR_MODEL_FILE as LOCATOR_NAME
 from vision.model_io import LOCATOR_OUTPUTS as OUTPUT_NAMES
 from vision.onnx_model import load_session
@@ -76,6 +77,12 @@ FIT_SCORE: Final[float] = 0.9
 least this. Dice at the trained size score 0.98 to 1 (median over a frame, 40 held-out
 scenes); at the wrong scale the network sees parts of dice or clusters of them and is
 less sure (0.7 to 0.9), though their measured size may look right."""
+
+MERGED_PAIR_PX: Final[float] = 18.0
+"""A first look that fits but finds fewer dice than a roll measuring under this (network
+input pixels: the low end of TRAINED_DIE_RANGE, where pairs of dice half the trained
+size come out as one box of the trained size) is not kept at once: the frame is
+searched at other widths as when the first look does not fit."""
 
 HAND_MIN_DICE: Final[float] = 3.0
 """A hand region must cover at least this many die tops (at the measured die size).
@@ -180,7 +187,8 @@ class TopFinder:
         empty tray) takes one: dice even a third of the trained size still show there.
         """
         first = self.locate_at(frame, tray, NET_WIDTH)
-        if fits(first) or (not first.boxes and first.top_peak < NO_TOP):
+        merged = len(first.boxes) < FULL_ROLL and first.net_die_side < MERGED_PAIR_PX
+        if (fits(first) and not merged) or (not first.boxes and first.top_peak < NO_TOP):
             return first
         looks = {NET_WIDTH: first}
         for net_width in SEARCH_WIDTHS:
@@ -231,12 +239,14 @@ def quality(located: Located) -> tuple[int, float, float]:
 
 def fitted_net_width(located: Located) -> int:
     """The network input width that shows `located`'s dice at TRAINED_DIE_PX: its own
-    width when they already measure within TRAINED_DIE_RANGE (or there are none)."""
+    width when they already measure within TRAINED_DIE_RANGE, above MERGED_PAIR_PX (or
+    there are none): a searched look at dice just inside the range's low end places
+    their boxes less well than one at the trained size."""
     measured = located.net_die_side
     if measured <= 0:
         return located.net_width
-    low, high = TRAINED_DIE_RANGE
-    if low <= measured <= high:
+    high = TRAINED_DIE_RANGE[1]
+    if MERGED_PAIR_PX <= measured <= high:
         return located.net_width
     wanted = located.net_width * TRAINED_DIE_PX / measured
     wanted = int(round(wanted / NET_GRID)) * NET_GRID

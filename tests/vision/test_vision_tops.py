@@ -215,3 +215,5 @@ def test_the_network_input_can_be_sized_to_bring_dice_to_their_trained_size():
     usual = replace(small, die_side=80.0)
     assert fitted_net_width(usual) == 320 and fits(usual)
     assert not fits(replace(usual, scores=(0.7,)))  # the right size, but doubtful
+    low_end = replace(small, die_side=68.0)  # 17 pixels: fits, but a search looks again
+    assert fits(low_end) and fitted_net_width(low_end) == 384
