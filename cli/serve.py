@@ -50,19 +50,39 @@ def _not_ready(environ: Any, start_response: Any) -> list[bytes]:
     return [b"the scorepad is starting"]
 
 
+def _layout_environment(data_dir: Path) -> dict[str, str]:
+    """This process's environment with the dice layout saved in the data folder named
+    (LAYOUT_ENV), or not named when none is saved."""
+    from scorer.layout_file import LAYOUT_ENV, LAYOUT_FILE_NAME
+
+    environment = dict(os.environ)
+    saved = (Path(data_dir) / LAYOUT_FILE_NAME).resolve()
+    if saved.exists():
+        environment[LAYOUT_ENV] = str(saved)
+    else:
+        environment.pop(LAYOUT_ENV, None)
+    return environment
+
+
+def _start_again(words: list[str], environment: dict[str, str]) -> None:
+    """Replace this process with the same command under `environment` (same process id:
+    a service manager sees no exit)."""
+    os.execve(sys.executable, [sys.executable, "-m", "cli", *words], environment)
+
+
 def _start_with_the_households_layout(data_dir: Path, words: list[str] | None) -> None:
     """Start this command (`words`, as given) again with the dice layout saved in the data
     folder named in the environment, when it is not already: the dice table is read once,
     at import, and reading the configuration imported it already. Returns when nothing is
     to change, or when the command's words are not known."""
-    from scorer.layout_file import LAYOUT_ENV, LAYOUT_FILE_NAME
+    from scorer.layout_file import LAYOUT_ENV
 
-    saved = (Path(data_dir) / LAYOUT_FILE_NAME).resolve()
-    if words is None or not saved.exists() or os.environ.get(LAYOUT_ENV) == str(saved):
+    environment = _layout_environment(data_dir)
+    if words is None or environment.get(LAYOUT_ENV) == os.environ.get(LAYOUT_ENV) or (
+            LAYOUT_ENV not in environment):
         return
-    print(f"  using the dice layout saved in {saved}", flush=True)
-    os.environ[LAYOUT_ENV] = str(saved)
-    os.execv(sys.executable, [sys.executable, "-m", "cli", *words])
+    print(f"  using the dice layout saved in {environment[LAYOUT_ENV]}", flush=True)
+    _start_again(words, environment)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -86,7 +106,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"phase10 serve: error: cannot listen on {config.host} port {config.port}; "
               "nothing was started (is another scorepad running? try --port)", file=sys.stderr)
         return 2
-    app = create_app(config)
+    words = getattr(args, "words", None)
+    restart_asked = threading.Event()
+
+    def restart() -> None:
+        """Stop serving; `run` then starts the command again (the dice layout changed)."""
+        restart_asked.set()
+        threading.Thread(target=server.shutdown, daemon=True).start()
+
+    app = create_app(config, restart=None if words is None else restart)
     server.app = app
     urls = _urls(config.host, server.server_port)
     camera = app.extensions["phase10"].camera
@@ -111,5 +139,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         close_app(app)
         server.server_close()
+    if restart_asked.is_set() and words is not None:
+        print("scorepad starting again (the dice layout changed)", flush=True)
+        _start_again(words, _layout_environment(config.data_dir))
     print("scorepad stopped")
     return 0

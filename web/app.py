@@ -7,6 +7,7 @@ built from the one validated Config; nothing here reads the environment.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from flask import Flask
@@ -44,6 +45,7 @@ class Table:
     photos: PhotoReader = field(default_factory=PhotoReader)
     profile: TableProfile | None = None  # the dice profile in the data folder
     layout: TableLayout | None = None  # the household's dice layout file
+    restart: Callable[[], None] | None = None  # starts the scorepad again (phase10 serve)
 
     def close(self) -> None:
         if self.camera is not None:
@@ -53,8 +55,12 @@ class Table:
 
 
 def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None,
-               photo_reader_factory: ReaderFactory | None = None) -> Flask:
+               photo_reader_factory: ReaderFactory | None = None,
+               restart: Callable[[], None] | None = None) -> Flask:
     """Build the scorepad app; a camera thread starts unless the camera is "none".
+
+    `restart` (from `phase10 serve`) stops the server and starts it again, for a dice
+    layout the players saved to take effect at once; without it they restart by hand.
 
     Photos uploaded from phones are read by a reader of their own, loaded on the
     first photo (`photo_reader_factory` replaces vision's DiceReader)."""
@@ -81,7 +87,8 @@ def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None,
         feed.start()
     layout = TableLayout(config.data_dir, dice_profile.confirmed_rolls)
     app.extensions["phase10"] = Table(config, store, hub, service, feed, settings,
-                                      photos=photos, profile=dice_profile, layout=layout)
+                                      photos=photos, profile=dice_profile, layout=layout,
+                                      restart=restart)
     register_error_handlers(app)
     for blueprint in (pages.bp, api.bp, cards.bp, photo.bp, stream.bp, camera.bp, setup.bp,
                       profile.bp):

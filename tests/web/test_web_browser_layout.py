@@ -52,6 +52,9 @@ def test_the_proposed_layout_is_shown_checked_and_saved(app, page, tmp_path):
     assert page.inner_text("[data-testid=layout-message]").startswith(
         "Your dice's layout is saved")
     assert page.inner_text("[data-testid=layout-error]") == ""
+    # not started by `phase10 serve` here: no button to start it again (tests/web/
+    # test_web_layout.py starts the real command and restarts it)
+    assert page.locator("[data-testid=layout-restart]").is_hidden()
     saved = json.loads((tmp_path / "data" / LAYOUT_FILE_NAME).read_text())
     assert {"name": "H1", "faces": "5G 6O 7B 8G 9O 10G"} in saved["dice"]
     page.screenshot(path=str(tmp_path / "layout-phone.png"), full_page=True)

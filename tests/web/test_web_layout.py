@@ -117,27 +117,78 @@ def test_a_corrupt_saved_layout_is_reported_not_fatal(tmp_path, data):
         close_app(app)
 
 
+def _wait_for(condition, seconds: float = 30.0) -> None:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if condition():
+                return
+        except OSError:  # the scorepad is between processes
+            pass
+        time.sleep(0.2)
+    raise AssertionError("the scorepad did not come back with the layout")
+
+
 @pytest.mark.slow
-def test_the_scorepad_started_again_uses_the_saved_layout(tmp_path, data):
+def test_the_players_agree_the_scorepad_starts_again_and_uses_their_layout(tmp_path, data):
     from test_web_crash import call, free_port, serve
 
-    from scorer.layout_file import parse_layout_text, write_layout_file
-    from web.layout_service import LETTERS
-
     confirm_rolls(data)
-    write_layout_file(data / LAYOUT_FILE_NAME, parse_layout_text(
-        PRINTED.replace("H1: 5R", "H1: 5G"), LETTERS))
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    process = serve(port, data, tmp_path / "serve.log")
+    log = tmp_path / "serve.log"
+    process = serve(port, data, log)
     try:
         layout = call(base, "GET", "/api/profile")["dice_layout"]
-        assert layout["in_use"] == "yours" and not layout["restart_needed"]
-        assert "H1: 5G 6O" in layout["text"] and layout["proposal"] is None
+        assert layout["in_use"] == "printed" and layout["can_restart"]
+        saved = call(base, "PUT", "/api/profile/layout",
+                     {"layout": layout["proposal"]["text"]})["dice_layout"]
+        assert saved["restart_needed"]
+        assert call(base, "POST", "/api/profile/layout/restart", {})["restarting"]
+        _wait_for(lambda: call(base, "GET", "/api/profile")["dice_layout"]["in_use"] == "yours")
+        layout = call(base, "GET", "/api/profile")["dice_layout"]
+        assert "H1: 5G 6O" in layout["text"] and not layout["restart_needed"]
+        assert layout["proposal"] is None  # the rolls fit the layout in use
         game = call(base, "POST", "/api/games", {"players": ["Ann", "Bob"]})
         state = call(base, "POST", f"/api/games/{game['id']}/roll", {"roll": TWO_GREEN_FIVES})
         assert not any(die["impossible"] for die in state["current"]["dice"])
     finally:
         process.terminate()
         process.wait(10)
-    assert "using the dice layout saved in" in (tmp_path / "serve.log").read_text()
+    assert "scorepad starting again (the dice layout changed)" in log.read_text()
+
+    process = serve(port, data, log)  # started by hand later: the saved layout again
+    try:
+        assert call(base, "GET", "/api/profile")["dice_layout"]["in_use"] == "yours"
+    finally:
+        process.terminate()
+        process.wait(10)
+    assert "using the dice layout saved in" in log.read_text()
+
+
+def test_a_scorepad_that_cannot_start_itself_again_says_so(tmp_path):
+    app = open_app(tmp_path)
+    try:
+        client = app.test_client()
+        assert client.get("/api/profile").json["dice_layout"]["can_restart"] is False
+        reply = client.post("/api/profile/layout/restart", json={})
+        assert reply.status_code == 409 and "restart it by hand" in reply.json["error"]
+    finally:
+        close_app(app)
+
+
+def test_a_restart_is_asked_of_the_server_after_the_reply(tmp_path):
+    import threading
+
+    asked = threading.Event()
+    app = create_app(make_config(tmp_path), restart=asked.set)
+    try:
+        client = app.test_client()
+        assert client.get("/api/profile").json["dice_layout"]["can_restart"] is True
+        reply = client.post("/api/profile/layout/restart", json={})
+        assert reply.status_code == 202 and reply.json["restarting"] is True
+        assert asked.wait(5)
+    finally:
+        close_app(app)
