@@ -10,6 +10,12 @@ flagged `too-many-dice`. In plain output an unreadable die is `??`. A bad image
 does not stop the others; the exit status is non-zero at the end when any image
 could not be read. With `--profile DIR`, the dice are weighed with the dice profile
 taught with `phase10 teach` (a folder without one reads as without it).
+
+A JPEG or PNG is read as a phone's photo is on the scorepad (`web.photo.PhotoReader`):
+upright by its EXIF orientation, brought to a working size, read again where the dice
+measure far from the locator's trained size, cropped to the tray when one shows; the
+dice's centres and boxes are given in the pixels of the picture itself (upright).
+Other formats OpenCV reads (BMP, TIFF, WebP) are read as they are, in one look.
 """
 
 from __future__ import annotations
@@ -22,6 +28,10 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from vision.pipeline import DiceReader
+    from vision.reading import Reading
+    from web.photo import PhotoReader
 
 COMMAND = "read"
 HELP = "read the dice in one or more photos of the tray"
@@ -80,6 +90,9 @@ def run(args: argparse.Namespace) -> int:
             return 2
     if args.overlay is not None:
         args.overlay.mkdir(parents=True, exist_ok=True)
+    from web.photo import PhotoReader
+
+    photos = PhotoReader(lambda: reader)
     failures = 0
     for name in args.images:
         frame, why = load_image(name)
@@ -87,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
             failures += 1
             _report_error(name, why, as_json=args.json)
             continue
-        reading = reader.read(frame)
+        reading = read_picture(name, frame, reader, photos)
         if args.json:
             print(json.dumps({"image": name, **reading.to_dict()}), flush=True)
         else:
@@ -97,6 +110,23 @@ def run(args: argparse.Namespace) -> int:
             target = args.overlay / f"{Path(name).stem}.overlay.jpg"
             cv2.imwrite(str(target), draw_overlay(frame, reading))
     return 1 if failures else 0
+
+
+def read_picture(name: str, frame: np.ndarray, reader: DiceReader,
+                 photos: PhotoReader) -> Reading:
+    """The dice of the picture in file `name` (`frame` as OpenCV decoded it, upright): a
+    JPEG or PNG through the photo reader (in `frame`'s pixels), anything else, or a file
+    the photo reader refuses, with one look of `reader`."""
+    from web.photo import PhotoError
+
+    try:
+        result = photos.read(Path(name).read_bytes())
+    except (PhotoError, OSError):
+        return reader.read(frame)
+    reading = result.in_photo()
+    if reading.frame_size != (frame.shape[1], frame.shape[0]):  # decoded otherwise upright
+        return reader.read(frame)
+    return reading
 
 
 def load_image(name: str) -> tuple[np.ndarray | None, str]:

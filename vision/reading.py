@@ -132,9 +132,17 @@ class Reading:
         """This reading in the pixels of the crop `box` (left, top, right, bottom) of its
         frame: every die moved with the crop, the frame the crop's size."""
         left, top, right, bottom = box
+        return self.placed((-left, -top), 1.0, (right - left, bottom - top))
+
+    def placed(self, offset: tuple[float, float], scale: float,
+               frame_size: tuple[int, int]) -> Reading:
+        """This reading with every point moved by `offset` and then scaled by `scale`, in
+        a frame of `frame_size`: a reading of a crop or of a shrunk copy of a picture, in
+        the picture's own pixels."""
+        dx, dy = offset
 
         def moved(point: tuple[float, float]) -> tuple[float, float]:
-            return point[0] - left, point[1] - top
+            return (point[0] + dx) * scale, (point[1] + dy) * scale
 
         def place(die: Any) -> Any:
             return replace(die, centre=moved(die.centre),
@@ -142,7 +150,7 @@ class Reading:
 
         return replace(self, dice=tuple(place(die) for die in self.dice),
                        unreadable=tuple(place(die) for die in self.unreadable),
-                       frame_size=(right - left, bottom - top))
+                       frame_size=(int(frame_size[0]), int(frame_size[1])))
 
     def has_flag(self, flag: ReadingFlag) -> bool:
         return flag in self.flags

@@ -308,6 +308,15 @@ class PhotoReading:
     # The tray's box (left, top, right, bottom) in the decoded photo when the photo was
     # cropped to it (the working image is then that crop); None when read whole.
     tray_crop: tuple[int, int, int, int] | None = None
+    decoded_size: tuple[int, int] = (0, 0)  # (width, height) decoded, before any crop
+
+    def in_photo(self) -> Reading:
+        """The reading in the pixels of the photo itself, upright (as its orientation tag
+        shows it), at its full size."""
+        width, height = self.decoded_size if self.decoded_size[0] else self.work_size
+        left, top = (0, 0) if self.tray_crop is None else self.tray_crop[:2]
+        upright = self.info.upright_size
+        return self.reading.placed((left, top), upright[0] / width, upright)
 
 
 ReaderFactory = Callable[[], Any]
@@ -382,6 +391,7 @@ class PhotoReader:
             looks += 1
             if _better(reading2, reading):
                 reading, side = reading2, die_side(reading2)
+        decoded = (image.shape[1], image.shape[0])
         in_tray = _read_tray(self._reader, image, reading, side)
         crop = None
         if in_tray is not None:
@@ -389,7 +399,7 @@ class PhotoReader:
             side, looks = die_side(reading), looks + 1
         height, width = image.shape[:2]
         return PhotoReading(reading, overlay(image, reading), info, (width, height), side, looks,
-                            image=image, tray_crop=crop)
+                            image=image, tray_crop=crop, decoded_size=decoded)
 
 
 #: Dice measuring within this range (pixels of the locator's usual 320-wide input) are

@@ -90,3 +90,28 @@ def test_a_die_that_cannot_be_read_is_listed_with_no_value(capsys, monkeypatch):
     assert np.hypot(*np.subtract(die["centre"], topmost["centre"])) < 0.35 * topmost["side"]
     assert main(["read", image]) == 0
     assert capsys.readouterr().out.rstrip().endswith("??  [unreadable-dice]")
+
+
+def test_a_large_phone_photo_stored_sideways_is_read_in_its_own_upright_pixels(
+    capsys, tmp_path
+):
+    from photo_helpers import STORE, encode
+
+    from vision.synth import render_scene
+    from vision.synth.locator_training import tilt_scene
+    from vision.synth.seeds import HELD_OUT_SEED_BASE
+
+    seed = HELD_OUT_SEED_BASE + 9103
+    scene = tilt_scene(render_scene(seed, size=(1600, 1200)), np.random.default_rng(seed), 0.06)
+    upright = cv2.resize(scene.image, (3200, 2400), interpolation=cv2.INTER_CUBIC)
+    path = tmp_path / "IMG_0001.jpg"
+    path.write_bytes(encode(STORE[6](upright), 6))  # a phone held upright: stored sideways
+    assert main(["read", str(path), "--json"]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert line["frame_size"] == [3200, 2400]  # the photo as it is shown
+    assert sorted(d["notation"] for d in line["dice"]) == sorted(
+        str(die.die) for die in scene.dice)
+    for die in scene.dice:  # each die found where it lies in the upright photo
+        centre = 2 * np.asarray(die.centre)
+        nearest = min(np.hypot(*np.subtract(d["centre"], centre)) for d in line["dice"])
+        assert nearest < 0.25 * 2 * np.linalg.norm(die.corners[0] - die.corners[1])
