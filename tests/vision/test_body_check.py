@@ -33,9 +33,13 @@ def test_one_thing_unlike_a_set_is_odd_and_the_set_is_not(dice, seed):
 def test_nothing_is_judged_among_mixed_dice_or_too_few(count, seed):
     rng = np.random.default_rng(seed)
     mixed = rng.uniform(0, 255, (count, 3))
-    spread = np.median(np.linalg.norm(mixed - np.median(mixed, axis=0), axis=1)) if count else 0
-    if spread >= SET_EXTENT:  # dice of many colours: no set to be unlike
-        assert not odd_bodies(mixed, np.zeros(count, bool)).any()
+    odd = odd_bodies(mixed, np.zeros(count, bool))
+    assert count >= MIN_BOXES or not odd.any()
+    for index in range(count if count >= MIN_BOXES else 0):  # others not a set: not odd
+        others = np.delete(mixed, index, axis=0)
+        extent = np.linalg.norm(others - np.median(others, axis=0), axis=1).max(initial=0)
+        if extent >= SET_EXTENT:
+            assert not odd[index]
     few = np.vstack([a_set(MIN_BOXES - 2, rng), KEY])
     assert not odd_bodies(few, np.zeros(len(few), bool)).any()
 
