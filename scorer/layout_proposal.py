@@ -97,8 +97,7 @@ def propose_layout(rolls: Iterable[Roll], dice: Sequence[PhysicalDie] = PHYSICAL
         if moved is None:
             break
         faces = moved
-    proposed = tuple(PhysicalDie(die.name, tuple(row)) for die, row in zip(dice, faces,
-                                                                            strict=True))
+    proposed = tuple(_layout(faces, dice))
     changes = tuple(FaceChange(die.name, old, new)
                     for die, row in zip(dice, faces, strict=True)
                     for old, new in zip(die.faces, row, strict=True) if old != new)
