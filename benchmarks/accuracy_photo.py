@@ -107,7 +107,30 @@ def make_photo(seed: int) -> Photo:
                  float(np.median(sides)) / size[0] if sides else 0.0, blur, aspect, orientation)
 
 
-def score(photo: Photo, reader: PhotoReader) -> dict:
+@dataclasses.dataclass
+class WholeReading:
+    """What `OneLook.read` gives, shaped as the photo reader's result."""
+
+    reading: object
+    looks: int = 1
+    tray_crop: None = None
+
+
+class OneLook:
+    """The photo decoded whole (upright by its EXIF tag) and read in one
+    `DiceReader.read`: what the photo reader adds to a single look, taken away."""
+
+    def __init__(self) -> None:
+        from vision.pipeline import DiceReader
+
+        self.reader = DiceReader(threads=1)
+
+    def read(self, data: bytes) -> WholeReading:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        return WholeReading(self.reader.read(image))
+
+
+def score(photo: Photo, reader: PhotoReader | OneLook) -> dict:
     start = time.perf_counter()
     result = reader.read(photo.data)
     seconds = time.perf_counter() - start
@@ -161,9 +184,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photos", type=int, default=200)
     parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
     parser.add_argument("--json", action="store_true", help="one JSON object, every photo")
+    parser.add_argument("--one-look", action="store_true",
+                        help="read each photo whole in one DiceReader.read instead, to compare")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    reader = PhotoReader(threads=1)
+    reader = OneLook() if args.one_look else PhotoReader(threads=1)
     rows = []
     for index in range(args.photos):
         rows.append(score(make_photo(args.first_seed + index), reader))

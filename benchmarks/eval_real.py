@@ -16,8 +16,10 @@ a top side of a label's centre (the pips' centre is the top's), one to one (near
 first); every other die found is a false detection. Reported, for each step: the
 share of labelled dice located, false detections per photo, the share of photos
 flagged for a hand (none shows one) and the median time per photo (one thread).
-Pip faces are not Phase 10 faces, so values are not scored: the full read lists them
-as unreadable at best.
+With `--as-photos`, each photo is also read at its own size as `phase10 read` reads
+a JPEG or PNG (the scorepad's photo reader: re-looks at the dice's size, the tray
+crop), matched the same way in its own pixels. Pip faces are not Phase 10 faces, so
+values are not scored: the full read lists them as unreadable at best.
 
 Exits 0 with a message when the folder is absent (it lives outside the repository).
 """
@@ -133,6 +135,28 @@ def evaluate(reader, photos: Sequence[Photo], die_px: float) -> dict[str, dict]:
     return {"locate": locate.summary(), "read": read.summary()}
 
 
+def evaluate_as_photos(photo_reader, photos: Sequence[Photo]) -> dict[str, float | int]:
+    """Each photo file at its own size, read as `phase10 read` reads a JPEG or PNG (the
+    scorepad's photo reader, `web.photo.PhotoReader`), the dice in its own pixels."""
+    from vision.reading import ReadingFlag
+
+    tally = Tally()
+    for photo in photos:
+        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        if image is None:
+            continue
+        height, width = image.shape[:2]
+        dice = np.column_stack([photo.boxes[:, :2] * np.array([width, height], np.float64),
+                                photo.top_sides((width, height))])
+        start = time.perf_counter()
+        reading = photo_reader.read(photo.path.read_bytes()).in_photo()
+        seconds = time.perf_counter() - start
+        centres = list(reading.centres())
+        tally.add(len(dice), match(centres, dice), len(centres),
+                  reading.has_flag(ReadingFlag.HAND), seconds)
+    return tally.summary()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -153,6 +177,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--locator", type=Path, default=None, help="top-face locator (.onnx; default: shipped)"
+    )
+    parser.add_argument(
+        "--as-photos",
+        action="store_true",
+        help="also read each photo at its own size as `phase10 read` reads a JPEG or PNG "
+        "(the scorepad's photo reader)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
@@ -177,12 +207,18 @@ def main(argv: list[str] | None = None) -> int:
 
     reader = DiceReader(threads=1, finder=TopFinder.load(args.locator))
     results = evaluate(reader, photos, args.die_px)
+    steps = [("locate", "locate step"), ("read", "full read (read + unreadable)")]
+    if args.as_photos:
+        from web.photo import PhotoReader
+
+        results["photo"] = evaluate_as_photos(PhotoReader(lambda: reader), photos)
+        steps.append(("photo", "each photo at its own size, as `phase10 read` reads it"))
     report = {"set": SET_NAME, "die_px": args.die_px, "held_out": args.held_out, **results}
     if args.json:
         print(json.dumps(report))
         return 0
     print(f"== {SET_NAME}: {len(photos)} photos, median die top scaled to {args.die_px:g} px")
-    for step, title in (("locate", "locate step"), ("read", "full read (read + unreadable)")):
+    for step, title in steps:
         figures = results[step]
         print(f"-- {title}")
         share, labelled = figures["located_share"], figures["labelled_dice"]
