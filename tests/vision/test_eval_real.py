@@ -51,3 +51,8 @@ def test_a_labelled_folder_is_read(tmp_path, capsys):
         assert report[step]["photos"] == 1 and report[step]["labelled_dice"] == 10
         assert report[step]["located_share"] == 1.0 and report[step]["false_per_photo"] == 0
         assert report[step]["hand_flagged_share"] == 0
+    assert "photo" not in report
+    assert eval_real.main(["--root", str(tmp_path), "--json", "--as-photos"]) == 0
+    photo = json.loads(capsys.readouterr().out)["photo"]  # at its own size, as read does
+    assert photo["labelled_dice"] == 10 and photo["located_share"] == 1.0
+    assert photo["false_per_photo"] == 0 and photo["hand_flagged_share"] == 0
