@@ -37,6 +37,7 @@ import numpy as np
 
 from vision.synth import random_conditions, render_scene
 from vision.synth.seeds import HELD_OUT_SEED_BASE
+from vision.tops import longest_side
 from web.photo import PhotoReader
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
@@ -94,7 +95,7 @@ def make_photo(seed: int) -> Photo:
     for die in scene.dice:
         box = cv2.perspectiveTransform(die.corners.reshape(-1, 1, 2).astype(np.float64),
                                        homography).reshape(-1, 2)
-        sides.append(float(np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1).max()))
+        sides.append(longest_side(box))
     blur = float(rng.uniform(0, 2.0))
     if blur > 0.3:
         image = cv2.GaussianBlur(image, (0, 0), blur)

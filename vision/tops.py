@@ -280,12 +280,12 @@ def boxes_from_maps(
         box = _box(top, owned, np.isin(owners, (0, number)), cell)
         if box is None:
             continue
-        if tray is not None and not _within(tray, box.mean(axis=0)):
+        if tray is not None and not within(tray, box.mean(axis=0)):
             continue
-        if not MIN_SIDE_FRACTION * short <= _longest_side(box) <= MAX_SIDE_FRACTION * short:
+        if not MIN_SIDE_FRACTION * short <= longest_side(box) <= MAX_SIDE_FRACTION * short:
             continue
         found.append((box, box_score(top, maps[CORE], owned, cores[number - 1])))
-    side = float(np.median([_longest_side(box) for box, _ in found])) if found else 0.0
+    side = float(np.median([longest_side(box) for box, _ in found])) if found else 0.0
     hand_mask = hand_region(maps[HAND] > _LEVEL, inside, cell, side or 0.085 * short)
     found.sort(key=lambda item: (float(item[0][:, 1].mean()), float(item[0][:, 0].mean())))
     return Located(
@@ -348,11 +348,12 @@ def hand_region(
     return hand if hand.any() else None
 
 
-def _longest_side(box: np.ndarray) -> float:
+def longest_side(box: np.ndarray) -> float:
+    """The longest side of a box (its corners in order), in its pixels."""
     return float(np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1).max())
 
 
-def _within(tray: Sequence[Sequence[float]] | np.ndarray, point: np.ndarray) -> bool:
+def within(tray: Sequence[Sequence[float]] | np.ndarray, point: np.ndarray) -> bool:
     """Whether a frame point lies inside the tray polygon (False for fewer than 3 points)."""
     polygon = np.asarray(tray, np.float32).reshape(-1, 2)
     if len(polygon) < 3:

@@ -8,10 +8,11 @@ seen, seen in perspective from a tipped phone) is the tray. Nothing here knows
 where the dice are except from the boxes it is given (a first reading's), so the
 finder works for any mat colour, light or dark dice, and a tray of any size.
 
-A region is accepted as a tray only when it looks like one: it holds every die it
-was given, it is convex enough (solidity), and it leaves a visible border of the
-picture outside it (a mat that fills the whole photo is no tray to crop to). None is
-returned otherwise, and the caller reads the whole picture as before.
+A region is accepted as a tray only when it looks like one: it holds all the dice it
+was given but at most MAX_DICE_OFF (a die left beside the tray), it is convex enough
+(solidity), and it leaves a visible border of the picture outside it (a mat that
+fills the whole photo is no tray to crop to). None is returned otherwise, and the
+caller reads the whole picture as before.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from typing import Final
 
 import cv2
 import numpy as np
+
+from vision.tops import longest_side
 
 #: The surface is judged on a copy this wide (the tray's edge needs no detail).
 WORK_WIDTH: Final[int] = 320
@@ -105,11 +108,6 @@ def find_tray(image: np.ndarray, dice: Sequence[np.ndarray]) -> Tray | None:
     return _tray_from_region(region, factor, (width, height), boxes)
 
 
-def _side(box: np.ndarray) -> float:
-    """A die box's longest side."""
-    return float(np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1).max())
-
-
 def _point(point: np.ndarray) -> tuple[float, float]:
     return float(point[0]), float(point[1])
 
@@ -130,7 +128,7 @@ def _ring_samples(lab: np.ndarray, boxes: Sequence[np.ndarray],
     ring = np.zeros(dice_mask.shape, np.uint8)
     for box in boxes:
         centre = box.mean(axis=0)
-        side = _side(box)
+        side = longest_side(box)
         point = (int(round(centre[0])), int(round(centre[1])))
         cv2.circle(ring, point, max(int(round(RING[1] * side)), 2), 255, -1)
         cv2.circle(ring, point, max(int(round(RING[0] * side)), 1), 0, -1)
@@ -178,7 +176,7 @@ def _tray_from_region(region: np.ndarray, factor: float, size: tuple[int, int],
     if len(outline) < 3:
         return None
     inside = sum(cv2.pointPolygonTest(hull.astype(np.float32), _point(box.mean(axis=0)), True)
-                 >= -_side(box) for box in boxes)
+                 >= -longest_side(box) for box in boxes)
     if inside < max(len(boxes) - MAX_DICE_OFF, 1):
         return None
     width, height = size

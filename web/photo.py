@@ -283,12 +283,11 @@ def die_side(reading: Reading) -> float:
     """The median longest side of the dice found (read or not), in pixels; 0 without dice."""
     import numpy as np
 
-    sides = []
-    for die in (*reading.dice, *reading.unreadable):
-        box = np.asarray(die.corners, np.float64).reshape(-1, 2)
-        if len(box) < 3:
-            continue
-        sides.append(float(np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1).max()))
+    from vision.tops import longest_side
+
+    boxes = [np.asarray(die.corners, np.float64).reshape(-1, 2)
+             for die in (*reading.dice, *reading.unreadable)]
+    sides = [longest_side(box) for box in boxes if len(box) >= 3]
     return float(np.median(sides)) if sides else 0.0
 
 
@@ -485,6 +484,7 @@ def _read_tray(reader: Any, image: np.ndarray, reading: Reading, side: float
 
     from scorer.dice import FULL_ROLL
     from vision.pipeline import DiceReader
+    from vision.tops import within
     from vision.tray_finder import find_tray
 
     if side <= 0 or not isinstance(reader, DiceReader):
@@ -496,7 +496,7 @@ def _read_tray(reader: Any, image: np.ndarray, reading: Reading, side: float
     height, width = image.shape[:2]
     margin = TRAY_MARGIN * side
     outline = tray.points(margin)
-    inside = [box for box in boxes if _inside(outline, box.mean(axis=0))]
+    inside = [box for box in boxes if within(outline, box.mean(axis=0))]
     left, top, right, bottom = tray.crop_box(margin, (width, height))
     if inside:  # the dice whole, a little room round them
         corners = np.vstack(inside)
@@ -518,12 +518,6 @@ def _read_tray(reader: Any, image: np.ndarray, reading: Reading, side: float
                  found, len(inside))
         return None
     return crop, cropped, box
-
-
-def _inside(polygon: np.ndarray, point: np.ndarray) -> bool:
-    import cv2
-
-    return cv2.pointPolygonTest(polygon, (float(point[0]), float(point[1])), False) >= 0
 
 
 def _better(candidate: Reading, current: Reading) -> bool:
