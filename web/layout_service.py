@@ -16,8 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scorer.dice import Roll, inventory_matching, physical_dice
-from scorer.inventory import DEFAULT_LAYOUT, LAYOUT, LAYOUT_PATH, PALETTE
+from scorer.dice import COLOUR_LETTERS, Roll, inventory_matching, physical_dice
+from scorer.inventory import DEFAULT_LAYOUT, LAYOUT, LAYOUT_PATH
 from scorer.layout_file import (
     LAYOUT_FILE_NAME,
     Layout,
@@ -30,8 +30,6 @@ from scorer.layout_file import (
 from scorer.layout_proposal import LayoutProposal, propose_layout
 
 log = logging.getLogger(__name__)
-
-LETTERS = tuple(letter for _, letter, _ in PALETTE)
 
 
 class LayoutRefusedError(ValueError):
@@ -52,7 +50,7 @@ class TableLayout:
         if not self.path.exists():
             return None, None
         try:
-            return read_layout_file(self.path, LETTERS), None
+            return read_layout_file(self.path, COLOUR_LETTERS), None
         except LayoutError as error:
             return None, str(error)
 
@@ -103,7 +101,7 @@ class TableLayout:
     def save(self, text: str) -> Layout:
         """Check the typed layout (one die per line) and write it; LayoutError when it is no
         layout, LayoutRefusedError when it cannot throw a confirmed roll."""
-        layout = parse_layout_text(text, LETTERS)
+        layout = parse_layout_text(text, COLOUR_LETTERS)
         dice = physical_dice(layout)
         rolls = self._confirmed_rolls()
         wrong = [roll for roll in rolls if inventory_matching(roll, dice) is None]

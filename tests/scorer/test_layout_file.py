@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from scorer.inventory import DEFAULT_LAYOUT, PALETTE
+from scorer.dice import COLOUR_LETTERS as LETTERS
+from scorer.inventory import DEFAULT_LAYOUT
 from scorer.layout_file import (
     LAYOUT_ENV,
     LayoutError,
@@ -20,7 +21,6 @@ from scorer.layout_file import (
     write_layout_file,
 )
 
-LETTERS = tuple(letter for _, letter, _ in PALETTE)
 PRINTED = layout_text(DEFAULT_LAYOUT)
 #: The printed table with H1's red 5 green instead.
 GREEN_FIVE = PRINTED.replace("H1: 5R", "H1: 5G")
