@@ -36,7 +36,7 @@ from scorer.dice import (
     Roll,
     inventory_matching,
 )
-from scorer.layout_check import LayoutReport, check_layout
+from scorer.layout_check import check_layout
 
 #: The most moves (a face recoloured, or two swapped) a proposal makes after recolouring.
 MAX_MOVES: Final[int] = 12
@@ -77,14 +77,14 @@ class LayoutProposal:
         }
 
 
-def propose_layout(rolls: Iterable[Roll], dice: Sequence[PhysicalDie] = PHYSICAL_DICE,
-                   report: LayoutReport | None = None) -> LayoutProposal | None:
+def propose_layout(rolls: Iterable[Roll], dice: Sequence[PhysicalDie] = PHYSICAL_DICE
+                   ) -> LayoutProposal | None:
     """The smallest change to `dice` found that explains the confirmed whole rolls, or
     None when the table fits them (or nothing was found to change). With few rolls a
     proposal only explains the rolls that cannot be thrown; colours are recounted once
     a value was shown often enough to judge them."""
     whole = [roll for roll in rolls if len(roll) == FULL_ROLL]
-    report = report or check_layout(whole, dice)
+    report = check_layout(whole, dice)
     if not report.disagrees:
         return None
     faces = [list(die.faces) for die in dice]
