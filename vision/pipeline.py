@@ -4,8 +4,9 @@
 knows where frames come from. A frame that is not an image, or a tray without
 dice, gives an empty Reading rather than an error, because a camera loop must
 keep going. A die found but not read is listed as unreadable (`is_unreadable_die`);
-a box whose body colour is unlike the rest of the set's is no die (`vision.body_check`);
-a hand flag never empties a reading.
+a box read as a face without certainty must be shaped like a die's top
+(`vision.die_shape`), and a box whose body colour is unlike the rest of the set's is
+no die (`vision.body_check`); a hand flag never empties a reading.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 from scorer.dice import FULL_ROLL
 from vision.body_check import MIN_BOXES, SURE_FACE, body_colours, odd_bodies
 from vision.decode import by_face, decode, face_probabilities
+from vision.die_shape import DOUBTFUL_FACE, UNREADABLE
 from vision.frame_inks import frame_ink_evidence
 from vision.profile import ink_chroma
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
@@ -49,56 +51,12 @@ logger = logging.getLogger(__name__)
 #: Candidates the classifier scores below this are not faces it can read.
 MIN_FACE_PROB: Final[float] = 0.5
 
-#: A located box the classifier cannot read is still a die (listed as unreadable) when
-#: the locator is at least this sure of it, it is this square, and its side is within
-#: this range of the frame's median die side (see `is_unreadable_die`).
-UNREADABLE_MIN_SCORE: Final[float] = 0.8
-UNREADABLE_MAX_ASPECT: Final[float] = 1.4
-UNREADABLE_SIDE_RANGE: Final[tuple[float, float]] = (0.7, 1.4)
-
 
 def is_unreadable_die(located: Located, index: int) -> bool:
     """Whether box `index` of `located`, which the classifier rejected, is a real die that
-    cannot be read (a pip die, a face under glare or blur) rather than a false detection.
-
-    The face head only knows faces it was trained to read, so on its own it cannot
-    tell "a die I cannot read" from "not a die". The locator can: it judges the top
-    face's shape, not its print. The rule: the box is kept, as unreadable, when
-    - the locator is sure of it: its score (`vision.tops.box_score`, the smaller of its
-      core's peak and its top's mean probability) is at least UNREADABLE_MIN_SCORE;
-    - it is square like a die's top: longest over shortest side at most
-      UNREADABLE_MAX_ASPECT (a side face or two dice merged come out long);
-    - it is the size of the frame's other dice: its longest side within
-      UNREADABLE_SIDE_RANGE times the median die side of the frame;
-    - and it does not lie in the flagged hand region (a hand's knuckle is not a die).
-    Anything else the classifier rejects is a false detection and dropped. Measured
-    on every eighth pip-dice photo of ../shared/realdata (dice scaled to 70 pixels):
-    of the boxes the classifier rejected, the rule kept 54 of 67 on real dice and 3 of
-    22 false detections; a stricter score (0.9) kept 40 and 2.
-    """
-    box = located.boxes[index]
-    score = located.scores[index] if index < len(located.scores) else 0.0
-    if score < UNREADABLE_MIN_SCORE or located.die_side <= 0:
-        return False
-    sides = np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1)
-    if sides.max() > UNREADABLE_MAX_ASPECT * max(float(sides.min()), 1e-6):
-        return False
-    low, high = UNREADABLE_SIDE_RANGE
-    if not low * located.die_side <= sides.max() <= high * located.die_side:
-        return False
-    return not _in_hand(located, box.mean(axis=0))
-
-
-def _in_hand(located: Located, point: np.ndarray) -> bool:
-    """Whether a frame point lies on the flagged hand region of `located`."""
-    mask = located.hand_mask
-    if mask is None or located.frame_width <= 0:
-        return False
-    rows, cols = mask.shape
-    cell = located.frame_width / cols
-    column = int(np.clip(point[0] / cell, 0, cols - 1))
-    row = int(np.clip(point[1] / cell, 0, rows - 1))
-    return bool(mask[row, column])
+    cannot be read (a pip die, a face under glare or blur) rather than a false detection:
+    the locator is sure of a die-shaped top there (`vision.die_shape.UNREADABLE`)."""
+    return UNREADABLE.fits(located, index)
 
 
 @dataclass(frozen=True)
@@ -273,16 +231,24 @@ class DiceReader:
 
 
 def _set_dice(readout: Readout, unread: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The boxes read as faces, less any whose body colour is unlike the rest of the
-    set's (`vision.body_check`): things on the table, not dice; and those kept
-    unreadable, all of them (a die of another kind among a set, a red pip die among
-    white ones, is still a die found: it is listed, never dropped)."""
-    keep = readout.faces
+    """The boxes read as faces, less those read without certainty whose box is not
+    shaped like a die's top (`vision.die_shape.DOUBTFUL_FACE`: key caps, cable plugs)
+    and any whose body colour is unlike the rest of the set's (`vision.body_check`):
+    things on the table, not dice; and those kept unreadable, all of them (a die of
+    another kind among a set, a red pip die among white ones, is still a die found:
+    it is listed, never dropped)."""
+    faces = readout.faces
+    sure = readout.face_probs(faces).max(axis=1) >= SURE_FACE
+    shaped = np.array([DOUBTFUL_FACE.fits(readout.located, int(index)) for index in faces], bool)
+    keep, sure = faces[sure | shaped], sure[sure | shaped]
+    if len(faces) > len(keep):
+        logger.debug("%d boxes left out: read as faces, not for sure, and not die-shaped",
+                     len(faces) - len(keep))
     chosen = np.concatenate([keep, unread]).astype(int)
     if keep.size == 0 or len(chosen) < MIN_BOXES:
         return keep, unread
     judged_never = np.ones(len(chosen), bool)
-    judged_never[: keep.size] = readout.face_probs(keep).max(axis=1) >= SURE_FACE
+    judged_never[: keep.size] = sure
     odd = odd_bodies(body_colours(readout.crops[chosen]), judged_never)
     if odd.any():
         logger.debug("%d boxes left out: their body is unlike the set's", int(odd.sum()))

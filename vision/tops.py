@@ -23,7 +23,7 @@ never empty the reading.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final
@@ -83,6 +83,19 @@ MERGED_PAIR_PX: Final[float] = 18.0
 input pixels: the low end of TRAINED_DIE_RANGE, where pairs of dice half the trained
 size come out as one box of the trained size) is not kept at once: the frame is
 searched at other widths as when the first look does not fit."""
+
+PRINT_SHARE: Final[float] = 0.2
+"""A look whose boxes measure under this share of another look's sure boxes, and lie
+mostly inside them, at most PRINT_PIECES in any one, found what is printed on those
+dice, not dice: the pips of a pip die at a too fine look come out as small sure
+"dice" (desk photos of one or two pip dice, where such a look outnumbered the one that
+saw the dice; pips measure 0.12 to 0.16 of their die there). A coarse look that saw a
+whole cluster of small dice as one sure box holds more pieces, or larger ones (ten
+dice in one box, 0.28 of it, on a phone photo), and two dice seen as one box, the
+case further looks are for, measure about half of it."""
+
+PRINT_PIECES: Final[int] = 6
+"""The most pieces of print one die shows: a six's pips."""
 
 HAND_MIN_DICE: Final[float] = 3.0
 """A hand region must cover at least this many die tops (at the measured die size).
@@ -193,13 +206,13 @@ class TopFinder:
         looks = {NET_WIDTH: first}
         for net_width in SEARCH_WIDTHS:
             looks[net_width] = self.locate_at(frame, tray, net_width)
-        best = max(looks.values(), key=quality)
+        best = _best_look(looks.values())
         if not best.boxes:
             return first
         wanted = fitted_net_width(best)
         if wanted not in looks:
             looks[wanted] = self.locate_at(frame, tray, wanted)
-        return max(looks.values(), key=quality)
+        return _best_look(looks.values())
 
     def locate_at(
         self,
@@ -235,6 +248,30 @@ def quality(located: Located) -> tuple[int, float, float]:
     sure = sum(score >= FIT_SCORE for score in located.scores)
     closeness = -abs(float(np.log(located.net_die_side / TRAINED_DIE_PX)))
     return (sure, round(sum(located.scores), 1), closeness)
+
+
+def _best_look(looks: Iterable[Located]) -> Located:
+    """The look of highest `quality` among those that did not find the print on
+    another look's dice (`print_of`)."""
+    looks = list(looks)
+    dice_looks = [
+        look for look in looks if not any(print_of(look, other) for other in looks)
+    ]
+    return max(dice_looks or looks, key=quality)
+
+
+def print_of(fine: Located, coarse: Located) -> bool:
+    """Whether the boxes of `fine` are the print on the dice of `coarse` (pips, numerals'
+    parts): under PRINT_SHARE of the size of `coarse`'s sure boxes, most of them (at
+    least half) inside one of those, and at most PRINT_PIECES inside any one."""
+    sure = [box for box, score in zip(coarse.boxes, coarse.scores, strict=True)
+            if score >= FIT_SCORE]
+    if not fine.boxes or not sure or fine.die_side <= 0:
+        return False
+    if fine.die_side >= PRINT_SHARE * float(np.median([longest_side(box) for box in sure])):
+        return False
+    pieces = [sum(within(box, piece.mean(axis=0)) for piece in fine.boxes) for box in sure]
+    return max(pieces) <= PRINT_PIECES and 2 * sum(pieces) >= len(fine.boxes)
 
 
 def fitted_net_width(located: Located) -> int:

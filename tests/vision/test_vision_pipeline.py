@@ -201,6 +201,66 @@ def test_a_rejected_box_is_a_die_only_when_the_locator_is_sure_of_a_die_shaped_t
     assert is_unreadable_die(located_with(square(100, 100), hand_mask=hand), 0)
 
 
+class WithOneMoreBox:
+    """The real locator, with one more box (what else lies on the table) at the end."""
+
+    def __init__(self, finder, box, score):
+        self.finder, self.box, self.score = finder, np.asarray(box, np.float32), score
+
+    def locate(self, frame, tray=None):
+        located = self.finder.locate(frame, tray)
+        return dataclasses.replace(located, boxes=(*located.boxes, self.box),
+                                   scores=(*located.scores, self.score))
+
+
+class ReadsLastAsFace:
+    """The real classifier, reading the last crop as a face of value 5 with `certainty`."""
+
+    def __init__(self, classifier, certainty):
+        self.classifier, self.certainty = classifier, certainty
+
+    def predict_turns(self, crops, turns=4):
+        read = self.classifier.predict_turns(crops, turns)
+        values = np.array(read.value_probs, copy=True)
+        values[-1] = (1 - self.certainty) / (values.shape[1] - 1)
+        values[-1, 4] = self.certainty
+        colours = np.array(read.colour_probs, copy=True)
+        colours[-1] = (0.0, 0.0, 0.0, 1.0)
+        face = np.array(read.face_prob, copy=True)
+        face[-1] = 0.95
+        return dataclasses.replace(read, value_probs=values, colour_probs=colours,
+                                   face_prob=face)
+
+
+@pytest.mark.parametrize(("box", "score", "certainty", "kept"), [
+    (square(60, 60, side=30), 0.97, 0.6, False),  # half a die's size: a key cap
+    (square(60, 60), 0.6, 0.6, False),  # the locator doubts it
+    (square(60, 60, side=50, stretch=1.6), 0.8, 0.6, False),  # long, the locator not sure
+    (square(60, 60, side=50, stretch=1.6), 0.95, 0.6, True),  # long, sure: a cocked die
+    (square(60, 60), 0.97, 0.6, True),  # a die's top
+    (square(60, 60, side=30), 0.97, 0.99, True),  # read for sure: kept whatever its shape
+])
+def test_a_box_read_as_a_face_not_for_sure_must_be_shaped_like_a_dies_top(
+    reader, box, score, certainty, kept
+):
+    scene = render_scene(HELD_OUT_SEED_BASE + 3)
+    side = float(np.median([np.linalg.norm(d.corners[1] - d.corners[0]) for d in scene.dice]))
+    box = (np.asarray(box) - 60) * side / 60 + 60  # in units of this scene's die side
+    assert all(np.hypot(*(d.corners.mean(axis=0) - 60)) > 2 * side for d in scene.dice)
+    frame = scene.image.copy()  # the box painted in the dice's body colour
+    die = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillConvexPoly(die, np.round(scene.dice[0].corners).astype(np.int32), 1)
+    body = np.median(frame[die > 0], axis=0)
+    cv2.fillConvexPoly(frame, np.round(box).astype(np.int32), body.tolist())
+    odd = DiceReader(ReadsLastAsFace(reader.classifier, certainty),
+                     finder=WithOneMoreBox(reader.finder, box, score), frame_inks=False)
+    reading = odd.read(frame)
+    extra = [r for r in reading.dice if np.allclose(r.corners, box, atol=0.5)]
+    assert len(extra) == int(kept)
+    assert sum(any(np.hypot(*np.subtract(r.centre, d.corners.mean(axis=0))) < side / 4
+                   for r in reading.dice) for d in scene.dice) == len(scene.dice)
+
+
 def test_more_than_ten_dice_are_all_listed_with_a_flag(reader):
     rng = np.random.default_rng(1)
     dice = [*random_roll(rng), *list(random_roll(rng))[:2]]

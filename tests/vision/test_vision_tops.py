@@ -217,3 +217,63 @@ def test_the_network_input_can_be_sized_to_bring_dice_to_their_trained_size():
     assert not fits(replace(usual, scores=(0.7,)))  # the right size, but doubtful
     low_end = replace(small, die_side=68.0)  # 17 pixels: fits, but a search looks again
     assert fits(low_end) and fitted_net_width(low_end) == 384
+
+
+def _look(boxes, scores, net_width, frame_width=600) -> Located:
+    sides = [float(np.linalg.norm(box[1] - box[0])) for box in boxes]
+    return Located(tuple(boxes), die_side=float(np.median(sides)) if sides else 0.0,
+                   scores=tuple(scores), net_width=net_width, frame_width=frame_width)
+
+
+def _pips(cx: float, cy: float, side: float) -> list[np.ndarray]:
+    """The four pips of a pip die's 4 as boxes of a fifth of its side."""
+    offset, pip = side * 0.22, side * 0.18
+    return [_square(cx + dx, cy + dy, pip) for dx in (-offset, offset) for dy in (-offset, offset)]
+
+
+def test_a_finer_look_at_a_sure_dies_pips_is_its_print_not_dice():
+    from vision.tops import print_of
+
+    die = _look([_square(300, 200, 70)], [1.0], 160)
+    pips = _look(_pips(300, 200, 70), [0.94, 0.91, 0.9, 0.92], 640)
+    assert print_of(pips, die) and not print_of(die, pips)
+    # Two dice seen as one box at a coarse look are half its size: dice, not print.
+    pair = _look([_square(282, 200, 34), _square(318, 200, 34)], [1.0, 1.0], 640)
+    assert not print_of(pair, die)
+    # Small boxes elsewhere in the frame, or a doubtful coarse box, decide nothing.
+    assert not print_of(_look(_pips(100, 350, 70), [0.95] * 4, 640), die)
+    assert not print_of(pips, replace(die, scores=(0.6,)))
+
+
+class _CannedLooks:
+    """A TopFinder whose looks at each network width are given (no network)."""
+
+    def __init__(self, looks: dict[int, Located]) -> None:
+        self.looks = looks
+        self.widths: list[int] = []
+
+    def locate_at(self, frame, tray, net_width):
+        self.widths.append(net_width)
+        return self.looks.get(net_width, _look([], [], net_width))
+
+
+def test_the_search_keeps_the_look_that_saw_the_die_over_the_one_that_counted_its_pips():
+    from vision.tops import TopFinder
+
+    die = _look([_square(300, 200, 70)], [1.0], 160)
+    pips = _look(_pips(300, 200, 70), [0.94, 0.91, 0.9, 0.92], 640)
+    too_big = _look([_square(300, 200, 70)], [0.84], 320)  # 37 network pixels: no fit
+    canned = _CannedLooks({320: too_big, 160: die, 640: pips})
+    found = TopFinder.locate(canned, np.zeros((450, 600, 3), np.uint8))
+    assert found is die
+    assert canned.widths[:3] == [320, 160, 640]
+
+
+def test_small_dice_a_coarse_look_saw_as_one_sure_blob_are_dice_not_print():
+    from vision.tops import print_of
+
+    blob = _look([_square(300, 200, 100)], [0.95], 160)
+    ten = [_square(260 + 20 * (i % 5), 185 + 30 * (i // 5), 19) for i in range(10)]
+    assert not print_of(_look(ten, [0.98] * 10, 640), blob)  # more than a six's pips
+    four = [_square(285 + 30 * (i % 2), 185 + 30 * (i // 2), 27) for i in range(4)]
+    assert not print_of(_look(four, [0.98] * 4, 640), blob)  # over a fifth of its size
