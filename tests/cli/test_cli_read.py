@@ -115,3 +115,9 @@ def test_a_large_phone_photo_stored_sideways_is_read_in_its_own_upright_pixels(
         centre = 2 * np.asarray(die.centre)
         nearest = min(np.hypot(*np.subtract(d["centre"], centre)) for d in line["dice"])
         assert nearest < 0.25 * 2 * np.linalg.norm(die.corners[0] - die.corners[1])
+    # Asked for an overlay too (the photo then decoded in full to draw on): the same
+    # reading, drawn on the upright photo.
+    assert main(["read", str(path), "--json", "--overlay", str(tmp_path / "out")]) == 0
+    assert json.loads(capsys.readouterr().out) == line
+    overlay = cv2.imread(str(tmp_path / "out" / "IMG_0001.overlay.jpg"))
+    assert overlay is not None and overlay.shape[:2] == (2400, 3200)
