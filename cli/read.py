@@ -120,7 +120,7 @@ def read_image(
 
     A JPEG or PNG goes through the photo reader, in the picture's upright pixels; it is
     decoded in full by OpenCV only when the frame is wanted (a 12-megapixel photo costs
-    about 0.1 s more), and is then read in one look of `reader` instead where OpenCV
+    about 50 ms more), and is then read in one look of `reader` instead where OpenCV
     turned it upright otherwise. Anything else, or a file the photo reader refuses, is
     read in one look."""
     from web.photo import PhotoError
