@@ -2,6 +2,8 @@
 
 - `FakeWatcher`: vision's `TableCamera` (the whole protocol), fed scripted rolls.
 - `CannotReadFirst`: the face classifier, unable to read the topmost die found.
+- `WithOneMoreBox` / `ReadsLastAsFace`: the locator finding one more box (something on
+  the table) and the classifier reading it as a face.
 - `FakePicamera2`: picamera2's `Picamera2` as far as vision's `PiCameraSource` uses it.
 - `serve_http`: a local HTTP server that answers given paths (a scorepad stand-in for
   `phase10 doctor` and the installer's health check).
@@ -114,6 +116,40 @@ class CannotReadFirst:
         face = np.array(predictions.face_prob, copy=True)
         face[0] = 0.02
         return dataclasses.replace(predictions, face_prob=face)
+
+
+class WithOneMoreBox:
+    """The top-face locator, with one more box (what else lies on the table) at the end."""
+
+    def __init__(self, finder: Any, box: Any, score: float) -> None:
+        self.finder, self.box, self.score = finder, np.asarray(box, np.float32), score
+
+    def locate(self, frame: np.ndarray, tray: Any = None) -> Any:
+        located = self.finder.locate(frame, tray)
+        return dataclasses.replace(located, boxes=(*located.boxes, self.box),
+                                   scores=(*located.scores, self.score))
+
+
+class ReadsLastAsFace:
+    """The face classifier, reading the last crop as a blue 5 with `certainty`."""
+
+    def __init__(self, classifier: Any, certainty: float) -> None:
+        self.classifier, self.certainty = classifier, certainty
+
+    def __getattr__(self, name: str) -> Any:  # the rest as the classifier has it
+        return getattr(self.classifier, name)
+
+    def predict_turns(self, crops: np.ndarray, turns: int = 4) -> Any:
+        read = self.classifier.predict_turns(crops, turns)
+        values = np.array(read.value_probs, copy=True)
+        values[-1] = (1 - self.certainty) / (values.shape[1] - 1)
+        values[-1, 4] = self.certainty
+        colours = np.array(read.colour_probs, copy=True)
+        colours[-1] = (0.0, 0.0, 0.0, 1.0)
+        face = np.array(read.face_prob, copy=True)
+        face[-1] = 0.95
+        return dataclasses.replace(read, value_probs=values, colour_probs=colours,
+                                   face_prob=face)
 
 
 class FakePicamera2:

@@ -178,7 +178,7 @@ class DiceReader:
             readout.colour_probs,
             readout.face_prob,
         )
-        keep, unread = _set_dice(readout, np.array(
+        keep, unread = set_dice(readout, np.array(
             [index for index in range(len(located.boxes))
              if face_prob[index] < MIN_FACE_PROB and is_unreadable_die(located, index)], int))
         unreadable = tuple(
@@ -230,13 +230,17 @@ class DiceReader:
         return Reading(tuple(dice), size, tuple(flags), unreadable)
 
 
-def _set_dice(readout: Readout, unread: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The boxes read as faces, less those read without certainty whose box is not
-    shaped like a die's top (`vision.die_shape.DOUBTFUL_FACE`: key caps, cable plugs)
-    and any whose body colour is unlike the rest of the set's (`vision.body_check`):
+def set_dice(
+    readout: Readout, unread: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The dice a reading keeps, as indices into `readout`'s boxes (read, unreadable): the
+    boxes read as faces, less those read without certainty whose box is not shaped
+    like a die's top (`vision.die_shape.DOUBTFUL_FACE`: key caps, cable plugs) and any
+    whose body colour is unlike the rest of the set's (`vision.body_check`):
     things on the table, not dice; and those kept unreadable, all of them (a die of
     another kind among a set, a red pip die among white ones, is still a die found:
-    it is listed, never dropped)."""
+    it is listed, never dropped). `unread`: the boxes found unreadable (None: none)."""
+    unread = np.zeros(0, int) if unread is None else unread
     faces = readout.faces
     sure = readout.face_probs(faces).max(axis=1) >= SURE_FACE
     shaped = np.array([DOUBTFUL_FACE.fits(readout.located, int(index)) for index in faces], bool)

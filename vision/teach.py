@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorer.dice import Die
-from vision.pipeline import DiceReader, is_frame
+from vision.pipeline import DiceReader, is_frame, set_dice
 from vision.profile import DiceProfile, ProfileMatcher, label_by_roll
 
 logger = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ def teach(
     if not is_frame(frame):
         raise TeachError("not a colour image")
     readout = reader.readout(frame)
-    faces = readout.faces
+    faces, _ = set_dice(readout)  # the dice a reading of this frame shows
     if faces.size == 0:
         raise TeachError("no dice found in the picture")
     if faces.size != len(roll):

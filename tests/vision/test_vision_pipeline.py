@@ -7,7 +7,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from fakes import CannotReadFirst
+from fakes import CannotReadFirst, ReadsLastAsFace, WithOneMoreBox
 
 from scorer.dice import Die
 from vision.evaluation import score_reading
@@ -199,37 +199,6 @@ def test_a_rejected_box_is_a_die_only_when_the_locator_is_sure_of_a_die_shaped_t
     hand[40:60, 55:70] = True  # over frame pixels (440..560, 320..480)
     assert not is_unreadable_die(located_with(square(500, 400), hand_mask=hand), 0)
     assert is_unreadable_die(located_with(square(100, 100), hand_mask=hand), 0)
-
-
-class WithOneMoreBox:
-    """The real locator, with one more box (what else lies on the table) at the end."""
-
-    def __init__(self, finder, box, score):
-        self.finder, self.box, self.score = finder, np.asarray(box, np.float32), score
-
-    def locate(self, frame, tray=None):
-        located = self.finder.locate(frame, tray)
-        return dataclasses.replace(located, boxes=(*located.boxes, self.box),
-                                   scores=(*located.scores, self.score))
-
-
-class ReadsLastAsFace:
-    """The real classifier, reading the last crop as a face of value 5 with `certainty`."""
-
-    def __init__(self, classifier, certainty):
-        self.classifier, self.certainty = classifier, certainty
-
-    def predict_turns(self, crops, turns=4):
-        read = self.classifier.predict_turns(crops, turns)
-        values = np.array(read.value_probs, copy=True)
-        values[-1] = (1 - self.certainty) / (values.shape[1] - 1)
-        values[-1, 4] = self.certainty
-        colours = np.array(read.colour_probs, copy=True)
-        colours[-1] = (0.0, 0.0, 0.0, 1.0)
-        face = np.array(read.face_prob, copy=True)
-        face[-1] = 0.95
-        return dataclasses.replace(read, value_probs=values, colour_probs=colours,
-                                   face_prob=face)
 
 
 @pytest.mark.parametrize(("box", "score", "certainty", "kept"), [

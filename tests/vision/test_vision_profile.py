@@ -177,6 +177,20 @@ def test_teaching_refuses_a_roll_that_does_not_fit_the_picture(reader):
         teach(reader, np.zeros((10, 10), np.uint8), roll, DiceProfile.empty())
 
 
+def test_teaching_counts_the_dice_a_reading_shows_not_a_key_cap_beside_them(reader):
+    from fakes import ReadsLastAsFace, WithOneMoreBox
+
+    scene = render_scene(SEED + 2)
+    side = float(np.median([np.linalg.norm(d.corners[1] - d.corners[0]) for d in scene.dice]))
+    key_cap = np.array([(40, 40), (40 + side / 2, 40), (40 + side / 2, 40 + side / 2),
+                        (40, 40 + side / 2)], np.float32)  # half a die, read as a doubtful 5
+    seeing_more = DiceReader(ReadsLastAsFace(reader.classifier, 0.6),
+                             finder=WithOneMoreBox(reader.finder, key_cap, 0.97))
+    assert len(seeing_more.read(scene.image).dice) == 10
+    lesson = teach(seeing_more, scene.image, [die.die for die in scene.dice], DiceProfile.empty())
+    assert len(lesson.profile) == 10
+
+
 @pytest.mark.slow
 def test_a_taught_profile_reads_the_same_set_at_least_as_well(reader, tmp_path):
     taught = DiceProfile.empty()
