@@ -194,7 +194,8 @@ def test_a_rejected_box_is_a_die_only_when_the_locator_is_sure_of_a_die_shaped_t
     assert not is_unreadable_die(located_with(square(500, 400), score=0.6), 0)
     assert not is_unreadable_die(located_with(square(500, 400, stretch=1.8)), 0)  # long
     assert not is_unreadable_die(located_with(square(500, 400, side=30), side=60), 0)
-    assert not is_unreadable_die(located_with(square(500, 400, side=100), side=60), 0)
+    assert is_unreadable_die(located_with(square(500, 400, side=100), side=60), 0)  # a big die
+    assert not is_unreadable_die(located_with(square(500, 400, side=110), side=60), 0)
     hand = np.zeros((120, 160), bool)
     hand[40:60, 55:70] = True  # over frame pixels (440..560, 320..480)
     assert not is_unreadable_die(located_with(square(500, 400), hand_mask=hand), 0)
