@@ -277,3 +277,23 @@ def test_small_dice_a_coarse_look_saw_as_one_sure_blob_are_dice_not_print():
     assert not print_of(_look(ten, [0.98] * 10, 640), blob)  # more than a six's pips
     four = [_square(285 + 30 * (i % 2), 185 + 30 * (i // 2), 27) for i in range(4)]
     assert not print_of(_look(four, [0.98] * 4, 640), blob)  # over a fifth of its size
+
+
+def _row(count: int, net_width: int, frame_width: int = 1280) -> Located:
+    """`count` sure dice in a row, 80 frame pixels (20 at the trained width) across."""
+    return _look([_square(100 + 100 * i, 400, 80) for i in range(count)], [1.0] * count,
+                 net_width, frame_width)
+
+
+@pytest.mark.parametrize(("first", "closer", "widths", "kept"), [
+    (8, 10, [320, 400], 10),  # most of a roll: a closer look finds the two missing
+    (8, 7, [320, 400], 8),  # the closer look saw less: the first kept
+    (10, 10, [320], 10),  # a whole roll: one look
+    (3, 5, [320], 3),  # a few dice: one look
+])
+def test_a_look_at_most_of_a_roll_is_compared_with_a_closer_one(first, closer, widths, kept):
+    from vision.tops import TopFinder
+
+    canned = _CannedLooks({320: _row(first, 320), 400: _row(closer, 400)})
+    found = TopFinder.locate(canned, np.zeros((960, 1280, 3), np.uint8))
+    assert canned.widths == widths and len(found.boxes) == kept
