@@ -212,17 +212,19 @@ class TopFinder:
         as it is, unless it found most of a roll but not all (NEAR_FULL_ROLL to nine
         dice): then a closer look (CLOSER_WIDTH) is taken too and the better of the two
         kept (`_best_look`). A frame of ten dice like the training scenes takes one
-        look. Otherwise the frame is looked at also at SEARCH_WIDTHS, then at the width
-        that brings the
-        best look's dice to TRAINED_DIE_PX, and the best of these looks (`quality`)
-        is kept. At most four looks. A frame whose top map shows no top anywhere (an
-        empty tray) takes one: dice even a third of the trained size still show there.
+        look. Otherwise (the first look does not fit, or found fewer than ten dice as
+        small as merged pairs, MERGED_PAIR_PX) the frame is looked at also at
+        SEARCH_WIDTHS, then at the width that brings the best look's dice to
+        TRAINED_DIE_PX, and the best of these looks (`_best_look`) is kept. At most
+        four looks. A frame whose top map shows no top anywhere (an empty tray) takes
+        one: dice even a third of the trained size still show there.
         """
         first = self.locate_at(frame, tray, NET_WIDTH)
         merged = len(first.boxes) < FULL_ROLL and first.net_die_side < MERGED_PAIR_PX
-        if fits(first) and not merged and NEAR_FULL_ROLL <= len(first.boxes) < FULL_ROLL:
+        fitting = fits(first) and not merged
+        if fitting and NEAR_FULL_ROLL <= len(first.boxes) < FULL_ROLL:
             return _best_look([first, self.locate_at(frame, tray, CLOSER_WIDTH)])
-        if (fits(first) and not merged) or (not first.boxes and first.top_peak < NO_TOP):
+        if fitting or (not first.boxes and first.top_peak < NO_TOP):
             return first
         looks = {NET_WIDTH: first}
         for net_width in SEARCH_WIDTHS:
