@@ -129,6 +129,25 @@ def test_ink_chroma_does_not_change_with_the_room_lights_colour():
     assert np.abs(chroma[0] - chroma[2]).max() > 0.3  # but orange is not red
 
 
+def _stroke(width: int, ink: tuple[int, int, int], body=(170, 175, 180)) -> np.ndarray:
+    """A vertical stroke `width` pixels wide with a one-pixel anti-aliased rim, as a
+    numeral's print is rendered: half ink, half body at its edges."""
+    crop = np.empty((CROP_SIZE, CROP_SIZE, 3), np.float64)
+    crop[:] = body
+    left = CROP_SIZE // 2 - width // 2
+    crop[10:30, left - 1 : left + width + 1] = (np.array(body) + np.array(ink)) / 2
+    crop[10:30, left : left + width] = ink
+    return crop
+
+
+@pytest.mark.parametrize("ink", [(20, 110, 200), (30, 30, 190), (40, 150, 40)])
+def test_ink_chroma_is_the_same_for_a_thin_and_a_bold_stroke_of_one_ink(ink):
+    """A thin "1" and a bold "10" of one set carry one ink: a measure that took a fixed
+    share of the face's pixels mixed the thin stroke's rim and body into its ink."""
+    thin, bold = ink_chroma(np.stack([_stroke(2, ink), _stroke(9, ink)]).astype(np.uint8))
+    assert np.abs(thin - bold).max() < 0.05
+
+
 def test_evidence_favours_a_seen_lookalike_and_leaves_unseen_faces_alone():
     profile = _profile("1R 7R 5B 9O", dimensions=16)
     matcher = ProfileMatcher(profile)
@@ -139,6 +158,17 @@ def test_evidence_favours_a_seen_lookalike_and_leaves_unseen_faces_alone():
     unseen = [FACES.index(die) for die in parse_roll("2G 3G 10G")]
     colour_only = evidence[0, unseen]
     assert np.allclose(colour_only, colour_only[0])  # same colour, unseen: nothing between them
+
+
+def test_a_seen_face_that_looks_unlike_its_examples_is_not_made_less_likely_than_unseen():
+    """One example of a face, taught under another lamp, is weak evidence: a die unlike
+    it must not lose that face to one the profile never saw (it did: 6O read as 8O)."""
+    profile = _profile("6O 5B 9R", dimensions=16)
+    matcher = ProfileMatcher(profile)
+    query = -profile.descriptors[[0]]  # nothing like the one 6O example
+    evidence = matcher.evidence(query, ink_chroma(profile.crops[[0]]))
+    six, eight = FACES.index(Die(6, "O")), FACES.index(Die(8, "O"))
+    assert evidence[0, six] == pytest.approx(evidence[0, eight])
 
 
 def test_an_empty_profile_reads_exactly_as_no_profile(reader):
