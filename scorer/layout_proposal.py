@@ -15,8 +15,11 @@ values; only the colours of a transcription are in doubt):
   each time on the die that leaves the fewest rolls unexplained.
 - **Moves**, while some confirmed roll cannot be thrown: a face recoloured to a
   colour its value was seen in, or the colours of two faces of one value swapped
-  between two dice; the move that explains the most rolls is made, until every
-  roll is explained or no move helps (at most MAX_MOVES).
+  between two dice; the moves that explain the most rolls are made (a few
+  layouts kept side by side, BEAM_WIDTH), until every roll is explained or no
+  move helps (at most MAX_MOVES). When a recount leaves rolls unexplained, moves
+  alone from the table are tried too and the better kept (a recount is a
+  statistical guess, and a colour seen rarely by chance can send it astray).
 
 Standard library only.
 """
@@ -40,6 +43,8 @@ from scorer.layout_check import check_layout
 
 #: The most moves (a face recoloured, or two swapped) a proposal makes after recolouring.
 MAX_MOVES: Final[int] = 12
+#: Layouts kept at each step of the moves (a beam search); 1 would be greedy.
+BEAM_WIDTH: Final[int] = 2
 
 
 @dataclass(frozen=True)
@@ -92,11 +97,14 @@ def propose_layout(rolls: Iterable[Roll], dice: Sequence[PhysicalDie] = PHYSICAL
         if value.likely is None or not value.disagrees:
             continue
         _recolour(faces, dice, value.value, value.table, value.likely, whole)
-    for _ in range(MAX_MOVES):
-        moved = _best_move(faces, dice, whole)
-        if moved is None:
-            break
-        faces = moved
+    faces = _moved(faces, dice, whole)
+    if faces != [list(die.faces) for die in dice] and _unexplained(faces, dice, whole):
+        # The recount is a statistical guess: a colour seen rarely by chance can send
+        # it the wrong way, and single moves cannot undo two wrong faces. Moves alone
+        # from the table may explain more, or as many with fewer changes.
+        alone = _moved([list(die.faces) for die in dice], dice, whole)
+        faces = min((faces, alone), key=lambda trial: (_unexplained(trial, dice, whole),
+                                                       _changed(trial, dice)))
     proposed = tuple(_layout(faces, dice))
     changes = tuple(FaceChange(die.name, old, new)
                     for die, row in zip(dice, faces, strict=True)
@@ -129,6 +137,39 @@ def _recolour(faces: list[list[Die]], dice: Sequence[PhysicalDie], value: int,
         faces[d][f] = to
 
 
+def _moved(faces: list[list[Die]], dice: Sequence[PhysicalDie],
+           rolls: Sequence[Roll]) -> list[list[Die]]:
+    """The faces after the best moves, one at a time, while moves explain more rolls.
+
+    A few layouts are kept at each step (BEAM_WIDTH), not only the best: the move that
+    explains the most rolls now can lead where no single move explains the rest (two
+    faces of one value each half right), while the second best leads on to all."""
+    beam = [(_unexplained(faces, dice, rolls), faces)]
+    for _ in range(MAX_MOVES):
+        if beam[0][0] == 0:
+            break
+        found: dict[tuple[tuple[Die, ...], ...], tuple[int, int, list[list[Die]]]] = {}
+        for _, state in beam:
+            for count, trial in _best_moves(state, dice, rolls, BEAM_WIDTH):
+                found[tuple(map(tuple, trial))] = (count, _changed(trial, dice), trial)
+        if not found or min(found.values(), key=_rank)[0] >= beam[0][0]:
+            break
+        beam = [(count, trial) for count, _, trial in sorted(found.values(), key=_rank)]
+        beam = beam[:BEAM_WIDTH]
+    return beam[0][1]
+
+
+def _rank(entry: tuple[int, int, list[list[Die]]]) -> tuple[int, int]:
+    """Fewest rolls unexplained first, then fewest faces changed."""
+    return entry[0], entry[1]
+
+
+def _changed(faces: list[list[Die]], dice: Sequence[PhysicalDie]) -> int:
+    """How many faces differ from the table's."""
+    return sum(old != new for die, row in zip(dice, faces, strict=True)
+               for old, new in zip(die.faces, row, strict=True))
+
+
 def _with_face(faces: list[list[Die]], place: tuple[int, int], face: Die) -> list[list[Die]]:
     """The faces with the one at `place` (die, face) printed as `face`."""
     trial = [list(row) for row in faces]
@@ -136,14 +177,15 @@ def _with_face(faces: list[list[Die]], place: tuple[int, int], face: Die) -> lis
     return trial
 
 
-def _best_move(faces: list[list[Die]], dice: Sequence[PhysicalDie],
-               rolls: Sequence[Roll]) -> list[list[Die]] | None:
-    """The faces after the one move (a face recoloured to a colour its value was seen in,
-    or two faces of one value swapped between dice) that explains the most rolls; None
-    when every roll is explained or no move explains more."""
+def _best_moves(faces: list[list[Die]], dice: Sequence[PhysicalDie],
+                rolls: Sequence[Roll], keep: int) -> list[tuple[int, list[list[Die]]]]:
+    """Up to `keep` single moves (a face recoloured to a colour its value was seen in, or
+    two faces of one value swapped between dice) that leave the fewest rolls unexplained,
+    each as (rolls unexplained, faces after it), best first; only moves that explain more
+    rolls than now, so none when every roll is explained or no move helps."""
     wrong = [roll for roll in rolls if inventory_matching(roll, _layout(faces, dice)) is None]
     if not wrong:
-        return None
+        return []
     seen = {face for roll in rolls for face in roll}
     places = [(d, f) for d, row in enumerate(faces) for f in range(len(row))]
     moves: list[list[list[Die]]] = []
@@ -159,15 +201,17 @@ def _best_move(faces: list[list[Die]], dice: Sequence[PhysicalDie],
                 trial = [list(row) for row in faces]
                 trial[da][fa], trial[db][fb] = b, a
                 moves.append(trial)
-    # A move must explain a roll not explained now: judge that on those rolls first.
+    # A move must explain a roll not explained now: judge that on those rolls first,
+    # and count every roll only for moves that could still be among the best.
     helpful = [(len(wrong) - _unexplained(trial, dice, wrong), trial) for trial in moves]
-    best, best_count = None, len(wrong)
+    best: list[tuple[int, list[list[Die]]]] = []
     for fixed, trial in sorted(helpful, key=lambda pair: -pair[0]):
-        if fixed == 0 or len(wrong) - fixed >= best_count:
+        bar = best[-1][0] if len(best) == keep else len(wrong)
+        if fixed == 0 or len(wrong) - fixed >= bar:
             break
         count = _unexplained(trial, dice, rolls)
-        if count < best_count:
-            best, best_count = trial, count
+        if count < bar:
+            best = sorted([*best, (count, trial)], key=lambda pair: pair[0])[:keep]
     return best
 
 
