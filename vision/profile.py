@@ -286,7 +286,7 @@ def ink_chroma(crops: np.ndarray) -> np.ndarray:
     body = np.take_along_axis(middle, order[:, : pixels // 2, None], axis=1).mean(axis=1)
     peak_count = max(1, int(pixels * INK_PEAK))
     peak = np.take_along_axis(distance, order[:, -peak_count:], axis=1).mean(axis=1)
-    weight = (distance >= INK_FROM_PEAK * peak[:, None]).astype(np.float64)  # peak pixels in
+    weight = (distance >= INK_FROM_PEAK * peak[:, None]).astype(np.float64)  # peak included
     ink = (middle * weight[:, :, None]).sum(axis=1) / weight.sum(axis=1, keepdims=True)
     chroma = ink - body
     return chroma - chroma.mean(axis=1, keepdims=True)
