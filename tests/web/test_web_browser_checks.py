@@ -113,6 +113,9 @@ def test_unsure_dice_are_marked_and_scoring_waits_for_the_check(app, watcher, pa
     unsure.click()
     page.click("#die-dialog #fix-ok")
     page.wait_for_function("!document.querySelector('[data-testid=dice] .die.unsure')")
+    # the live stream may show the fixed die before the fix's own reply is in: a tap on
+    # Take made meanwhile is not sent (one request at a time), so wait as a player would
+    page.wait_for_function("document.getElementById('game').dataset.busy !== 'yes'")
     assert page.locator("[data-testid=confirm-box]").is_hidden()
     take.click()
     page.wait_for_function("document.getElementById('game').dataset.version === '2'")

@@ -9,6 +9,9 @@
   let state = JSON.parse($("initial-state").textContent);
   let config = { advice: false };
   let busy = false;
+  /* One request at a time: while one is out, a tap on another action is not sent, and
+     the page says so in data-busy (the browser tests wait on it, as a player waits). */
+  function setBusy(flag) { busy = flag; root.dataset.busy = flag ? "yes" : "no"; }
   let streamStates = 0;  /* states received from the live stream so far */
   let drawnCamera = state.camera;  /* hand entry opens by itself only when this changes */
 
@@ -315,13 +318,13 @@
 
   async function send(method, url, body) {
     if (busy) return null;
-    busy = true;
+    setBusy(true);
     try {
       const result = await api(method, url, body);
       if (result.ok) { showError(""); adopt(result.data); }
       else showError(result.data.error || "refused", result.status);
       return result;
-    } finally { busy = false; }
+    } finally { setBusy(false); }
   }
 
   function act(action, body) { return send("POST", `${base}/${action}`, body || {}); }
@@ -367,7 +370,7 @@
   $("photo-input").addEventListener("change", async (event) => {
     const file = event.target.files[0];
     if (!file || busy) return;
-    busy = true;
+    setBusy(true);
     $("snap").disabled = true;
     $("photo-status").textContent = "Reading the photo…";
     const form = new FormData();
@@ -390,7 +393,7 @@
         showError(result.data.error || "the photo could not be read", result.status);
       }
     } finally {
-      busy = false;
+      setBusy(false);
       $("snap").disabled = false;
       event.target.value = "";  /* the same photo may be chosen again */
     }
