@@ -92,26 +92,24 @@ def propose_layout(rolls: Iterable[Roll], dice: Sequence[PhysicalDie] = PHYSICAL
     report = check_layout(whole, dice)
     if not report.disagrees:
         return None
-    faces = [list(die.faces) for die in dice]
+    table = [list(die.faces) for die in dice]
+    faces = [list(row) for row in table]
     for value in report.values:
         if value.likely is None or not value.disagrees:
             continue
         _recolour(faces, dice, value.value, value.table, value.likely, whole)
-    faces = _moved(faces, dice, whole)
-    if faces != [list(die.faces) for die in dice] and _unexplained(faces, dice, whole):
+    recounted = faces != table
+    unexplained, faces = _moved(faces, dice, whole)
+    if recounted and unexplained:
         # The recount is a statistical guess: a colour seen rarely by chance can send
         # it the wrong way, and single moves cannot undo two wrong faces. Moves alone
         # from the table may explain more, or as many with fewer changes.
-        alone = _moved([list(die.faces) for die in dice], dice, whole)
-        faces = min((faces, alone), key=lambda trial: (_unexplained(trial, dice, whole),
-                                                       _changed(trial, dice)))
-    proposed = tuple(_layout(faces, dice))
-    changes = tuple(FaceChange(die.name, old, new)
-                    for die, row in zip(dice, faces, strict=True)
-                    for old, new in zip(die.faces, row, strict=True) if old != new)
+        unexplained, faces = min(((unexplained, faces), _moved(table, dice, whole)),
+                                 key=lambda entry: _rank(entry, dice))
+    changes = _changes(faces, dice)
     if not changes:
         return None
-    return LayoutProposal(proposed, changes, len(whole) - _unexplained(faces, dice, whole),
+    return LayoutProposal(tuple(_layout(faces, dice)), changes, len(whole) - unexplained,
                           len(whole))
 
 
@@ -138,8 +136,9 @@ def _recolour(faces: list[list[Die]], dice: Sequence[PhysicalDie], value: int,
 
 
 def _moved(faces: list[list[Die]], dice: Sequence[PhysicalDie],
-           rolls: Sequence[Roll]) -> list[list[Die]]:
-    """The faces after the best moves, one at a time, while moves explain more rolls.
+           rolls: Sequence[Roll]) -> tuple[int, list[list[Die]]]:
+    """The faces after the best moves, one at a time, while moves explain more rolls,
+    with how many rolls they leave unexplained.
 
     A few layouts are kept at each step (BEAM_WIDTH), not only the best: the move that
     explains the most rolls now can lead where no single move explains the rest (two
@@ -148,26 +147,25 @@ def _moved(faces: list[list[Die]], dice: Sequence[PhysicalDie],
     for _ in range(MAX_MOVES):
         if beam[0][0] == 0:
             break
-        found: dict[tuple[tuple[Die, ...], ...], tuple[int, int, list[list[Die]]]] = {}
-        for _, state in beam:
-            for count, trial in _best_moves(state, dice, rolls, BEAM_WIDTH):
-                found[tuple(map(tuple, trial))] = (count, _changed(trial, dice), trial)
-        if not found or min(found.values(), key=_rank)[0] >= beam[0][0]:
+        found = {tuple(map(tuple, trial)): (count, trial) for _, state in beam
+                 for count, trial in _best_moves(state, dice, rolls, BEAM_WIDTH)}
+        ranked = sorted(found.values(), key=lambda entry: _rank(entry, dice))
+        if not ranked or ranked[0][0] >= beam[0][0]:
             break
-        beam = [(count, trial) for count, _, trial in sorted(found.values(), key=_rank)]
-        beam = beam[:BEAM_WIDTH]
-    return beam[0][1]
+        beam = ranked[:BEAM_WIDTH]
+    return beam[0]
 
 
-def _rank(entry: tuple[int, int, list[list[Die]]]) -> tuple[int, int]:
-    """Fewest rolls unexplained first, then fewest faces changed."""
-    return entry[0], entry[1]
+def _rank(entry: tuple[int, list[list[Die]]], dice: Sequence[PhysicalDie]) -> tuple[int, int]:
+    """(rolls unexplained, faces) ranked: fewest rolls unexplained, then fewest changes."""
+    return entry[0], len(_changes(entry[1], dice))
 
 
-def _changed(faces: list[list[Die]], dice: Sequence[PhysicalDie]) -> int:
-    """How many faces differ from the table's."""
-    return sum(old != new for die, row in zip(dice, faces, strict=True)
-               for old, new in zip(die.faces, row, strict=True))
+def _changes(faces: list[list[Die]], dice: Sequence[PhysicalDie]) -> tuple[FaceChange, ...]:
+    """Each face that differs from the table's, as the table prints it and as proposed."""
+    return tuple(FaceChange(die.name, old, new)
+                 for die, row in zip(dice, faces, strict=True)
+                 for old, new in zip(die.faces, row, strict=True) if old != new)
 
 
 def _with_face(faces: list[list[Die]], place: tuple[int, int], face: Die) -> list[list[Die]]:
