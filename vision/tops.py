@@ -136,6 +136,10 @@ _MIN_CORE_CELLS: Final[int] = 2
 _BOX_SCALE: Final[float] = 0.94  # cut at the map's level, boxes come out this much too big
 _SIDE_NEAR: Final[float] = 1.2  # of the side: a side face lies this close to its top
 _SIDE_SHADE: Final[float] = 0.88  # and is at most this bright relative to it
+BODY_RING: Final[tuple[float, float]] = (0.6, 0.9)
+"""The rim of a face, as shares of its box about its centre, where its body shows: the
+numeral is printed inside (a bold one fills most of the middle), and the box's own edge
+may hold a little table or shadow."""
 
 
 @dataclass(frozen=True)
@@ -488,18 +492,28 @@ def _box(
 
 
 def _brightness(frame: np.ndarray, box: np.ndarray) -> float:
-    """The commonest grey level inside the middle of a box: the face's body, whatever
-    its numeral or a glint."""
+    """The commonest grey level of a face's rim (between BODY_RING's inner and outer
+    share of the box): its body, whatever its numeral or a glint. A bold numeral (a W, a
+    heavy 10) covers most of a face's middle, so the middle's commonest level can be the
+    ink's, and a white die with a bold green W was taken for a shaded side face."""
     centre = box.mean(axis=0)
-    inner = (box - centre) * 0.6 + centre
-    x0, y0 = np.floor(inner.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(inner.max(axis=0)).astype(int)
+    inner_share, outer_share = BODY_RING
+    outer = (box - centre) * outer_share + centre
+    x0, y0 = np.floor(outer.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(outer.max(axis=0)).astype(int) + 1
     height, width = frame.shape[:2]
-    patch = frame[max(y0, 0) : min(y1, height), max(x0, 0) : min(x1, width)]
-    if patch.size == 0:
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+    if x1 <= x0 or y1 <= y0:
         return 0.0
-    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-    histogram = np.bincount(grey.ravel(), minlength=256).astype(np.float32)
+    origin = np.array([x0, y0], np.float64)
+    ring = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(ring, np.round(outer - origin).astype(np.int32), 1)
+    inner = (box - centre) * inner_share + centre
+    cv2.fillConvexPoly(ring, np.round(inner - origin).astype(np.int32), 0)
+    grey = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)[ring > 0]
+    if grey.size == 0:
+        return 0.0
+    histogram = np.bincount(grey, minlength=256).astype(np.float32)
     histogram = cv2.GaussianBlur(histogram.reshape(1, -1), (0, 0), 2.0).ravel()
     return float(np.argmax(histogram))
 

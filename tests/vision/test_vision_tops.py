@@ -201,6 +201,20 @@ def test_two_equally_lit_dice_side_by_side_are_both_kept():
     assert len(_drop_side_faces([left, right], frame, 60.0)) == 2
 
 
+def test_a_top_whose_bold_numeral_fills_its_middle_is_not_taken_for_a_side_face():
+    # A white die printed with a heavy green W beside another die, nearer the picture's
+    # centre: its middle is mostly ink, its rim the same white as its neighbour's.
+    from vision.tops import _drop_side_faces
+
+    frame = np.full((480, 640, 3), 60, np.uint8)
+    outer, inner = _square(560, 240, 60), _square(498, 240, 60)
+    for box in (outer, inner):
+        cv2.fillConvexPoly(frame, np.round(box).astype(np.int32), (200, 200, 200))
+    numeral = np.round(_square(498, 240, 40)).astype(np.int32)
+    cv2.fillConvexPoly(frame, numeral, (90, 160, 60))
+    assert len(_drop_side_faces([outer, inner], frame, 60.0)) == 2
+
+
 def test_the_network_input_can_be_sized_to_bring_dice_to_their_trained_size():
     assert net_size(1280, 960, 640) == (640, 480)
     assert output_size(1280, 720, 848) == (424, 240)
