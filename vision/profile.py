@@ -6,8 +6,8 @@ its crop, its true face, and the classifier's descriptor of it (the pooled featu
 before the heads, averaged over the crop's four quarter turns, so a face has one
 descriptor whatever way up it lies). When a die is read, its descriptor is compared
 with the examples; a face the profile has seen and that looks like this die gains
-weight, a seen face that looks unlike it loses weight, and faces the profile has not
-seen are left as the network judged them (`ProfileMatcher.evidence`).
+weight, while a seen face that looks unlike it, and faces the profile has not seen,
+are left as the network judged them (`ProfileMatcher.evidence`).
 
 The profile lives in one file in a folder (`PROFILE_FILE`), written atomically, so a
 crash never leaves half a profile. The crops are kept, not only the descriptors: a
