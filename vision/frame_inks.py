@@ -21,6 +21,8 @@ from typing import Final
 
 import numpy as np
 
+from vision import ink_likelihood
+
 #: Spread of one ink's chroma between the dice of one frame (log units): a die's ink
 #: this far from a colour's frame reference costs that colour 0.5 in log-likelihood.
 #: Chosen on scenes in the training fonts (benchmarks/eval_pipeline.py --group train-*).
@@ -47,8 +49,9 @@ def frame_ink_evidence(
     `chroma`: (N, 3) ink chroma of the frame's dice (`ink_chroma`); `colour_probs`:
     (N, C) the classifier's colour probabilities. Each colour's reference for die i
     is the mean ink of the other dice weighted by their belief in that colour; die i
-    gains the log of a Gaussian (`sigma`) around it, or `unseen` where the other dice
-    hold less than `min_weight` belief in that colour. A frame of one die gets zeros.
+    gains the ink likelihood (`vision.ink_likelihood`, scale `sigma`) around it, or
+    `unseen` where the other dice hold less than `min_weight` belief in that colour.
+    A frame of one die gets zeros.
     """
     chroma = np.asarray(chroma, np.float64)
     probs = np.asarray(colour_probs, np.float64)
@@ -64,7 +67,7 @@ def frame_ink_evidence(
         known = total >= min_weight
         reference = others / np.maximum(total, 1e-9)[:, :, None]
         distance = np.sum((chroma[:, None, :] - reference) ** 2, axis=2)
-        evidence = np.where(known, -distance / (2 * sigma**2), unseen)
+        evidence = np.where(known, ink_likelihood.ink_log_likelihood(distance, sigma), unseen)
         logits = np.log(np.maximum(probs, 1e-12)) + evidence
         logits -= logits.max(axis=1, keepdims=True)
         belief = np.exp(logits)

@@ -30,6 +30,7 @@ import numpy as np
 
 from scorer.atomic_file import write_atomically
 from scorer.dice import Die
+from vision import ink_likelihood
 from vision.crops import CROP_SIZE
 from vision.decode import by_face
 from vision.labels import colour_index, die_from_indices, value_index
@@ -248,8 +249,8 @@ class ProfileMatcher:
         Two kinds: a face the profile has seen gains SIMILARITY_WEIGHT per unit of its
         nearest example's similarity above SIMILARITY_NEUTRAL; unseen faces, and seen
         ones that do not look alike, get none. And each colour with a reference gains the
-        log of a Gaussian (INK_SIGMA) of the die's ink chroma around that colour's
-        references.
+        ink likelihood (`vision.ink_likelihood`, scale INK_SIGMA) of the die's ink chroma
+        around that colour's references.
         """
         count = len(descriptors)
         adjust = np.zeros((count, len(VALUE_LABELS) * len(COLOUR_LABELS)), np.float64)
@@ -264,7 +265,7 @@ class ProfileMatcher:
             ink = np.full((count, len(COLOUR_LABELS)), _UNSEEN_INK)
             for colour, reference in self._inks.items():
                 distance = np.sum((np.asarray(chroma) - reference) ** 2, axis=1)
-                ink[:, colour] = -distance / (2 * INK_SIGMA**2)
+                ink[:, colour] = ink_likelihood.ink_log_likelihood(distance, INK_SIGMA)
             adjust += by_face(ink)
         return adjust
 

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from vision.frame_inks import FRAME_INK_SIGMA, FRAME_UNSEEN_INK, frame_ink_evidence
+from vision.ink_likelihood import ink_log_likelihood
 
 RED, ORANGE, GREEN, BLUE = range(4)
 RED_INK = np.array([-0.9, -0.2, 1.1])  # BGR chroma: red well above blue
@@ -44,7 +45,7 @@ def test_a_die_never_votes_for_itself():
     evidence = frame_ink_evidence(chroma, probs, rounds=1)
     assert evidence[2, ORANGE] == FRAME_UNSEEN_INK
     distance = np.sum((ORANGE_INK - RED_INK) ** 2)
-    assert np.isclose(evidence[2, RED], -distance / (2 * FRAME_INK_SIGMA**2))
+    assert np.isclose(evidence[2, RED], ink_log_likelihood(distance, FRAME_INK_SIGMA))
     assert evidence[0, GREEN] == evidence[0, BLUE] == FRAME_UNSEEN_INK
 
 
