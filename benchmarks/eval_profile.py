@@ -29,9 +29,9 @@ import numpy as np
 from vision.classifier import FaceClassifier
 from vision.evaluation import PipelineScore, score_reading
 from vision.pipeline import DiceReader
-from vision.profile import DiceProfile, ProfileMatcher
+from vision.profile import DiceProfile
 from vision.synth.dice_sets import dice_set_scene, scene_seed
-from vision.teach import TeachError, teach
+from vision.teach import TeachError, teach, use_profile
 
 DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
 
@@ -44,6 +44,7 @@ def evaluate(
     for index in range(sets):
         group = groups[index % len(groups)]
         profile = DiceProfile.empty()
+        matcher = taught_yet = None
         for number in range(scenes):
             scene = dice_set_scene(group, index, number)
             seed = scene_seed(index, number)
@@ -55,8 +56,11 @@ def evaluate(
                 except TeachError as error:
                     print(f"set {index} scene {number}: not taught ({error})", file=sys.stderr)
                 continue
-            for scores, matcher in ((before, None), (after, ProfileMatcher(profile))):
-                reader.profile = matcher
+            if taught_yet is None:  # the profile as the app reads with it
+                use_profile(reader, profile)
+                matcher, taught_yet = reader.profile, True
+            for scores, used in ((before, None), (after, matcher)):
+                reader.profile = used
                 start = cv2.getTickCount()
                 reading = reader.read(scene.image)
                 seconds = (cv2.getTickCount() - start) / cv2.getTickFrequency()

@@ -24,7 +24,7 @@ import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
@@ -35,6 +35,9 @@ from vision.crops import CROP_SIZE
 from vision.decode import by_face
 from vision.labels import colour_index, die_from_indices, value_index
 from vision.model_io import COLOUR_LABELS, VALUE_LABELS
+
+if TYPE_CHECKING:
+    from vision.profile_heads import ProfileHeads
 
 logger = logging.getLogger(__name__)
 
@@ -224,8 +227,11 @@ def unit_rows(vectors: np.ndarray) -> np.ndarray:
 class ProfileMatcher:
     """Evidence from a profile's examples for the faces of newly read dice."""
 
-    def __init__(self, profile: DiceProfile) -> None:
+    def __init__(self, profile: DiceProfile, heads: ProfileHeads | None = None) -> None:
+        """`heads`: the classifier's heads fitted to this profile
+        (`vision.profile_heads.fit_profile_heads`); None weighs by resemblance and ink only."""
         self.profile = profile
+        self.heads = heads
         faces = profile.values.astype(np.int64) * len(COLOUR_LABELS) + profile.colours
         order = np.argsort(faces, kind="stable")  # examples grouped by face
         self._seen, self._starts = np.unique(faces[order], return_index=True)
@@ -246,11 +252,12 @@ class ProfileMatcher:
         """(N, 44) log-likelihood adjustments, in `vision.decode.FACES` order, for dice with
         these descriptors and ink chroma (`ink_chroma` of their crops).
 
-        Two kinds: a face the profile has seen gains SIMILARITY_WEIGHT per unit of its
+        Three kinds: a face the profile has seen gains SIMILARITY_WEIGHT per unit of its
         nearest example's similarity above SIMILARITY_NEUTRAL; unseen faces, and seen
         ones that do not look alike, get none. And each colour with a reference gains the
         ink likelihood (`vision.ink_likelihood`, scale INK_SIGMA) of the die's ink chroma
-        around that colour's references.
+        around that colour's references. And, with `heads`, their corrections of the
+        network's value and colour for these descriptors.
         """
         count = len(descriptors)
         adjust = np.zeros((count, len(VALUE_LABELS) * len(COLOUR_LABELS)), np.float64)
@@ -267,6 +274,8 @@ class ProfileMatcher:
                 distance = np.sum((np.asarray(chroma) - reference) ** 2, axis=1)
                 ink[:, colour] = ink_likelihood.ink_log_likelihood(distance, INK_SIGMA)
             adjust += by_face(ink)
+        if self.heads is not None:
+            adjust += self.heads.evidence(descriptors)
         return adjust
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from scorer.dice import Die
 from vision.pipeline import DiceReader, is_frame, set_dice
 from vision.profile import DiceProfile, ProfileMatcher, label_by_roll
+from vision.profile_heads import fit_profile_heads
 
 logger = logging.getLogger(__name__)
 
@@ -67,8 +68,9 @@ def teach(
 
 def use_profile(reader: DiceReader, profile: DiceProfile) -> DiceProfile:
     """Make `reader` weigh its readings with `profile` (described by the reader's model,
-    recomputed from the crops when another model described them); returns the profile
-    as described. An empty profile, or a model without an embedding, reads as none."""
+    recomputed from the crops when another model described them, and the model's heads
+    fitted to its examples: `vision.profile_heads`); returns the profile as described.
+    An empty profile, or a model without an embedding, reads as none."""
     classifier = reader.classifier
     if not len(profile) or not classifier.has_embedding:
         if len(profile):
@@ -76,7 +78,7 @@ def use_profile(reader: DiceReader, profile: DiceProfile) -> DiceProfile:
         reader.profile = None
         return profile
     described = described_for(reader, profile)
-    reader.profile = ProfileMatcher(described)
+    reader.profile = ProfileMatcher(described, fit_profile_heads(described, classifier))
     return described
 
 

@@ -19,7 +19,7 @@ from vision.profile import (
 )
 from vision.synth import render_scene
 from vision.synth.seeds import HELD_OUT_SEED_BASE
-from vision.teach import TeachError, teach
+from vision.teach import TeachError, teach, use_profile
 
 SEED = HELD_OUT_SEED_BASE + 7_700
 
@@ -228,7 +228,7 @@ def test_a_taught_profile_reads_the_same_set_at_least_as_well(reader, tmp_path):
         scene = render_scene(SEED + offset)
         taught = teach(reader, scene.image, [d.die for d in scene.dice], taught).profile
     taught.save(tmp_path)
-    reader.profile = ProfileMatcher(DiceProfile.load(tmp_path))
+    use_profile(reader, DiceProfile.load(tmp_path))  # as the app reads with it
     try:
         for offset in (6, 7):
             scene = render_scene(SEED + offset)

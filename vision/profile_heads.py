@@ -1,0 +1,173 @@
+"""The classifier's heads fitted to the user's own dice: a small model over the profile.
+
+The network reads a face through two linear heads on its pooled features (value and
+colour). A household's dice differ from everything it was trained on in ways that are
+the same on every die of the set: a font whose 3 looks like the network's 5, a red
+ink that leans towards orange. The profile holds crops of those very dice with their
+confirmed faces, so a correction to each head, linear in the same features, can be
+fitted to them: the network's own log-probabilities plus `descriptor @ weights + bias`,
+trained by cross-entropy on the examples. Starting from zero, with a weight penalty
+and a few hundred gradient steps, it only moves where the network was wrong or unsure
+on the user's dice, and stays near zero elsewhere; a face the profile has not seen
+keeps the network's reading, and the correction for a value learnt on one colour
+applies to every colour (and a colour's to every value).
+
+Each example is described at its four quarter turns, each a sample of its own (a die
+lands any way up). `fit_profile_heads` needs the classifier (for its outputs on the
+examples); `ProfileHeads.evidence` only the descriptors the reader has anyway. The
+classifier's outputs on an example are kept in memory (`_TurnOutputs`), so fitting again
+after a roll is taught or a die corrected classifies only the new examples.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+import numpy as np
+
+from vision.decode import by_face
+from vision.model_io import COLOUR_LABELS
+from vision.profile import unit_rows
+
+if TYPE_CHECKING:
+    from vision.classifier import FaceClassifier
+    from vision.profile import DiceProfile
+
+#: Weight penalty of the fitted corrections, gradient steps and step size. Chosen on 40
+#: dice sets in the training fonts (`benchmarks/eval_profile.py --group train-light
+#: --group train-dark --sets 40`): dice not read right and sure with the profile fell
+#: from 41 to 29 of 2,800; 100 to 500 steps and penalties from 0.001 to 0.003 gave the
+#: same 29, 1,000 steps 34 (fitted too closely to the examples), and fitting the colour
+#: correction on the ink chroma as well 30-31.
+HEAD_PENALTY: Final[float] = 0.001
+HEAD_STEPS: Final[int] = 300
+HEAD_RATE: Final[float] = 0.5
+#: Quarter turns of each example fitted (each its own sample); one turn alone: 33 above.
+FIT_TURNS: Final[int] = 4
+_PROB_FLOOR: Final[float] = 1e-9
+
+
+@dataclass(frozen=True)
+class HeadCorrection:
+    """A linear correction to one head's log-probabilities: `features @ weights + bias`."""
+
+    weights: np.ndarray  # (D, K)
+    bias: np.ndarray  # (K,)
+
+    def logits(self, features: np.ndarray) -> np.ndarray:
+        """(N, K) corrections for (N, D) unit descriptors."""
+        return np.asarray(features, np.float64) @ self.weights + self.bias
+
+
+def fit_correction(
+    features: np.ndarray,
+    base_log_probs: np.ndarray,
+    labels: np.ndarray,
+    *,
+    penalty: float = HEAD_PENALTY,
+    steps: int = HEAD_STEPS,
+    rate: float = HEAD_RATE,
+) -> HeadCorrection:
+    """The correction that, added to `base_log_probs` (N, K), best explains `labels` (N,)
+    from `features` (N, D): gradient descent on the mean cross-entropy plus
+    `penalty` / 2 times the squared weights, from zero."""
+    x = np.asarray(features, np.float64)
+    base = np.asarray(base_log_probs, np.float64)
+    count, classes = base.shape
+    if x.shape[0] != count or len(labels) != count:
+        raise ValueError(f"{x.shape[0]} features, {count} base rows and {len(labels)} labels")
+    target = np.eye(classes)[np.asarray(labels, int)]
+    weights = np.zeros((x.shape[1], classes))
+    bias = np.zeros(classes)
+    for _ in range(steps if count else 0):
+        logits = base + x @ weights + bias
+        logits -= logits.max(axis=1, keepdims=True)
+        probs = np.exp(logits)
+        probs /= probs.sum(axis=1, keepdims=True)
+        gradient = (probs - target) / count
+        weights -= rate * (x.T @ gradient + penalty * weights)
+        bias -= rate * (gradient.sum(axis=0) + penalty * bias)
+    return HeadCorrection(weights, bias)
+
+
+@dataclass(frozen=True)
+class ProfileHeads:
+    """The value and colour corrections fitted to one profile's examples."""
+
+    value: HeadCorrection
+    colour: HeadCorrection
+
+    def evidence(self, descriptors: np.ndarray) -> np.ndarray:
+        """(N, 44) log-likelihood adjustments in `vision.decode.FACES` order (value-major):
+        each face gets its value's correction plus its colour's."""
+        value = self.value.logits(descriptors)  # (N, values)
+        colour = self.colour.logits(descriptors)  # (N, colours)
+        return np.repeat(value, len(COLOUR_LABELS), axis=1) + by_face(colour)
+
+
+def fit_profile_heads(profile: DiceProfile, classifier: FaceClassifier) -> ProfileHeads | None:
+    """Corrections to `classifier`'s heads fitted to `profile`'s examples at every quarter
+    turn; None for an empty profile or a classifier without an embedding output."""
+    if not len(profile) or not classifier.has_embedding:
+        return None
+    features, value_log, colour_log = _TURN_OUTPUTS.of(np.asarray(profile.crops), classifier)
+    values = np.repeat(profile.values.astype(int), FIT_TURNS)
+    colours = np.repeat(profile.colours.astype(int), FIT_TURNS)
+    return ProfileHeads(
+        fit_correction(features, value_log, values),
+        fit_correction(features, colour_log, colours),
+    )
+
+
+def _log(probs: np.ndarray) -> np.ndarray:
+    array = np.maximum(np.asarray(probs, np.float64), _PROB_FLOOR)
+    return np.log(array / array.sum(axis=1, keepdims=True))
+
+
+class _TurnOutputs:
+    """The classifier's outputs on each example crop at its FIT_TURNS quarter turns, kept by
+    (classifier, crop) for the last `limit` crops seen: a refit classifies only new ones."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._kept: OrderedDict[tuple[str, bytes], tuple[np.ndarray, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(
+        self, crops: np.ndarray, classifier: FaceClassifier
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(N * FIT_TURNS, D) unit features and value and colour log-probabilities, each
+        example's turns in a row."""
+        crops = np.ascontiguousarray(crops, np.uint8)
+        keys = [(classifier.sha256, hashlib.blake2b(crop.tobytes(), digest_size=16).digest())
+                for crop in crops]
+        with self._lock:
+            missing = [i for i, key in enumerate(keys) if key not in self._kept]
+        if missing:
+            new = crops[missing]
+            turned = np.stack([np.rot90(new, k, axes=(1, 2)) for k in range(FIT_TURNS)], axis=1)
+            read = classifier.predict(np.ascontiguousarray(turned.reshape(-1, *new.shape[1:])))
+            assert read.embeddings is not None  # the caller checked has_embedding
+            outputs = (unit_rows(read.embeddings), _log(read.value_probs),
+                       _log(read.colour_probs))
+            with self._lock:
+                for row, index in enumerate(missing):
+                    turns = slice(row * FIT_TURNS, (row + 1) * FIT_TURNS)
+                    self._kept[keys[index]] = tuple(output[turns] for output in outputs)
+        with self._lock:
+            rows = []
+            for key in keys:
+                self._kept.move_to_end(key)
+                rows.append(self._kept[key])
+            while len(self._kept) > self._limit:
+                self._kept.popitem(last=False)
+        features, value_log, colour_log = (np.concatenate(part) for part in zip(*rows, strict=True))
+        return features, value_log, colour_log
+
+
+#: Outputs kept for this many example crops (a large profile and then some).
+_TURN_OUTPUTS: Final[_TurnOutputs] = _TurnOutputs(limit=4000)
