@@ -44,7 +44,7 @@ def evaluate(
     for index in range(sets):
         group = groups[index % len(groups)]
         profile = DiceProfile.empty()
-        matcher = taught_yet = None
+        matcher = None
         for number in range(scenes):
             scene = dice_set_scene(group, index, number)
             seed = scene_seed(index, number)
@@ -56,9 +56,9 @@ def evaluate(
                 except TeachError as error:
                     print(f"set {index} scene {number}: not taught ({error})", file=sys.stderr)
                 continue
-            if taught_yet is None:  # the profile as the app reads with it
+            if number == taught:  # taught: the profile as the app reads with it
                 use_profile(reader, profile)
-                matcher, taught_yet = reader.profile, True
+                matcher = reader.profile
             for scores, used in ((before, None), (after, matcher)):
                 reader.profile = used
                 start = cv2.getTickCount()
