@@ -143,7 +143,8 @@ class _TurnOutputs:
         """(N * FIT_TURNS, D) unit features and value and colour log-probabilities, each
         example's turns in a row."""
         crops = np.ascontiguousarray(crops, np.uint8)
-        keys = [(classifier.sha256, hashlib.blake2b(crop.tobytes(), digest_size=16).digest())
+        model = classifier.sha256 or f"unhashed {id(classifier)}"  # a stand-in in tests
+        keys = [(model, hashlib.blake2b(crop.tobytes(), digest_size=16).digest())
                 for crop in crops]
         with self._lock:
             missing = [i for i, key in enumerate(keys) if key not in self._kept]

@@ -127,3 +127,34 @@ def test_the_reader_uses_the_heads_and_an_empty_profile_has_none(reader):
     finally:
         reader.profile = None
     assert fit_profile_heads(DiceProfile.empty(), classifier) is None
+
+
+class _Counting:
+    """A classifier that counts the crops it is asked to read."""
+
+    def __init__(self, classifier) -> None:
+        self._classifier = classifier
+        self.sha256 = classifier.sha256
+        self.has_embedding = classifier.has_embedding
+        self.crops_read = 0
+
+    def predict(self, crops):
+        self.crops_read += len(crops)
+        return self._classifier.predict(crops)
+
+
+def test_fitting_again_after_a_lesson_reads_only_the_new_examples(reader):
+    crops, values, colours, faces = render_face_crops(HELD_OUT_SEED_BASE + 8_802, 30)
+    crops, values, colours = crops[faces], values[faces], colours[faces]
+    dice = [Die(VALUE_LABELS[v], COLOUR_LABELS[c]) for v, c in zip(values, colours, strict=True)]
+    counting = _Counting(reader.classifier)
+    counting.sha256 = "a model of this test only"  # its own outputs, not another test's
+    first = DiceProfile.empty().add(crops[:10], dice[:10], np.zeros((10, 4)), counting.sha256)
+    heads = fit_profile_heads(first, counting)
+    assert counting.crops_read == 10 * 4  # every example at its four quarter turns
+    grown = first.add(crops[10:13], dice[10:13], np.zeros((3, 4)), counting.sha256)
+    fit_profile_heads(grown, counting)
+    assert counting.crops_read == 13 * 4
+    again = fit_profile_heads(first, counting)
+    assert counting.crops_read == 13 * 4
+    np.testing.assert_allclose(again.value.weights, heads.value.weights)
