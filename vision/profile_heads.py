@@ -147,7 +147,8 @@ class _TurnOutputs:
         keys = [(model, hashlib.blake2b(crop.tobytes(), digest_size=16).digest())
                 for crop in crops]
         with self._lock:
-            missing = [i for i, key in enumerate(keys) if key not in self._kept]
+            found = {i: self._kept[key] for i, key in enumerate(keys) if key in self._kept}
+        missing = [i for i in range(len(keys)) if i not in found]
         if missing:
             new = crops[missing]
             turned = np.stack([np.rot90(new, k, axes=(1, 2)) for k in range(FIT_TURNS)], axis=1)
@@ -155,17 +156,16 @@ class _TurnOutputs:
             assert read.embeddings is not None  # the caller checked has_embedding
             outputs = (unit_rows(read.embeddings), _log(read.value_probs),
                        _log(read.colour_probs))
-            with self._lock:
-                for row, index in enumerate(missing):
-                    turns = slice(row * FIT_TURNS, (row + 1) * FIT_TURNS)
-                    self._kept[keys[index]] = tuple(output[turns] for output in outputs)
+            for row, index in enumerate(missing):
+                turns = slice(row * FIT_TURNS, (row + 1) * FIT_TURNS)
+                found[index] = tuple(output[turns] for output in outputs)
         with self._lock:
-            rows = []
-            for key in keys:
+            for index, key in enumerate(keys):
+                self._kept[key] = found[index]
                 self._kept.move_to_end(key)
-                rows.append(self._kept[key])
             while len(self._kept) > self._limit:
                 self._kept.popitem(last=False)
+        rows = [found[index] for index in range(len(keys))]
         features, value_log, colour_log = (np.concatenate(part) for part in zip(*rows, strict=True))
         return features, value_log, colour_log
 
