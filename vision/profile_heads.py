@@ -8,9 +8,9 @@ confirmed faces, so a correction to each head, linear in the same features, can 
 fitted to them: the network's own log-probabilities plus `descriptor @ weights + bias`,
 trained by cross-entropy on the examples. Starting from zero, with a weight penalty
 and a few hundred gradient steps, it only moves where the network was wrong or unsure
-on the user's dice, and stays near zero elsewhere; a face the profile has not seen
-keeps the network's reading, and the correction for a value learnt on one colour
-applies to every colour (and a colour's to every value).
+on the user's dice, and stays near zero elsewhere. What it learns of a value on one
+colour applies to every colour (and of a colour to every value), so faces the profile
+has not seen gain from it too.
 
 Each example is described at its four quarter turns, each a sample of its own (a die
 lands any way up). `fit_profile_heads` needs the classifier (for its outputs on the
