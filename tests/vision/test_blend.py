@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 pytestmark = pytest.mark.slow
+torch = pytest.importorskip("torch", reason="blending is training code: the train extra")
+pytest.importorskip("onnx", reason="blending is training code: the train extra")
 
 
 def _export(path: Path, seed: int, architecture: str = "small") -> Path:
-    torch = pytest.importorskip("torch")
-    pytest.importorskip("onnx")
     from models.export import export_model
     from models.net import build_net
 
