@@ -171,6 +171,25 @@ def test_a_seen_face_that_looks_unlike_its_examples_is_not_made_less_likely_than
     assert evidence[0, six] == pytest.approx(evidence[0, eight])
 
 
+def test_an_ink_far_from_every_taught_colour_leaves_the_colour_to_the_classifier():
+    """A die whose box took in a side face measures an ink far from the set's blue and
+    green alike (a green 2 of a dark set was read blue for sure, the classifier sure of
+    green): being a little nearer blue must not outweigh the classifier."""
+    crops = np.stack([_stroke(6, (200, 60, 30)), _stroke(6, (40, 150, 40))] * 2)
+    crops = crops.astype(np.uint8)
+    matcher = ProfileMatcher(
+        DiceProfile.empty().add(crops, list(parse_roll("5B 3G 8B 4G")), np.eye(4, 8), "m1")
+    )
+    chroma = ink_chroma(crops)
+    blue, green = chroma[[0, 2]].mean(axis=0), chroma[[1, 3]].mean(axis=0)
+    apart = (blue - green) / np.linalg.norm(blue - green)
+    away = np.cross(apart, np.ones(3) / np.sqrt(3))  # off the line between them, zero-sum
+    lost = (blue + green) / 2 + 0.1 * apart + 1.9 * away  # far from both, a bit nearer blue
+    evidence = matcher.evidence(np.eye(1, 8), lost[None])
+    two_blue, two_green = FACES.index(Die(2, "B")), FACES.index(Die(2, "G"))
+    assert 0 < evidence[0, two_blue] - evidence[0, two_green] < 0.5
+
+
 def test_an_empty_profile_reads_exactly_as_no_profile(reader):
     image = render_scene(SEED).image
     plain = reader.read(image)
