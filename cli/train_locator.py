@@ -1,5 +1,5 @@
-"""`phase10 train-locator`: render fresh scenes, train the top-face network on the CPU,
-export ONNX.
+"""`phase10 train-locator`: render fresh scenes, train the top-face network (on the CPU,
+or a GPU with --device cuda), export ONNX.
 
 Needs the `train` extra (torch, onnx, tqdm), which the app does not; the options
 are the same as `python -m models.train_locator`. Writes the model and its
@@ -18,7 +18,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     parser = subparsers.add_parser(
         COMMAND, help=HELP,
         description="Render scenes of the tray, train the network that finds the dice's "
-        "top faces on the CPU, export it to ONNX and check ONNX Runtime agrees with PyTorch.",
+        "top faces (on the CPU unless --device cuda), export it to ONNX and check ONNX "
+        "Runtime agrees with PyTorch.",
     )
     from models.options import add_locator_arguments  # only when this command is the one run
 

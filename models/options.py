@@ -124,6 +124,7 @@ class LocatorConfig:
     init: Path | None = None
     real_photos: Path | None = None
     real_share: float = 0.25
+    device: str = "cpu"
 
 
 def _window(text: str) -> tuple[int, int]:
@@ -170,6 +171,12 @@ def add_locator_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=defaults.real_share,
         help="share of each batch drawn from --real-photos (0.25)",
+    )
+    parser.add_argument(
+        "--device",
+        choices=("cpu", "cuda"),
+        default=defaults.device,
+        help="where the network trains (cpu); the scenes are kept there too",
     )
 
 

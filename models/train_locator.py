@@ -1,6 +1,9 @@
-"""Train the top-face network on the CPU from freshly rendered scenes, then export it to ONNX.
+"""Train the top-face network from freshly rendered scenes, then export it to ONNX.
 
     python -m models.train_locator --scenes 8000 --epochs 30 --cache .cache/locator
+
+It trains on the CPU unless `--device cuda` names a GPU (nothing needs one); the
+rendered scenes then wait in the GPU's memory and training windows are cut there.
 
 Reproducible by seed: scenes come from `render_locator_sample` with seeds derived
 from `--seed` (all in the locator's own range, below the held-out scenes of the
@@ -108,44 +111,58 @@ def render_scenes(
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
-def _batch(
-    images: np.ndarray,
-    targets: np.ndarray,
-    rng: np.random.Generator | None = None,
-    window: tuple[int, int] | None = None,
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """Network input and target maps of some scenes; with `rng`, a random `window`
-    (width, height) of each, starting on the network's coarsest grid (NET_GRID pixels), and
-    random mirroring. The position channels are the whole frame's, so a window still
-    knows where in the picture it lies."""
-    x = to_tensor(images)
-    y = targets.astype(np.float32) * (1.0 / 255.0)
-    if rng is not None and window is not None:
-        width, height = window
-        _, _, full_height, full_width = x.shape
-        left = rng.integers(0, (full_width - width) // NET_GRID + 1, len(x)) * NET_GRID
-        top = rng.integers(0, (full_height - height) // NET_GRID + 1, len(x)) * NET_GRID
+class _Scenes:
+    """Rendered scenes as uint8 tensors on the training device (a GPU's memory holds tens
+    of thousands), from which batches of random windows are cut where they are trained."""
+
+    def __init__(self, images: np.ndarray, targets: np.ndarray, device: torch.device) -> None:
+        self.images = torch.from_numpy(images).to(device)  # (N, H, W, 3) BGR
+        self.targets = torch.from_numpy(targets).to(device)  # (N, 3, H / 2, W / 2)
+        height, width = images.shape[1:3]
+        position = to_tensor(np.zeros((1, height, width, 3), np.uint8))[0, 3:]
+        self.position = torch.from_numpy(position).to(device)  # (2, H, W)
+
+    def __len__(self) -> int:
+        return len(self.images)
+
+    def batch(
+        self,
+        chosen: np.ndarray,
+        rng: np.random.Generator | None = None,
+        window: tuple[int, int] | None = None,
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Network input and target maps of the scenes `chosen`; with `rng`, a random
+        `window` (width, height) of each, starting on the network's coarsest grid
+        (NET_GRID pixels), and random mirroring. The position channels are the whole
+        frame's, so a window still knows where in the picture it lies."""
+        device = self.images.device
+        index = torch.from_numpy(np.asarray(chosen, np.int64)).to(device)
+        _, full_height, full_width, _ = self.images.shape
+        width, height = (full_width, full_height) if window is None else window
+        if rng is not None and window is not None:
+            count = len(index)
+            left = rng.integers(0, (full_width - width) // NET_GRID + 1, count) * NET_GRID
+            top = rng.integers(0, (full_height - height) // NET_GRID + 1, count) * NET_GRID
+        else:
+            left = top = np.zeros(len(index), np.int64)
+        rows = torch.from_numpy(top[:, None] + np.arange(height)).to(device)
+        cols = torch.from_numpy(left[:, None] + np.arange(width)).to(device)
+        pixels = self.images[index[:, None, None], rows[:, :, None], cols[:, None, :]]
+        position = self.position[:, rows[:, :, None], cols[:, None, :]].transpose(0, 1)
+        x = torch.cat([pixels.permute(0, 3, 1, 2).float() * (1.0 / 255.0), position], dim=1)
         s = NET_STRIDE
-        pairs = list(zip(left, top, strict=True))
-        x = np.stack(
-            [a[:, v : v + height, u : u + width] for a, (u, v) in zip(x, pairs, strict=True)]
-        )
-        y = np.stack(
-            [
-                b[:, v // s : (v + height) // s, u // s : (u + width) // s]
-                for b, (u, v) in zip(y, pairs, strict=True)
-            ]
-        )
-    x_tensor, y_tensor = torch.from_numpy(x), torch.from_numpy(y)
-    if rng is not None:  # mirrored tables are tables too; mirrored positions go with them
-        flips = rng.random(2) < 0.5
-        if flips[0]:
-            x_tensor, y_tensor = x_tensor.flip(3), y_tensor.flip(3)
-            x_tensor[:, 3] = -x_tensor[:, 3]
-        if flips[1]:
-            x_tensor, y_tensor = x_tensor.flip(2), y_tensor.flip(2)
-            x_tensor[:, 4] = -x_tensor[:, 4]
-    return x_tensor, y_tensor
+        map_rows, map_cols = rows[:, ::s] // s, cols[:, ::s] // s
+        y = self.targets[index[:, None, None], :, map_rows[:, :, None], map_cols[:, None, :]]
+        y = y.permute(0, 3, 1, 2).float() * (1.0 / 255.0)
+        if rng is not None:  # mirrored tables are tables too; mirrored positions go with them
+            flips = rng.random(2) < 0.5
+            if flips[0]:
+                x, y = x.flip(3), y.flip(3)
+                x[:, 3] = -x[:, 3]
+            if flips[1]:
+                x, y = x.flip(2), y.flip(2)
+                x[:, 4] = -x[:, 4]
+        return x, y
 
 
 def _loss(
@@ -153,7 +170,7 @@ def _loss(
 ) -> torch.Tensor:
     """Weighted binary cross-entropy per cell; `mask` (0..1 per cell and channel) leaves
     out the cells a sample cannot teach (a real photo's labelled dice)."""
-    weights = torch.tensor(_CHANNEL_WEIGHTS).view(1, -1, 1, 1)
+    weights = torch.tensor(_CHANNEL_WEIGHTS, device=logits.device).view(1, -1, 1, 1)
     per_cell = nn.functional.binary_cross_entropy_with_logits(logits, target, reduction="none")
     if mask is not None:
         per_cell = per_cell * mask
@@ -171,39 +188,53 @@ def _with_photos(
     """The batch (x, y) with `count` windows of labelled real photos appended, and the loss
     mask (which leaves out the parts of the photos a label cannot teach)."""
     images, targets, masks = photos.batch(rng, count, window)
-    x_real = torch.from_numpy(to_tensor(images))
-    y_real = torch.from_numpy(targets.astype(np.float32) / 255.0)
-    mask = torch.cat([torch.ones_like(y), torch.from_numpy(masks.astype(np.float32) / 255.0)])
+    x_real = torch.from_numpy(to_tensor(images)).to(x.device)
+    y_real = torch.from_numpy(targets.astype(np.float32) / 255.0).to(x.device)
+    masks_real = torch.from_numpy(masks.astype(np.float32) / 255.0).to(x.device)
+    mask = torch.cat([torch.ones_like(y), masks_real])
     return torch.cat([x, x_real]), torch.cat([y, y_real]), mask
 
 
-def evaluate(net: TopNet, images: np.ndarray, targets: np.ndarray) -> dict[str, float]:
+def evaluate(net: TopNet, scenes: _Scenes) -> dict[str, float]:
     """Loss and intersection-over-union of each map (at probability 0.5) on held-out scenes."""
     net.eval()
-    hits = np.zeros(len(CHANNELS))
-    union = np.zeros(len(CHANNELS))
+    hits = torch.zeros(len(CHANNELS), dtype=torch.float64)
+    union = torch.zeros(len(CHANNELS), dtype=torch.float64)
     losses = []
     with torch.no_grad():
-        for start in range(0, len(images), 32):
-            x, y = _batch(images[start : start + 32], targets[start : start + 32])
+        for start in range(0, len(scenes), 32):
+            x, y = scenes.batch(np.arange(start, min(start + 32, len(scenes))))
             logits = net(x)
             losses.append(float(_loss(logits, y)) * len(x))
-            predicted = (logits > 0).numpy()
-            truth = (y > 0.5).numpy()
-            hits += (predicted & truth).sum(axis=(0, 2, 3))
-            union += (predicted | truth).sum(axis=(0, 2, 3))
+            predicted = logits > 0
+            truth = y > 0.5
+            hits += (predicted & truth).sum(dim=(0, 2, 3)).cpu().double()
+            union += (predicted | truth).sum(dim=(0, 2, 3)).cpu().double()
     scores = {
-        f"iou_{name}": float(h / max(u, 1))
+        f"iou_{name}": float(h / max(float(u), 1.0))
         for name, h, u in zip(CHANNELS, hits, union, strict=True)
     }
-    scores["loss"] = sum(losses) / len(images)
+    scores["loss"] = sum(losses) / len(scenes)
     return scores
 
 
+def training_device(name: str) -> torch.device:
+    """The torch device named by --device, refused with a clear error where it is absent."""
+    if name == "cuda":
+        if not torch.cuda.is_available():
+            raise RuntimeError("--device cuda: no CUDA device is available to torch here")
+        torch.backends.cudnn.benchmark = True  # the training window's size never changes
+    return torch.device(name)
+
+
 def train(config: LocatorConfig) -> dict[str, float]:
-    """Render, train, export; returns the validation figures of the exported network."""
+    """Render, train, export; returns the validation figures of the exported network.
+
+    The network is exported (and checked under ONNX Runtime) after every epoch, so a run
+    cut short keeps its last finished epoch."""
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
+    device = training_device(config.device)
     rng = np.random.default_rng(config.seed)
     started = time.perf_counter()
     look = training_look()
@@ -229,6 +260,8 @@ def train(config: LocatorConfig) -> dict[str, float]:
         len(val_images),
         time.perf_counter() - started,
     )
+    scenes = _Scenes(images, targets, device)
+    val_scenes = _Scenes(val_images, val_targets, device)
     photos = None
     real_count = 0
     if config.real_photos is not None:
@@ -244,6 +277,7 @@ def train(config: LocatorConfig) -> dict[str, float]:
     if config.init is not None:
         load_onnx_weights(net, config.init)
         logger.info("starting from %s", config.init)
+    net.to(device)
     optimiser = torch.optim.AdamW(net.parameters(), lr=config.learning_rate, weight_decay=1e-4)
     steps = config.epochs * (len(images) // config.batch_size)
     schedule = torch.optim.lr_scheduler.OneCycleLR(
@@ -258,7 +292,7 @@ def train(config: LocatorConfig) -> dict[str, float]:
         progress = tqdm(batches, desc=f"epoch {epoch + 1}/{config.epochs}", unit="batch")
         for start in progress:
             chosen = np.sort(order[start : start + config.batch_size])
-            x, y = _batch(images[chosen], targets[chosen], rng, config.crop)
+            x, y = scenes.batch(chosen, rng, config.crop)
             mask = None
             if photos is not None:
                 x, y, mask = _with_photos(x, y, photos, rng, real_count, config.crop)
@@ -267,11 +301,12 @@ def train(config: LocatorConfig) -> dict[str, float]:
             loss.backward()
             optimiser.step()
             schedule.step()
-            progress.set_postfix(loss=f"{loss.item():.4f}")
-        scores = evaluate(net, val_images, val_targets)
+            progress.set_postfix(loss=f"{loss.item():.4f}", refresh=False)
+        scores = evaluate(net, val_scenes)
         logger.info("epoch %d: %s", epoch + 1, {k: round(v, 4) for k, v in scores.items()})
-    net.eval()
-    export_locator(net, config.output, val_images[:4])
+        net.to("cpu").eval()
+        export_locator(net, config.output, val_images[:4])
+        net.to(device)
     logger.info("trained in %.0f s", time.perf_counter() - started)
     return scores
 
