@@ -32,6 +32,7 @@ from vision.pipeline import DiceReader
 from vision.profile import DiceProfile
 from vision.synth.dice_sets import dice_set_scene, scene_seed
 from vision.teach import TeachError, teach, use_profile
+from vision.tops import TopFinder
 
 DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
 
@@ -76,12 +77,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--teach", type=int, default=3, help="scenes taught per set (3)")
     parser.add_argument("--group", action="append", default=None, help="eval group (repeatable)")
     parser.add_argument("--model", type=Path, default=None, help="classifier (default: shipped)")
+    parser.add_argument(
+        "--locator", type=Path, default=None, help="top-face locator (.onnx; default: shipped)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.sets < 1 or not 0 <= args.teach < args.scenes:
         parser.error("need --sets >= 1 and 0 <= --teach < --scenes")
     cv2.setNumThreads(1)
-    reader = DiceReader(FaceClassifier.load(args.model), threads=1)
+    reader = DiceReader(
+        FaceClassifier.load(args.model), finder=TopFinder.load(args.locator), threads=1
+    )
     if not reader.classifier.has_embedding:
         parser.error(f"{reader.classifier.name} has no embedding output: no profile possible")
     groups = args.group or list(DEFAULT_GROUPS)

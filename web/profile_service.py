@@ -183,8 +183,11 @@ class TableProfile:
             self._readers.append(reader)
             self._apply(reader)
 
-    def _apply(self, reader: Any) -> None:
-        """Swap the current profile into one reader (one assignment; never raises)."""
+    def _apply(self, reader: Any, built: dict[tuple[str, int], Any] | None = None) -> None:
+        """Swap the current profile into one reader (one assignment; never raises).
+
+        `built` holds the matchers already made in this round, by model and quarter turns:
+        readers that describe faces alike share one (its heads are fitted once)."""
         from vision.pipeline import DiceReader  # a reader is loaded: so is vision
 
         profile = self._profile
@@ -192,6 +195,10 @@ class TableProfile:
             return  # a stand-in reader (tests) has no profile to swap
         if profile is None:
             reader.profile = None
+            return
+        key = (reader.classifier.sha256, reader.turns)
+        if built is not None and key in built:
+            reader.profile = built[key]
             return
         from vision.teach import use_profile
 
@@ -201,12 +208,15 @@ class TableProfile:
             log.exception("the dice profile could not be applied: reading without it")
             reader.profile = None
             return
+        if built is not None:
+            built[key] = reader.profile
         if described.model == reader.classifier.sha256:
             self._profile = described  # described by this model from now on: no recompute
 
     def _apply_all(self) -> None:
+        built: dict[tuple[str, int], Any] = {}
         for reader in self._readers:
-            self._apply(reader)
+            self._apply(reader, built)
 
     # --- what the page shows --------------------------------------------------------------
 

@@ -375,3 +375,19 @@ def test_confirmed_whole_rolls_check_the_dice_table(app, scene, tmp_path):
     assert "1 of 2 confirmed rolls cannot be thrown" in layout["message"]
     saved = json.loads((tmp_path / "data" / PROFILE_DIR / "teaching.json").read_text())
     assert saved["rolls"] == [" ".join(truth), " ".join(odd)] and saved["rolls_confirmed"] == 2
+
+
+def test_readers_that_describe_faces_alike_share_one_fitted_profile(taught_profile, tmp_path):
+    """The camera's reader and the photos' reader read with the same matcher: the heads
+    are fitted once per change of the profile, not once per reader."""
+    from web.profile_service import TableProfile
+    from web.store import GameStore
+
+    service = TableProfile(tmp_path / "data", GameStore(tmp_path / "games.db"), lambda work: None)
+    first, second, other_turns = DiceReader(), DiceReader(), DiceReader(turns=2)
+    for reader in (first, second, other_turns):
+        service.attach(reader)
+    assert first.profile is not None and first.profile.heads is not None
+    service._apply_all()  # what every change of the profile does
+    assert first.profile is second.profile
+    assert other_turns.profile is not None and other_turns.profile is not first.profile
