@@ -5,8 +5,10 @@ A frame's false dice are things shaped like a die top: on a desk, mostly laptop 
 (dark squares with a glyph, taken for dark dice) and cable ends. The ten dice of a
 roll are one set, printed on one body colour; when the other boxes of the frame
 agree closely on their body (a set), a box read as a face whose body is far from
-theirs is taken for something else, unless the classifier is sure of its face. A
-box kept as an unreadable die is never judged (a red pip die among white ones is
+theirs is taken for something else, unless the classifier is sure of its face (or
+of its value, on a box the locator is all but certain of: a white die under a
+glare, its body and ink both washed out, read "W" for sure but red or orange in
+doubt). A box kept as an unreadable die is never judged (a red pip die among white ones is
 still a die found), only counted among the others.
 
 A box's body is the median colour (CIE Lab, OpenCV's 8-bit scale) of its face crop:
@@ -39,6 +41,11 @@ SET_EXTENT: Final[float] = 20.0
 MIN_BOXES: Final[int] = 3
 #: A box the classifier reads as one face with at least this probability is kept anyway.
 SURE_FACE: Final[float] = 0.9
+#: A box the locator is all but certain of (its score at least this) ...
+CERTAIN_BOX: Final[float] = 0.99
+#: ... whose value the classifier is this sure of is kept too, its colour in doubt or
+#: not: a lamp's glare on a face changes its body's colour and its ink's together.
+SURE_VALUE: Final[float] = 0.9
 
 
 def body_colours(crops: np.ndarray) -> np.ndarray:
@@ -48,6 +55,16 @@ def body_colours(crops: np.ndarray) -> np.ndarray:
     lab = cv2.cvtColor(np.ascontiguousarray(crops).reshape(-1, crops.shape[2], 3),
                        cv2.COLOR_BGR2LAB)
     return np.median(lab.reshape(len(crops), -1, 3).astype(np.float64), axis=1)
+
+
+def never_odd(
+    face_sure: np.ndarray, value_probs: np.ndarray, box_scores: np.ndarray
+) -> np.ndarray:
+    """(N,) bool: the boxes the body rule never judges: read as one face for sure
+    (`face_sure`), or a box the locator scored CERTAIN_BOX or more whose value (the
+    highest of `value_probs`, (N, values)) is SURE_VALUE or more."""
+    value_sure = np.asarray(value_probs).max(axis=1, initial=0.0) >= SURE_VALUE
+    return np.asarray(face_sure, bool) | (value_sure & (np.asarray(box_scores) >= CERTAIN_BOX))
 
 
 def odd_bodies(bodies: np.ndarray, sure: np.ndarray) -> np.ndarray:

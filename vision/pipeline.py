@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 import numpy as np
 
 from scorer.dice import FULL_ROLL
-from vision.body_check import MIN_BOXES, SURE_FACE, body_colours, odd_bodies
+from vision.body_check import MIN_BOXES, SURE_FACE, body_colours, never_odd, odd_bodies
 from vision.decode import by_face, decode, face_probabilities
 from vision.die_shape import DOUBTFUL_FACE, UNREADABLE
 from vision.frame_inks import frame_ink_evidence
@@ -236,7 +236,8 @@ def set_dice(
     """The dice a reading keeps, as indices into `readout`'s boxes (read, unreadable): the
     boxes read as faces, less those read without certainty whose box is not shaped
     like a die's top (`vision.die_shape.DOUBTFUL_FACE`: key caps, cable plugs) and any
-    whose body colour is unlike the rest of the set's (`vision.body_check`):
+    whose body colour is unlike the rest of the set's (`vision.body_check`, which
+    never judges a face read for sure, nor a certain box whose value is sure):
     things on the table, not dice; and those kept unreadable, all of them (a die of
     another kind among a set, a red pip die among white ones, is still a die found:
     it is listed, never dropped). `unread`: the boxes found unreadable (None: none)."""
@@ -252,7 +253,9 @@ def set_dice(
     if keep.size == 0 or len(chosen) < MIN_BOXES:
         return keep, unread
     judged_never = np.ones(len(chosen), bool)
-    judged_never[: keep.size] = sure
+    located_scores = readout.located.scores  # a box without a score counts as unsure
+    scores = np.array([located_scores[i] if i < len(located_scores) else 0.0 for i in keep])
+    judged_never[: keep.size] = never_odd(sure, readout.value_probs[keep], scores)
     odd = odd_bodies(body_colours(readout.crops[chosen]), judged_never)
     if odd.any():
         logger.debug("%d boxes left out: their body is unlike the set's", int(odd.sum()))

@@ -8,7 +8,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_budget import examples
 
-from vision.body_check import MIN_BOXES, ODD_BODY, SET_EXTENT, body_colours, odd_bodies
+from vision.body_check import (
+    CERTAIN_BOX,
+    MIN_BOXES,
+    ODD_BODY,
+    SET_EXTENT,
+    SURE_VALUE,
+    body_colours,
+    never_odd,
+    odd_bodies,
+)
+from vision.pipeline import Readout, set_dice
+from vision.tops import Located
 
 IVORY = np.array([235.0, 130.0, 140.0])  # Lab, OpenCV's 8-bit scale
 KEY = np.array([70.0, 128.0, 128.0])  # a laptop key's dark grey
@@ -89,3 +100,38 @@ def test_a_key_beside_a_set_of_light_dice_is_located_but_is_no_die():
     assert reading.found_count() == 10
     assert all(np.hypot(*(np.asarray(centre) - free)) > scene.conditions.scale
                for centre in reading.centres())
+
+
+def test_a_certain_box_whose_value_is_sure_is_never_judged_by_its_body():
+    sure_face = np.array([True, False, False, False, False])
+    value = np.full((5, 11), 0.01)
+    value[:, 10] = [0.5, SURE_VALUE, SURE_VALUE, 0.5, SURE_VALUE - 0.01]
+    scores = np.array([0.5, CERTAIN_BOX, CERTAIN_BOX - 0.01, 1.0, 1.0])
+    assert never_odd(sure_face, value, scores).tolist() == [True, True, False, False, False]
+
+
+def _glare_readout(glare_box_score: float) -> Readout:
+    """Nine ivory dice read for sure and a tenth whose body a lamp's glare turned grey:
+    read "W" for sure, red or orange in doubt (0.41 / 0.59)."""
+    boxes = tuple(
+        np.array([[x, 100], [x + 60, 100], [x + 60, 160], [x, 160]], np.float32)
+        for x in range(0, 1000, 100)
+    )
+    scores = (0.999,) * 9 + (glare_box_score,)
+    crops = np.full((10, 40, 40, 3), (205, 230, 240), np.uint8)  # ivory, BGR
+    crops[9] = (150, 150, 150)  # grey: far from the set's body
+    value = np.full((10, 11), 0.001)
+    value[:, 10] = 0.99
+    colour = np.tile([0.97, 0.01, 0.01, 0.01], (10, 1))
+    colour[9] = [0.41, 0.59, 0.0, 0.0]
+    return Readout(Located(boxes, die_side=60.0, scores=scores), crops, value, colour,
+                   np.ones(10), None)
+
+
+def test_a_die_under_a_glare_is_kept_when_the_locator_is_certain_of_it():
+    bodies = body_colours(_glare_readout(1.0).crops)
+    assert odd_bodies(bodies, np.zeros(10, bool))[9]  # its body alone would drop it
+    kept, _ = set_dice(_glare_readout(0.997))
+    assert 9 in kept.tolist() and len(kept) == 10
+    doubted, _ = set_dice(_glare_readout(0.95))  # a box the locator doubts: judged
+    assert doubted.tolist() == list(range(9))
