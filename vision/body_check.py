@@ -8,8 +8,8 @@ agree closely on their body (a set), a box read as a face whose body is far from
 theirs is taken for something else, unless the classifier is sure of its face (or
 of its value, on a box the locator is all but certain of: a white die under a
 glare, its body and ink both washed out, read "W" for sure but red or orange in
-doubt). A box kept as an unreadable die is never judged (a red pip die among white ones is
-still a die found), only counted among the others.
+doubt). A box kept as an unreadable die is never judged (a red pip die among white
+ones is still a die found), only counted among the others.
 
 A box's body is the median colour (CIE Lab, OpenCV's 8-bit scale) of its face crop:
 the ink covers little of a face, and the median ignores it. Nothing is judged when

@@ -325,3 +325,48 @@ def test_font_roots_named_in_the_environment_are_searched_first(tmp_path):
     assert out[0] == str(tmp_path)
     regular = [path for path in out[1:] if path.endswith("/NotoSans-Regular.ttf")]
     assert regular == [str(font)]  # found under both roots: the named root's file wins
+
+
+def test_locator_training_windows_keep_image_targets_and_positions_together():
+    """A training window cuts the same place from the frame, its position channels and
+    its target maps (cut on the device the network trains on)."""
+    torch = pytest.importorskip("torch")
+    from models.train_locator import _Scenes
+    from vision.tops_input import NET_STRIDE, to_tensor
+
+    rng = np.random.default_rng(3)
+    images = rng.integers(0, 256, (4, 96, 128, 3), np.uint8)
+    targets = np.ascontiguousarray(images[:, ::NET_STRIDE, ::NET_STRIDE].transpose(0, 3, 1, 2))
+    scenes = _Scenes(images, targets, torch.device("cpu"))
+    whole = to_tensor(images)
+    x, y = scenes.batch(np.array([0, 2, 3]), np.random.default_rng(5), (64, 48))
+    assert x.shape == (3, 5, 48, 64) and y.shape == (3, 3, 24, 32)
+    flips = ((), (1,), (2,), (1, 2))  # the batch may be mirrored either way
+    for row, maps, scene in zip(x.numpy(), y.numpy(), (0, 2, 3), strict=True):
+        found = [
+            (top, left, flip)
+            for top in range(0, 96 - 48 + 1, 16)
+            for left in range(0, 128 - 64 + 1, 16)
+            for flip in flips
+            if np.array_equal(np.flip(whole[scene, :3, top : top + 48, left : left + 64], flip),
+                              row[:3])
+        ]
+        assert len(found) == 1  # one place in its frame, on the network's grid
+        top, left, flip = found[0]
+        position = np.flip(whole[scene, 3:, top : top + 48, left : left + 64], flip)
+        signs = np.array([-1.0 if axis in flip else 1.0 for axis in (2, 1)])[:, None, None]
+        np.testing.assert_allclose(row[3:], position * signs)  # mirrored positions go along
+        s = NET_STRIDE
+        cut = targets[scene, :, top // s : (top + 48) // s, left // s : (left + 64) // s]
+        np.testing.assert_allclose(maps, np.flip(cut, flip) / 255.0, atol=1e-6)  # its maps
+
+
+def test_training_the_locator_on_a_missing_gpu_is_refused_clearly():
+    torch = pytest.importorskip("torch")
+    from models.train_locator import training_device
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a CUDA device")
+    with pytest.raises(RuntimeError, match="--device cuda: no CUDA device"):
+        training_device("cuda")
+    assert training_device("cpu").type == "cpu"
