@@ -25,10 +25,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: Training code: these modules and everything under them.
 TRAINING = (
-    "torch", "onnx", "onnxscript", "tqdm",
+    "torch", "onnx", "onnxscript", "tqdm", "fontTools",
     "models.train", "models.train_locator", "models.options", "models.net",
     "models.locator_net", "models.export", "models.onnx_init", "models.chunk_cache",
-    "models.evaluate",
+    "models.evaluate", "models.cut_fonts",
     "vision.synth.training", "vision.synth.locator_training",
 )
 #: The command modules that only train or evaluate the models.
