@@ -221,13 +221,15 @@ class TopFinder:
         SEARCH_WIDTHS, then at the width that brings the best look's dice to
         TRAINED_DIE_PX, and the best of these looks (`_best_look`) is kept. At most
         four looks. A frame whose top map shows no top anywhere (an empty tray) takes
-        one: dice even a third of the trained size still show there.
+        one: dice even a third of the trained size still show there. A hand the first
+        look sees is flagged whichever look is kept (`_with_hand_of`).
         """
         first = self.locate_at(frame, tray, NET_WIDTH)
         merged = len(first.boxes) < FULL_ROLL and first.net_die_side < MERGED_PAIR_PX
         fitting = fits(first) and not merged
         if fitting and NEAR_FULL_ROLL <= len(first.boxes) < FULL_ROLL:
-            return _best_look([first, self.locate_at(frame, tray, CLOSER_WIDTH)])
+            closer = self.locate_at(frame, tray, CLOSER_WIDTH)
+            return _with_hand_of(first, _best_look([first, closer]))
         if fitting or (not first.boxes and first.top_peak < NO_TOP):
             return first
         looks = {NET_WIDTH: first}
@@ -239,7 +241,7 @@ class TopFinder:
         wanted = fitted_net_width(best)
         if wanted not in looks:
             looks[wanted] = self.locate_at(frame, tray, wanted)
-        return _best_look(looks.values())
+        return _with_hand_of(first, _best_look(looks.values()))
 
     def locate_at(
         self,
@@ -275,6 +277,16 @@ def quality(located: Located) -> tuple[int, float, float]:
     sure = sum(score >= FIT_SCORE for score in located.scores)
     closeness = -abs(float(np.log(located.net_die_side / TRAINED_DIE_PX)))
     return (sure, round(sum(located.scores), 1), closeness)
+
+
+def _with_hand_of(first: Located, look: Located) -> Located:
+    """`look`, flagged for the hand that `first` (the look at the trained width, where the
+    hand map learned what a hand is) saw: a hand seen there is in the frame, whichever
+    look the dice are taken from (a large hand seen at twice the width fills the map
+    and its region no longer reaches the frame's border as one)."""
+    if look.hand or not first.hand:
+        return look
+    return replace(look, hand=True, hand_mask=first.hand_mask)
 
 
 def _best_look(looks: Iterable[Located]) -> Located:

@@ -18,6 +18,7 @@ from vision.synth.conditions import random_conditions
 from vision.synth.placement import random_roll
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 from vision.tops import Located
+from vision.tops_input import NET_WIDTH
 
 GOLDEN = Path(__file__).parents[1] / "data" / "golden"
 GOLDEN_SCENES = sorted(path.stem for path in GOLDEN.glob("*.json"))
@@ -252,6 +253,18 @@ def found_all(scene, reading, dice=None) -> bool:
         < (0.5 if die.tilted else 0.2) * side
         for die in (scene.dice if dice is None else dice)
     )
+
+
+def test_a_hand_seen_at_the_trained_width_is_flagged_whichever_look_is_kept(reader):
+    # Eight dice found at first, small enough to be merged pairs: the frame is looked at
+    # again, and the look kept (at twice the width) no longer sees the large hand as one
+    # region reaching the border. The first look saw it: the frame has a hand.
+    scene = render_scene(HELD_OUT_SEED_BASE + 700_031, hand=True)
+    first = reader.finder.locate_at(scene.image, None, NET_WIDTH)
+    located = reader.locate(scene.image)
+    assert first.hand and located.net_width != NET_WIDTH  # the case this guards
+    assert located.hand and located.hand_mask is not None
+    assert ReadingFlag.HAND in reader.read(scene.image).flags
 
 
 def side_of(die) -> float:
