@@ -59,7 +59,7 @@ class DieShape:
     def fits(self, located: Located, index: int) -> bool:
         """Whether box `index` of `located` has this shape (see the module's rule)."""
         box = located.boxes[index]
-        score = located.scores[index] if index < len(located.scores) else 0.0
+        score = located.score(index)
         if score < self.min_score or located.die_side <= 0:
             return False
         sides = np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1)

@@ -253,8 +253,7 @@ def set_dice(
     if keep.size == 0 or len(chosen) < MIN_BOXES:
         return keep, unread
     judged_never = np.ones(len(chosen), bool)
-    located_scores = readout.located.scores  # a box without a score counts as unsure
-    scores = np.array([located_scores[i] if i < len(located_scores) else 0.0 for i in keep])
+    scores = np.array([readout.located.score(int(index)) for index in keep])
     judged_never[: keep.size] = never_odd(sure, readout.value_probs[keep], scores)
     odd = odd_bodies(body_colours(readout.crops[chosen]), judged_never)
     if odd.any():

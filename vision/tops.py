@@ -161,6 +161,10 @@ class Located:
     frame_width: int = 0
     top_peak: float = 0.0
 
+    def score(self, index: int) -> float:
+        """The locator's confidence in box `index`; a box without a score counts as 0."""
+        return self.scores[index] if index < len(self.scores) else 0.0
+
     @property
     def net_die_side(self) -> float:
         """The measured die side in pixels of the network's input (0 without dice)."""
