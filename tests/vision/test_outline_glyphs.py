@@ -135,6 +135,36 @@ def test_six_and_nine_differ_the_right_way_up(stem, font, style):
         assert rows.size and rows[0] > 2 and rows[-1] < mask.shape[0] - 3  # inside the face
 
 
+def test_stroke_width_measures_a_bar():
+    from vision.synth.outline_glyphs import stroke_width
+
+    mask = np.zeros((300, 300), np.uint8)
+    cv2.rectangle(mask, (20, 100), (219, 111), 255, -1)  # 200 x 12 pixels
+    assert stroke_width(mask) == pytest.approx(12, rel=0.08)
+    assert stroke_width(np.zeros((9, 9), np.uint8)) == 0.0
+
+
+@pytest.mark.parametrize("weight", [-0.02, -0.04, -0.08])
+def test_a_thinned_set_is_never_drawn_thinner_than_a_maker_prints(weight):
+    """A set's weight may thin its strokes, but never below MIN_STROKE: a hairline
+    numeral vanishes in a 40-pixel crop, and no dice carry one."""
+    font = CASES[0][1]
+    _installed(font)
+    from vision.synth.glyphs import TEXTURE
+    from vision.synth.outline_glyphs import MIN_STROKE, OutlineStyle, stroke_width
+
+    regular = OutlineStyle(str(font))
+    thinned = OutlineStyle(str(font), weight=weight)
+    digit_px = regular.height * TEXTURE
+    for value in (1, 4, 8, 10):
+        from vision.synth.outline_glyphs import outline_glyph_mask
+
+        plain = stroke_width(outline_glyph_mask(value, regular) * 255) / digit_px
+        thin = stroke_width(outline_glyph_mask(value, thinned) * 255) / digit_px
+        assert plain > 1.4 * MIN_STROKE  # a regular face is left as it is
+        assert MIN_STROKE * 0.8 <= thin < plain, (value, thin)
+
+
 def test_random_looks_draw_outline_sets_with_inks_near_their_palette_colours():
     font = CASES[0][1]
     _installed(font)

@@ -30,6 +30,12 @@ MARKS: tuple[str, ...] = ("bar", "dot", "period")
 _FACE_FILL = 0.82
 """The glyph block (numeral plus mark) never spans more than this share of the face."""
 
+MIN_STROKE = 0.06
+"""The thinnest stroke a maker prints, as a share of the digit height: about a Light
+weight (Regular faces measure 0.10 to 0.11 by `stroke_width`, Hairline ones 0.015).
+A Hairline font, or a Light one thinned further by a set's `weight`, is drawn with
+strokes this thick: thinner ones vanish in a 40-pixel crop, and no dice carry them."""
+
 
 @dataclass(frozen=True)
 class OutlineStyle:
@@ -102,6 +108,15 @@ def _trim(mask: np.ndarray) -> np.ndarray:
     return mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
+def stroke_width(mask: np.ndarray) -> float:
+    """Mean stroke width (pixels) of a glyph mask: twice the inked area over its outline's
+    length, which is exact for long strokes of even width."""
+    ink = (np.asarray(mask) > 127).astype(np.uint8)
+    contours, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    outline = sum(cv2.arcLength(contour, True) for contour in contours)
+    return 2.0 * float(ink.sum()) / outline if outline > 0 else 0.0
+
+
 def _restroke(mask: np.ndarray, pixels: float) -> np.ndarray:
     """Grow (positive) or thin (negative) the strokes by about `pixels`."""
     radius = int(round(abs(pixels)))
@@ -163,7 +178,9 @@ def outline_glyph_mask(value: int, style: OutlineStyle) -> np.ndarray:
     glyph_px = style.height * big
     text = face_text(value)
     block = _draw_text(text, style.font, glyph_px, style.ten_gap * glyph_px)
-    block = _restroke(block, style.weight * glyph_px)
+    # Growing by r pixels widens a stroke by 2r: never thinner than MIN_STROKE.
+    floor = (MIN_STROKE * glyph_px - stroke_width(block)) / 2.0
+    block = _restroke(block, max(style.weight * glyph_px, floor))
     block = _shape(block, style.width, style.slant)
     if value in _MARKED_VALUES:
         block = _add_mark(_trim(block), style, glyph_px)
