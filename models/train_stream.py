@@ -14,7 +14,8 @@ Augmentation (quarter turns, colour gains, contrast, noise) is `models.train`'s,
 done on the device. The learning rate follows the planned time (warm-up, then a
 cosine to zero), so a run ends at a low rate whenever it is stopped. Every
 evaluation writes each network's state beside its ONNX export (`--output-dir`),
-and `--init` goes on from such a state, so a run cut short loses little.
+and `--init` goes on from such a state, so a run cut short loses little; it also
+takes a shipped ONNX export, whose folded batch norms then stay frozen.
 
 The chunk seeds are the ones `models.train` uses for the same `--seed`; which
 chunks a batch draws from depends on how fast they arrive, so runs are
@@ -211,6 +212,10 @@ def scores(net: FaceNet, val: tuple[torch.Tensor, ...], batch_size: int = 2048) 
     net.eval()
     outs = [net(to_input(crops[i : i + batch_size])) for i in range(0, len(crops), batch_size)]
     net.train()
+    if getattr(net, "frozen_norms", False):  # a shipped export's folded norms stay folded
+        from models.onnx_init import freeze_norms
+
+        freeze_norms(net)
     value = torch.cat([o[0] for o in outs]).argmax(1)
     colour = torch.cat([o[1] for o in outs]).argmax(1)
     face = torch.cat([o[2] for o in outs]) > 0
@@ -233,6 +238,21 @@ def learning_rate(peak: float, progress: float) -> float:
 def _load_state(architecture: str, path: Path, device: str) -> FaceNet:
     net = build_net(architecture)
     net.load_state_dict(torch.load(path, map_location="cpu", weights_only=True))
+    return net.to(device)
+
+
+def _load_export(architecture: str, path: Path, device: str) -> FaceNet:
+    """A network of `architecture` holding the weights of a shipped ONNX export, its batch
+    norms folded into the convolutions and kept frozen (`models.onnx_init`)."""
+    from models.onnx_init import freeze_norms, load_onnx_weights
+
+    net = build_net(architecture)
+    try:
+        load_onnx_weights(net, path)
+    except ValueError as error:
+        raise ValueError(f"{path} is not a {architecture!r} network: {error}") from error
+    net.frozen_norms = True
+    freeze_norms(net)
     return net.to(device)
 
 
@@ -262,7 +282,12 @@ def run(config: StreamConfig) -> dict:
         config.device,
     )
     nets: dict[str, FaceNet] = {}
+    from_export = config.init is not None and config.init.suffix == ".onnx"
     for name in config.architectures:
+        if from_export:
+            nets[name] = _load_export(name, config.init, config.device)
+            logger.info("%s: from %s (batch norms folded and frozen)", name, config.init)
+            continue
         saved = None if config.init is None else config.init / f"{name}.pt"
         nets[name] = (
             _load_state(name, saved, config.device)
@@ -272,6 +297,8 @@ def run(config: StreamConfig) -> dict:
         logger.info(
             "%s: %s", name, f"from {saved}" if saved is not None and saved.exists() else "fresh"
         )
+    if config.init is not None:
+        logger.info("before training: %s", json.dumps({n: scores(net, val) for n, net in nets.items()}))
     teacher = None
     if config.teacher is not None:
         architecture, path = config.teacher.split(":", 1)
@@ -381,7 +408,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--learning-rate", type=float, default=2e-3)
     parser.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     parser.add_argument(
-        "--init", type=Path, default=None, help="folder of <arch>.pt states to go on from"
+        "--init",
+        type=Path,
+        default=None,
+        help="folder of <arch>.pt states to go on from, or a shipped .onnx export",
     )
     parser.add_argument("--teacher", default=None, help="ARCH:STATE.pt of a network that teaches")
     parser.add_argument("--teacher-weight", type=float, default=0.5)

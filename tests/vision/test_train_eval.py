@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -303,6 +304,32 @@ def test_a_streaming_run_trains_side_by_side_and_exports_each_network(tmp_path):
     assert written["steps"] == summary["steps"]
     again = run(config(tmp_path / "second", init=tmp_path / "first"))
     assert again["steps"] > 0
+
+
+def test_a_streaming_run_can_start_from_the_shipped_export():
+    """`--init models/dice_faces.onnx`: the network reads as the shipped file does, and its
+    folded batch norms stay frozen through an evaluation (which switches to training mode)."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from torch import nn
+
+    from models.train_stream import _load_export, scores
+    from vision.classifier import FaceClassifier
+    from vision.crops import crops_to_tensor
+
+    shipped_file = Path(__file__).resolve().parents[2] / "models" / "dice_faces.onnx"
+    net = _load_export("wide", shipped_file, "cpu")
+    crops = np.random.default_rng(3).integers(0, 256, (6, 40, 40, 3), dtype=np.uint8)
+    with torch.no_grad():
+        value_logits = net.eval()(torch.from_numpy(crops_to_tensor(crops)))[0]
+    shipped = FaceClassifier.load().predict(crops).value_probs
+    np.testing.assert_allclose(value_logits.softmax(1).numpy(), shipped, atol=1e-4)
+    labels = torch.zeros(6, dtype=torch.long)
+    scores(net.train(), (torch.from_numpy(crops), labels, labels, torch.ones(6, dtype=bool)))
+    norms = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
+    assert net.training and norms and not any(m.training for m in norms)
+    with pytest.raises(ValueError, match="dice_faces.onnx is not a 'small' network"):
+        _load_export("small", shipped_file, "cpu")
 
 
 def test_font_roots_named_in_the_environment_are_searched_first(tmp_path):
