@@ -298,7 +298,8 @@ def run(config: StreamConfig) -> dict:
             "%s: %s", name, f"from {saved}" if saved is not None and saved.exists() else "fresh"
         )
     if config.init is not None:
-        logger.info("before training: %s", json.dumps({n: scores(net, val) for n, net in nets.items()}))
+        before = {name: scores(net, val) for name, net in nets.items()}
+        logger.info("before training: %s", json.dumps(before))
     teacher = None
     if config.teacher is not None:
         architecture, path = config.teacher.split(":", 1)
