@@ -147,9 +147,6 @@ FAMILIES: tuple[FontFamily, ...] = (
     FontFamily("M PLUS 1", "fonts-mplus", "sans", ("opentype/mplus/Mplus1-*.otf",)),
     FontFamily("Jura", "fonts-jura", "sans", ("opentype/jura/Jura-*.otf",)),
     FontFamily("Play", "fonts-play", "sans", ("truetype/play/Play-*.ttf",)),
-    FontFamily("Oxygen", "fonts-oxygen", "humanist", ("truetype/oxygen/Oxygen-Sans*.ttf",)),
-    FontFamily("Karla", "fonts-karla", "sans", ("truetype/karla/Karla-*.otf",)),
-    FontFamily("Comic Neue", "fonts-comic-neue", "rounded", ("opentype/comic-neue/*.otf",)),
     FontFamily("PT Sans", "fonts-paratype", "humanist", ("truetype/paratype/PTS*.ttf",), _H),
     FontFamily("Lato", "fonts-lato", "humanist", ("truetype/lato/Lato-*.ttf",), _H),
     # geometric and rounded
@@ -202,17 +199,6 @@ FAMILIES: tuple[FontFamily, ...] = (
         "Berenis ADF", "fonts-adf-berenis", "serif", ("truetype/adf/BerenisADFPro-[BIR]*.otf",)
     ),
     FontFamily("Verana", "fonts-adf-verana", "serif", ("truetype/adf/Verana-*.otf",)),
-    FontFamily("Roboto Slab", "fonts-roboto-slab", "slab", ("opentype/roboto/slab/*.otf",)),
-    FontFamily("Yrsa", "fonts-yrsa-rasa", "serif", ("truetype/fonts-yrsa-rasa/Yrsa-*.ttf",)),
-    FontFamily(
-        "Junicode",
-        "fonts-junicode",
-        "serif",
-        tuple(
-            f"opentype/junicode/JunicodeTwoBeta-{style}.otf"
-            for style in ("Regular", "Bold", "Italic", "BoldItalic", "Condensed", "Expanded")
-        ),
-    ),
     FontFamily("Charis SIL", "fonts-sil-charis", "slab", ("truetype/charis/*.ttf",), _H),
     FontFamily("PT Serif", "fonts-paratype", "serif", ("truetype/paratype/PTF*.ttf",), _H),
     FontFamily("Vollkorn", "fonts-vollkorn", "serif", ("truetype/vollkorn/*.ttf",), _H),
@@ -237,14 +223,6 @@ FAMILIES: tuple[FontFamily, ...] = (
     FontFamily("Agave", "fonts-agave", "mono", ("truetype/agave/*.ttf",)),
     FontFamily("M PLUS 1 Code", "fonts-mplus", "mono", ("opentype/mplus/Mplus1Code-*.otf",)),
     FontFamily("B612 Mono", "fonts-b612", "mono", ("opentype/b612/B612Mono-*.otf",)),
-    FontFamily(
-        "Courier Prime",
-        "fonts-courier-prime",
-        "mono",
-        ("opentype/courier-prime/Courier Prime*.otf",),
-    ),
-    FontFamily("Oxygen Mono", "fonts-oxygen", "mono", ("truetype/oxygen/OxygenMono-*.ttf",)),
-    FontFamily("mononoki", "fonts-mononoki", "mono", ("truetype/mononoki/*.ttf",)),
     FontFamily("Hack", "fonts-hack", "mono", ("truetype/hack/*.ttf",), _H),
     FontFamily("PT Mono", "fonts-paratype", "mono", ("truetype/paratype/PTM*.ttf",), _H),
 )
