@@ -1,0 +1,279 @@
+"""Trays of ten dice drawn by a second, independent renderer: evaluation only.
+
+Every model here was trained on `vision.synth` scenes, so figures measured on that
+renderer, even in held-out fonts, cannot tell a reader that learnt dice from one
+that learnt the renderer. This module draws a tray by other means and shares no
+drawing code with `vision.synth`: numerals set by Pillow straight onto a face tile
+(no stroke weights, marks or wear of `OutlineStyle`), inks taken from printers'
+reference colours rather than spread around the palette, a cube seen from above
+as its top face plus the side faces the camera's offset shows, table cloths
+(felt, wood, paper, slate) and lamps (a gradient, soft shadows, a highlight,
+white balance, blur, noise, JPEG) of its own. Fonts are the held-out split
+(`Split.HELD_OUT`) less the files too thin for a die, never a reserved family.
+Nothing is tuned on these scenes: `benchmarks/eval_foreign.py` reads them and
+reports.
+
+Pillow and the held-out font packages are needed (the dev extra; `models/install_fonts.sh
+--held-out`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from scorer.dice import PHYSICAL_DICE, Die
+from vision.synth.font_library import Split, font_files, is_reserved
+from vision.synth.outline_glyphs import MIN_STROKE, stroke_width
+
+SIZE = (1280, 960)
+"""Frame width and height, as the Pi camera gives them."""
+
+#: Printers' reference inks per colour letter (RGB): what a maker picks from a swatch
+#: book, not the palette spread. A set takes one of each, jittered a little.
+INKS: dict[str, tuple[tuple[int, int, int], ...]] = {
+    "R": ((200, 16, 46), (218, 41, 28), (186, 12, 47), (228, 0, 43), (166, 25, 46)),
+    "O": ((255, 130, 0), (244, 123, 32), (255, 106, 19), (237, 139, 0), (250, 100, 0)),
+    "G": ((0, 154, 68), (0, 132, 61), (67, 176, 42), (0, 122, 83), (80, 158, 47)),
+    "B": ((0, 51, 160), (30, 90, 168), (0, 114, 206), (0, 56, 168), (20, 70, 140)),
+}
+
+#: Dice bodies (RGB) and whether they are dark (inks printed brighter on them).
+BODIES: tuple[tuple[tuple[int, int, int], bool], ...] = (
+    ((250, 250, 246), False),
+    ((244, 236, 214), False),
+    ((232, 232, 228), False),
+    ((20, 20, 22), True),
+    ((30, 36, 64), True),
+    ((58, 58, 60), True),
+)
+
+#: Table cloths: (kind, RGB).
+CLOTHS: tuple[tuple[str, tuple[int, int, int]], ...] = (
+    ("felt", (20, 90, 50)),
+    ("felt", (40, 60, 120)),
+    ("felt", (120, 30, 40)),
+    ("wood", (150, 100, 60)),
+    ("wood", (90, 60, 40)),
+    ("paper", (215, 215, 210)),
+    ("slate", (60, 64, 70)),
+)
+
+_TILE = 192
+"""Side of a face tile before it is warped onto the frame (supersampled)."""
+
+
+@dataclass(frozen=True)
+class ForeignDie:
+    """Ground truth for one die, as `vision.evaluation.score_reading` reads it."""
+
+    die: Die
+    centre: tuple[float, float]
+    corners: np.ndarray  # (4, 2) top face corners, reading order of the numeral
+
+
+@dataclass(frozen=True)
+class ForeignScene:
+    """A frame (BGR uint8), its dice and the look it was drawn with."""
+
+    image: np.ndarray
+    dice: tuple[ForeignDie, ...]
+    font: str
+    dark: bool
+
+
+@lru_cache(maxsize=1)
+def _font_list() -> tuple[str, ...]:
+    """The held-out fonts whose digits a maker could print: strokes at least MIN_STROKE
+    of the digit height (Hairline and Thin files vanish at a die's size)."""
+    from PIL import Image, ImageDraw
+
+    fonts = []
+    for path in map(str, font_files(Split.HELD_OUT)):
+        if is_reserved(path):  # font_files refuses them; say so again
+            raise ValueError(f"{path} is reserved and may not be drawn")
+        canvas = Image.new("L", (800, 320), 0)
+        ImageDraw.Draw(canvas).text((20, 20), "1470", fill=255, font=_pil_font(path, 200))
+        ink = np.asarray(canvas)
+        rows = np.flatnonzero(ink.max(axis=1) > 127)
+        if rows.size and stroke_width(ink) >= MIN_STROKE * (rows[-1] - rows[0] + 1):
+            fonts.append(path)
+    return tuple(fonts)
+
+
+@lru_cache(maxsize=64)
+def _pil_font(path: str, size: int):
+    from PIL import ImageFont
+
+    return ImageFont.truetype(path, size)
+
+
+def _face_tile(
+    value_text: str, marked: bool, font: str, ink: np.ndarray, body: np.ndarray, rng
+) -> np.ndarray:
+    """(T, T, 4) float32 RGBA face: body with rounded corners, the numeral in ink."""
+    from PIL import Image, ImageDraw
+
+    size = int(_TILE * rng.uniform(0.42, 0.6))
+    pil = _pil_font(font, size)
+    canvas = Image.new("L", (_TILE, _TILE), 0)
+    draw = ImageDraw.Draw(canvas)
+    left, top, right, bottom = draw.textbbox((0, 0), value_text, font=pil)
+    width, height = right - left, bottom - top
+    mark_room = int(0.16 * height) if marked else 0
+    x = (_TILE - width) / 2 - left + rng.normal(0, 2)
+    y = (_TILE - height - mark_room) / 2 - top + rng.normal(0, 2)
+    draw.text((x, y), value_text, fill=255, font=pil)
+    if marked:  # an underline or a dot, so 6 and 9 read the right way up
+        y0 = y + top + height + 0.06 * height
+        if rng.random() < 0.6:
+            half = width * rng.uniform(0.3, 0.5)
+            draw.rectangle(
+                (_TILE / 2 - half, y0, _TILE / 2 + half, y0 + max(0.08 * height, 3)), fill=255
+            )
+        else:
+            r = max(0.06 * height, 3)
+            draw.ellipse((_TILE / 2 - r, y0, _TILE / 2 + r, y0 + 2 * r), fill=255)
+    cover = np.asarray(canvas, np.float32)[..., None] / 255.0
+    rgb = body[None, None, :] * (1 - cover) + ink[None, None, :] * cover
+    alpha = np.zeros((_TILE, _TILE), np.uint8)
+    radius = int(_TILE * rng.uniform(0.08, 0.2))
+    cv2.rectangle(alpha, (radius, 0), (_TILE - 1 - radius, _TILE - 1), 255, -1)
+    cv2.rectangle(alpha, (0, radius), (_TILE - 1, _TILE - 1 - radius), 255, -1)
+    for cx in (radius, _TILE - 1 - radius):
+        for cy in (radius, _TILE - 1 - radius):
+            cv2.circle(alpha, (cx, cy), radius, 255, -1, cv2.LINE_AA)
+    # a soft bevel: the face darkens towards its rim
+    rim = cv2.GaussianBlur(alpha.astype(np.float32) / 255.0, (0, 0), _TILE * 0.04)
+    shade = 0.8 + 0.2 * rim[..., None]
+    return np.dstack([rgb * shade, alpha.astype(np.float32) / 255.0]).astype(np.float32)
+
+
+def _cloth(kind: str, rgb: Sequence[int], rng) -> np.ndarray:
+    """(H, W, 3) float32 RGB table of one cloth kind."""
+    width, height = SIZE
+    base = np.asarray(rgb, np.float32) * rng.uniform(0.85, 1.15, 3)
+    noise = cv2.resize(
+        rng.normal(0, 1, (height // 8, width // 8)).astype(np.float32), (width, height)
+    )
+    if kind == "wood":
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+        angle = rng.uniform(0, np.pi)
+        u = xs * np.cos(angle) + ys * np.sin(angle)
+        grain = np.sin(u / rng.uniform(6, 14) + 3 * noise) * 0.12
+        field = 1 + grain
+    elif kind == "felt":
+        field = 1 + 0.05 * noise + rng.normal(0, 0.03, (height, width)).astype(np.float32)
+    elif kind == "paper":
+        field = 1 + 0.02 * noise
+    else:  # slate
+        field = 1 + 0.1 * noise
+    return np.clip(base[None, None, :] * field[..., None], 0, 255)
+
+
+def _positions(count: int, side: float, rng) -> list[tuple[float, float]]:
+    width, height = SIZE
+    margin = 1.2 * side
+    placed: list[tuple[float, float]] = []
+    while len(placed) < count:
+        for _ in range(2000):
+            x = rng.uniform(0.12 * width + margin, 0.88 * width - margin)
+            y = rng.uniform(0.1 * height + margin, 0.9 * height - margin)
+            if all(np.hypot(x - px, y - py) > 1.9 * side for px, py in placed):
+                placed.append((x, y))
+                break
+        else:  # crowded: start again
+            placed = []
+    return placed
+
+
+def _roll(rng) -> list[Die]:
+    """One face of each physical die: a roll the inventory allows."""
+    return [die.faces[int(rng.integers(len(die.faces)))] for die in PHYSICAL_DICE]
+
+
+def _set_inks(rng, dark: bool) -> dict[str, np.ndarray]:
+    inks = {}
+    for letter, swatches in INKS.items():
+        ink = np.asarray(swatches[int(rng.integers(len(swatches)))], np.float32)
+        ink = ink * rng.uniform(0.92, 1.08, 3)
+        if dark:  # printed brighter (or over a white underlay) on a dark body
+            ink = ink + (255 - ink) * rng.uniform(0.1, 0.3)
+        inks[letter] = np.clip(ink, 0, 255)
+    return inks
+
+
+def foreign_scene(seed: int, *, dark: bool | None = None) -> ForeignScene:
+    """The tray of `seed`: ten dice of one set on one cloth under one lamp.
+
+    `dark` forces dark (True) or light (False) bodies; None draws either."""
+    rng = np.random.default_rng([seed, 2024])
+    fonts = _font_list()
+    font = fonts[int(rng.integers(len(fonts)))]
+    bodies = [b for b in BODIES if dark is None or b[1] == dark]
+    body_rgb, body_dark = bodies[int(rng.integers(len(bodies)))]
+    body = np.asarray(body_rgb, np.float32)
+    inks = _set_inks(rng, body_dark)
+    kind, cloth_rgb = CLOTHS[int(rng.integers(len(CLOTHS)))]
+    image = _cloth(kind, cloth_rgb, rng)
+    width, height = SIZE
+    side = rng.uniform(52, 78)
+    light = rng.uniform(-1, 1, 2)
+    light /= max(np.linalg.norm(light), 1e-6)
+    faces = _roll(rng)
+    truth = []
+    for die, (cx, cy) in zip(faces, _positions(len(faces), side, rng), strict=True):
+        s = side * rng.uniform(0.95, 1.05)
+        angle = rng.uniform(0, 2 * np.pi)
+        rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        square = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]]) * s
+        top = square @ rot.T + (cx, cy)
+        # the camera is above the tray's centre: a die off-centre shows its outer sides
+        lean = np.array([cx - width / 2, cy - height / 2]) / width * rng.uniform(0.25, 0.45)
+        bottom = top + lean * s
+        shadow = np.zeros((height, width), np.float32)
+        cv2.fillConvexPoly(
+            shadow, np.round(bottom + light * s * 0.25).astype(np.int32), 1.0, cv2.LINE_AA
+        )
+        shadow = cv2.GaussianBlur(shadow, (0, 0), s * 0.12)
+        image *= 1 - rng.uniform(0.3, 0.5) * shadow[..., None]
+        side_colour = body * rng.uniform(0.5, 0.75)
+        for i in range(4):  # the side faces between the top and the bottom outline
+            quad = np.array([top[i], top[(i + 1) % 4], bottom[(i + 1) % 4], bottom[i]])
+            cv2.fillConvexPoly(
+                image, np.round(quad).astype(np.int32), side_colour.tolist(), cv2.LINE_AA
+            )
+        text = "W" if die.value == 0 else str(die.value)
+        tile = _face_tile(text, die.value in (6, 9), font, inks[die.colour], body, rng)
+        source = np.float32([[0, 0], [_TILE - 1, 0], [_TILE - 1, _TILE - 1], [0, _TILE - 1]])
+        matrix = cv2.getPerspectiveTransform(source, top.astype(np.float32))
+        warped = cv2.warpPerspective(
+            tile, matrix, SIZE, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT
+        )
+        alpha = warped[..., 3:4]
+        image = image * (1 - alpha) + warped[..., :3] * alpha
+        if rng.random() < 0.3:  # a lamp's highlight on the glossy top
+            spot = np.zeros((height, width), np.float32)
+            centre = top.mean(axis=0) + rng.uniform(-0.25, 0.25, 2) * s
+            cv2.circle(spot, tuple(int(v) for v in centre), max(int(s * 0.08), 2), 1.0, -1)
+            spot = cv2.GaussianBlur(spot, (0, 0), s * 0.08) * alpha[..., 0]
+            image += rng.uniform(60, 140) * spot[..., None]
+        truth.append(
+            ForeignDie(die, (float(cx), float(cy)), top.astype(np.float32))
+        )
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    gradient = 1 + rng.uniform(0.08, 0.22) * (
+        ((xs - width / 2) * light[0] + (ys - height / 2) * light[1]) / width
+    )
+    image *= gradient[..., None]
+    image *= rng.uniform(0.85, 1.15, 3) * rng.uniform(0.85, 1.1)  # white balance, exposure
+    image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.5, 1.1))
+    image += rng.normal(0, rng.uniform(1.5, 5), image.shape).astype(np.float32)
+    bgr = np.clip(image[..., ::-1], 0, 255).astype(np.uint8)
+    quality = int(rng.integers(70, 96))
+    _, encoded = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return ForeignScene(cv2.imdecode(encoded, cv2.IMREAD_COLOR), tuple(truth), font, body_dark)
