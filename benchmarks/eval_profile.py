@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/eval_profile.py                      # 20 sets x 10 scenes
     .venv/bin/python benchmarks/eval_profile.py --sets 40 --teach 3 --json
     .venv/bin/python benchmarks/eval_profile.py --group train-light --group train-dark
+    .venv/bin/python benchmarks/eval_profile.py --renderer foreign   # the second renderer
 
 A household rolls the same ten dice every game. Each set here is one dice set (one
 font and style, one set of inks, one body, drawn with `random_look`) shown in
@@ -10,7 +11,10 @@ font and style, one set of inks, one body, drawn with `random_look`) shown in
 mat, the lamp and its white balance). The first `--teach` scenes of a set are taught
 as a user would (`vision.teach.teach` with the true roll, in shuffled order); the
 rest are read without and with the profile. Half the sets are dark-bodied (the
-held-out groups, by default: font families training never saw).
+held-out groups, by default: font families training never saw). With `--renderer
+foreign` the sets and their scenes come from the second renderer
+(`benchmarks/foreign_scenes.py`: held-out fonts, printers' inks, drawing code of its
+own), alternately light and dark.
 
 Prints, for both readings: per-die accuracy (value and colour, an unsure die counts
 as wrong), the share of scenes with every die right, and the median read time.
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import cv2
@@ -35,25 +40,52 @@ from vision.teach import TeachError, teach, use_profile
 from vision.tops import TopFinder
 
 DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
+FOREIGN_SET_BASE = 8_000_000
+"""Seeds of the second renderer's dice sets: set k's scenes are FOREIGN_SET_BASE + 100 k + n."""
+
+#: Scene `number` of dice set `index`: (seed, BGR image, true dice).
+SceneOf = Callable[[int, int], tuple[int, np.ndarray, Sequence]]
+
+
+def rendered_scenes(groups: list[str]) -> SceneOf:
+    """Scenes of the renderer the networks learnt from, set k in group k mod len(groups)."""
+
+    def scene_of(index: int, number: int) -> tuple[int, np.ndarray, Sequence]:
+        scene = dice_set_scene(groups[index % len(groups)], index, number)
+        return scene_seed(index, number), scene.image, scene.dice
+
+    return scene_of
+
+
+def foreign_scenes() -> SceneOf:
+    """Scenes of the second renderer: even sets light-bodied, odd ones dark."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from foreign_scenes import foreign_scene, foreign_set
+
+    def scene_of(index: int, number: int) -> tuple[int, np.ndarray, Sequence]:
+        first = FOREIGN_SET_BASE + 100 * index
+        dice_set = foreign_set(first, dark=bool(index % 2))
+        scene = foreign_scene(first + 1 + number, dice_set=dice_set)
+        return first + 1 + number, scene.image, scene.dice
+
+    return scene_of
 
 
 def evaluate(
-    reader: DiceReader, groups: list[str], sets: int, scenes: int, taught: int
+    reader: DiceReader, scene_of: SceneOf, sets: int, scenes: int, taught: int
 ) -> dict[str, PipelineScore]:
     """Scores without ("before") and with ("after") the profile, over every set."""
     before, after = [], []
     for index in range(sets):
-        group = groups[index % len(groups)]
         profile = DiceProfile.empty()
         matcher = None
         for number in range(scenes):
-            scene = dice_set_scene(group, index, number)
-            seed = scene_seed(index, number)
+            seed, image, dice = scene_of(index, number)
             if number < taught:
-                roll = [truth.die for truth in scene.dice]
+                roll = [truth.die for truth in dice]
                 order = np.random.default_rng(seed).permutation(len(roll))
                 try:
-                    profile = teach(reader, scene.image, [roll[i] for i in order], profile).profile
+                    profile = teach(reader, image, [roll[i] for i in order], profile).profile
                 except TeachError as error:
                     print(f"set {index} scene {number}: not taught ({error})", file=sys.stderr)
                 continue
@@ -63,9 +95,9 @@ def evaluate(
             for scores, used in ((before, None), (after, matcher)):
                 reader.profile = used
                 start = cv2.getTickCount()
-                reading = reader.read(scene.image)
+                reading = reader.read(image)
                 seconds = (cv2.getTickCount() - start) / cv2.getTickFrequency()
-                scores.append(score_reading(seed, scene.dice, reading, seconds))
+                scores.append(score_reading(seed, dice, reading, seconds))
     reader.profile = None
     return {"before": PipelineScore(tuple(before)), "after": PipelineScore(tuple(after))}
 
@@ -76,6 +108,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=10, help="scenes per set (10)")
     parser.add_argument("--teach", type=int, default=3, help="scenes taught per set (3)")
     parser.add_argument("--group", action="append", default=None, help="eval group (repeatable)")
+    parser.add_argument(
+        "--renderer",
+        choices=("ours", "foreign"),
+        default="ours",
+        help="whose scenes: the training renderer's (ours) or the second one's (foreign)",
+    )
     parser.add_argument("--model", type=Path, default=None, help="classifier (default: shipped)")
     parser.add_argument(
         "--locator", type=Path, default=None, help="top-face locator (.onnx; default: shipped)"
@@ -90,8 +128,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     if not reader.classifier.has_embedding:
         parser.error(f"{reader.classifier.name} has no embedding output: no profile possible")
-    groups = args.group or list(DEFAULT_GROUPS)
-    scores = evaluate(reader, groups, args.sets, args.scenes, args.teach)
+    if args.renderer == "foreign":
+        if args.group:
+            parser.error("--group picks scenes of our renderer; not with --renderer foreign")
+        scene_of = foreign_scenes()
+    else:
+        scene_of = rendered_scenes(args.group or list(DEFAULT_GROUPS))
+    scores = evaluate(reader, scene_of, args.sets, args.scenes, args.teach)
     if args.json:
         print(json.dumps({key: score.to_dict() for key, score in scores.items()}))
         return 0

@@ -77,6 +77,23 @@ class ForeignDie:
 
 
 @dataclass(frozen=True)
+class ForeignSet:
+    """One maker's dice: font, body, inks (RGB by colour letter) and how faces are set."""
+
+    font: str
+    body: tuple[float, float, float]
+    dark: bool
+    inks: tuple[tuple[str, tuple[float, float, float]], ...]
+    glyph: float  # numeral height, share of the face
+    bar: bool  # 6 and 9 underlined (else a dot)
+    bar_half: float  # half the underline's length, share of the numeral's width
+    corner: float  # corner radius, share of the face
+
+    def ink(self, letter: str) -> np.ndarray:
+        return np.asarray(dict(self.inks)[letter], np.float32)
+
+
+@dataclass(frozen=True)
 class ForeignScene:
     """A frame (BGR uint8), its dice and the look it was drawn with."""
 
@@ -112,14 +129,12 @@ def _pil_font(path: str, size: int):
     return ImageFont.truetype(path, size)
 
 
-def _face_tile(
-    value_text: str, marked: bool, font: str, ink: np.ndarray, body: np.ndarray, rng
-) -> np.ndarray:
+def _face_tile(value_text: str, marked: bool, dice_set: ForeignSet, ink: np.ndarray, rng):
     """(T, T, 4) float32 RGBA face: body with rounded corners, the numeral in ink."""
     from PIL import Image, ImageDraw
 
-    size = int(_TILE * rng.uniform(0.42, 0.6))
-    pil = _pil_font(font, size)
+    body = np.asarray(dice_set.body, np.float32)
+    pil = _pil_font(dice_set.font, int(_TILE * dice_set.glyph))
     canvas = Image.new("L", (_TILE, _TILE), 0)
     draw = ImageDraw.Draw(canvas)
     left, top, right, bottom = draw.textbbox((0, 0), value_text, font=pil)
@@ -130,8 +145,8 @@ def _face_tile(
     draw.text((x, y), value_text, fill=255, font=pil)
     if marked:  # an underline or a dot, so 6 and 9 read the right way up
         y0 = y + top + height + 0.06 * height
-        if rng.random() < 0.6:
-            half = width * rng.uniform(0.3, 0.5)
+        if dice_set.bar:
+            half = width * dice_set.bar_half
             draw.rectangle(
                 (_TILE / 2 - half, y0, _TILE / 2 + half, y0 + max(0.08 * height, 3)), fill=255
             )
@@ -141,7 +156,7 @@ def _face_tile(
     cover = np.asarray(canvas, np.float32)[..., None] / 255.0
     rgb = body[None, None, :] * (1 - cover) + ink[None, None, :] * cover
     alpha = np.zeros((_TILE, _TILE), np.uint8)
-    radius = int(_TILE * rng.uniform(0.08, 0.2))
+    radius = int(_TILE * dice_set.corner)
     cv2.rectangle(alpha, (radius, 0), (_TILE - 1 - radius, _TILE - 1), 255, -1)
     cv2.rectangle(alpha, (0, radius), (_TILE - 1, _TILE - 1 - radius), 255, -1)
     for cx in (radius, _TILE - 1 - radius):
@@ -196,28 +211,44 @@ def _roll(rng) -> list[Die]:
     return [die.faces[int(rng.integers(len(die.faces)))] for die in PHYSICAL_DICE]
 
 
-def _set_inks(rng, dark: bool) -> dict[str, np.ndarray]:
-    inks = {}
-    for letter, swatches in INKS.items():
-        ink = np.asarray(swatches[int(rng.integers(len(swatches)))], np.float32)
-        ink = ink * rng.uniform(0.92, 1.08, 3)
-        if dark:  # printed brighter (or over a white underlay) on a dark body
-            ink = ink + (255 - ink) * rng.uniform(0.1, 0.3)
-        inks[letter] = np.clip(ink, 0, 255)
-    return inks
-
-
-def foreign_scene(seed: int, *, dark: bool | None = None) -> ForeignScene:
-    """The tray of `seed`: ten dice of one set on one cloth under one lamp.
-
-    `dark` forces dark (True) or light (False) bodies; None draws either."""
-    rng = np.random.default_rng([seed, 2024])
+def foreign_set(seed: int, *, dark: bool | None = None) -> ForeignSet:
+    """The dice set of `seed`: a held-out font, a body (dark or light when `dark` says),
+    one printer's ink per colour, and how the maker sets the faces."""
+    rng = np.random.default_rng([seed, 2025])
     fonts = _font_list()
     font = fonts[int(rng.integers(len(fonts)))]
     bodies = [b for b in BODIES if dark is None or b[1] == dark]
-    body_rgb, body_dark = bodies[int(rng.integers(len(bodies)))]
-    body = np.asarray(body_rgb, np.float32)
-    inks = _set_inks(rng, body_dark)
+    body, body_dark = bodies[int(rng.integers(len(bodies)))]
+    inks = []
+    for letter, swatches in INKS.items():
+        ink = np.asarray(swatches[int(rng.integers(len(swatches)))], np.float64)
+        ink = ink * rng.uniform(0.92, 1.08, 3)
+        if body_dark:  # printed brighter (or over a white underlay) on a dark body
+            ink = ink + (255 - ink) * rng.uniform(0.1, 0.3)
+        inks.append((letter, tuple(float(c) for c in np.clip(ink, 0, 255))))
+    return ForeignSet(
+        font=font,
+        body=tuple(float(c) for c in body),
+        dark=body_dark,
+        inks=tuple(inks),
+        glyph=float(rng.uniform(0.42, 0.6)),
+        bar=bool(rng.random() < 0.6),
+        bar_half=float(rng.uniform(0.3, 0.5)),
+        corner=float(rng.uniform(0.08, 0.2)),
+    )
+
+
+def foreign_scene(
+    seed: int, *, dark: bool | None = None, dice_set: ForeignSet | None = None
+) -> ForeignScene:
+    """The tray of `seed`: ten dice of one set on one cloth under one lamp.
+
+    `dice_set`: the set rolled (None: the set of this seed, with bodies dark or light
+    as `dark` says, either when None)."""
+    rng = np.random.default_rng([seed, 2024])
+    if dice_set is None:
+        dice_set = foreign_set(seed, dark=dark)
+    body = np.asarray(dice_set.body, np.float32)
     kind, cloth_rgb = CLOTHS[int(rng.integers(len(CLOTHS)))]
     image = _cloth(kind, cloth_rgb, rng)
     width, height = SIZE
@@ -248,7 +279,7 @@ def foreign_scene(seed: int, *, dark: bool | None = None) -> ForeignScene:
                 image, np.round(quad).astype(np.int32), side_colour.tolist(), cv2.LINE_AA
             )
         text = "W" if die.value == 0 else str(die.value)
-        tile = _face_tile(text, die.value in (6, 9), font, inks[die.colour], body, rng)
+        tile = _face_tile(text, die.value in (6, 9), dice_set, dice_set.ink(die.colour), rng)
         source = np.float32([[0, 0], [_TILE - 1, 0], [_TILE - 1, _TILE - 1], [0, _TILE - 1]])
         matrix = cv2.getPerspectiveTransform(source, top.astype(np.float32))
         warped = cv2.warpPerspective(
@@ -276,4 +307,5 @@ def foreign_scene(seed: int, *, dark: bool | None = None) -> ForeignScene:
     bgr = np.clip(image[..., ::-1], 0, 255).astype(np.uint8)
     quality = int(rng.integers(70, 96))
     _, encoded = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return ForeignScene(cv2.imdecode(encoded, cv2.IMREAD_COLOR), tuple(truth), font, body_dark)
+    image = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    return ForeignScene(image, tuple(truth), dice_set.font, dice_set.dark)

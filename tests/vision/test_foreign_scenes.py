@@ -95,3 +95,15 @@ def test_the_reader_reads_trays_it_was_never_trained_on():
     scenes = light.scenes + dark.scenes
     assert all(score.all_found() for score in scenes), [s.seed for s in scenes]
     assert sum(score.right for score in scenes) >= 78
+
+
+def test_a_set_keeps_its_font_body_and_inks_from_tray_to_tray():
+    """A household's dice (`benchmarks/eval_profile.py --renderer foreign`): one set,
+    many trays that differ in the roll, the cloth and the lamp."""
+    dice_set = foreign_scenes.foreign_set(3, dark=True)
+    assert foreign_scenes.foreign_set(3, dark=True) == dice_set and dice_set.dark
+    first = foreign_scenes.foreign_scene(10, dice_set=dice_set)
+    second = foreign_scenes.foreign_scene(11, dice_set=dice_set)
+    assert first.font == second.font == dice_set.font and first.dark and second.dark
+    assert not np.array_equal(first.image, second.image)
+    assert {letter for letter, _ in dice_set.inks} == {"R", "O", "G", "B"}
