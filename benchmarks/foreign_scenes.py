@@ -63,6 +63,9 @@ CLOTHS: tuple[tuple[str, tuple[int, int, int]], ...] = (
     ("slate", (60, 64, 70)),
 )
 
+SIDES = (52.0, 78.0)
+"""Smallest and largest side of a die's top in pixels (the Pi camera over a tray)."""
+
 _TILE = 192
 """Side of a face tile before it is warped onto the frame (supersampled)."""
 
@@ -191,19 +194,23 @@ def _cloth(kind: str, rgb: Sequence[int], rng) -> np.ndarray:
 
 
 def _positions(count: int, side: float, rng) -> list[tuple[float, float]]:
+    """`count` centres inside the tray, each at least 1.9 sides from the others."""
     width, height = SIZE
     margin = 1.2 * side
-    placed: list[tuple[float, float]] = []
-    while len(placed) < count:
-        for _ in range(2000):
-            x = rng.uniform(0.12 * width + margin, 0.88 * width - margin)
-            y = rng.uniform(0.1 * height + margin, 0.9 * height - margin)
-            if all(np.hypot(x - px, y - py) > 1.9 * side for px, py in placed):
-                placed.append((x, y))
+    for _ in range(50):  # start again when a die finds no room
+        placed: list[tuple[float, float]] = []
+        while len(placed) < count:
+            for _ in range(2000):
+                x = rng.uniform(0.12 * width + margin, 0.88 * width - margin)
+                y = rng.uniform(0.1 * height + margin, 0.9 * height - margin)
+                if all(np.hypot(x - px, y - py) > 1.9 * side for px, py in placed):
+                    placed.append((x, y))
+                    break
+            else:
                 break
-        else:  # crowded: start again
-            placed = []
-    return placed
+        if len(placed) == count:
+            return placed
+    raise ValueError(f"{count} dice of {side:.0f} pixels do not fit in a {width}x{height} tray")
 
 
 def _roll(rng) -> list[Die]:
@@ -252,7 +259,7 @@ def foreign_scene(
     kind, cloth_rgb = CLOTHS[int(rng.integers(len(CLOTHS)))]
     image = _cloth(kind, cloth_rgb, rng)
     width, height = SIZE
-    side = rng.uniform(52, 78)
+    side = rng.uniform(*SIDES)
     light = rng.uniform(-1, 1, 2)
     light /= max(np.linalg.norm(light), 1e-6)
     faces = _roll(rng)

@@ -107,3 +107,9 @@ def test_a_set_keeps_its_font_body_and_inks_from_tray_to_tray():
     assert first.font == second.font == dice_set.font and first.dark and second.dark
     assert not np.array_equal(first.image, second.image)
     assert {letter for letter, _ in dice_set.inks} == {"R", "O", "G", "B"}
+
+
+def test_dice_too_big_for_the_tray_are_refused_with_a_reason(monkeypatch):
+    monkeypatch.setattr(foreign_scenes, "SIDES", (150.0, 160.0))
+    with pytest.raises(ValueError, match="do not fit"):
+        foreign_scenes.foreign_scene(1)
