@@ -23,7 +23,7 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from foreign_scenes import foreign_scene  # noqa: E402
+from foreign_scenes import fonts, foreign_scene  # noqa: E402
 
 from vision.classifier import FaceClassifier  # noqa: E402
 from vision.evaluation import PipelineScore, score_reading  # noqa: E402
@@ -66,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.scenes < 1:
         parser.error(f"--scenes must be at least 1, got {args.scenes}")
+    try:
+        fonts()
+    except (RuntimeError, ImportError) as error:  # fonts not installed, no Pillow
+        parser.error(str(error))
     cv2.setNumThreads(1)
     reader = DiceReader(
         FaceClassifier.load(args.model), threads=1, finder=TopFinder.load(args.locator)

@@ -60,7 +60,9 @@ def rendered_scenes(groups: list[str]) -> SceneOf:
 def foreign_scenes() -> SceneOf:
     """Scenes of the second renderer: even sets light-bodied, odd ones dark."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from foreign_scenes import foreign_scene, foreign_set
+    from foreign_scenes import fonts, foreign_scene, foreign_set
+
+    fonts()  # MissingFontError now, naming the package, rather than at the first set
 
     def scene_of(index: int, number: int) -> tuple[int, np.ndarray, Sequence]:
         first = FOREIGN_SET_BASE + 100 * index
@@ -131,7 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.renderer == "foreign":
         if args.group:
             parser.error("--group picks scenes of our renderer; not with --renderer foreign")
-        scene_of = foreign_scenes()
+        try:
+            scene_of = foreign_scenes()
+        except (RuntimeError, ImportError) as error:  # fonts not installed, no Pillow
+            parser.error(str(error))
     else:
         scene_of = rendered_scenes(args.group or list(DEFAULT_GROUPS))
     scores = evaluate(reader, scene_of, args.sets, args.scenes, args.teach)

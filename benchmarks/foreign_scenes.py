@@ -107,12 +107,12 @@ class ForeignScene:
 
 
 @lru_cache(maxsize=1)
-def _font_list() -> tuple[str, ...]:
+def fonts() -> tuple[str, ...]:
     """The held-out fonts whose digits a maker could print: strokes at least MIN_STROKE
     of the digit height (Hairline and Thin files vanish at a die's size)."""
     from PIL import Image, ImageDraw
 
-    fonts = []
+    printable = []
     for path in map(str, font_files(Split.HELD_OUT)):
         if is_reserved(path):  # font_files refuses them; say so again
             raise ValueError(f"{path} is reserved and may not be drawn")
@@ -121,8 +121,8 @@ def _font_list() -> tuple[str, ...]:
         ink = np.asarray(canvas)
         rows = np.flatnonzero(ink.max(axis=1) > 127)
         if rows.size and stroke_width(ink) >= MIN_STROKE * (rows[-1] - rows[0] + 1):
-            fonts.append(path)
-    return tuple(fonts)
+            printable.append(path)
+    return tuple(printable)
 
 
 @lru_cache(maxsize=64)
@@ -222,8 +222,8 @@ def foreign_set(seed: int, *, dark: bool | None = None) -> ForeignSet:
     """The dice set of `seed`: a held-out font, a body (dark or light when `dark` says),
     one printer's ink per colour, and how the maker sets the faces."""
     rng = np.random.default_rng([seed, 2025])
-    fonts = _font_list()
-    font = fonts[int(rng.integers(len(fonts)))]
+    files = fonts()
+    font = files[int(rng.integers(len(files)))]
     bodies = [b for b in BODIES if dark is None or b[1] == dark]
     body, body_dark = bodies[int(rng.integers(len(bodies)))]
     inks = []

@@ -74,7 +74,7 @@ def test_bodies_are_dark_or_light_as_asked(dark):
 
 
 def test_the_fonts_are_held_out_printable_and_never_reserved():
-    fonts = foreign_scenes._font_list()
+    fonts = foreign_scenes.fonts()
     held_out = {str(path) for path in font_files(Split.HELD_OUT)}
     assert fonts and set(fonts) <= held_out
     assert not any(is_reserved(font) for font in fonts)
@@ -113,3 +113,13 @@ def test_dice_too_big_for_the_tray_are_refused_with_a_reason(monkeypatch):
     monkeypatch.setattr(foreign_scenes, "SIDES", (150.0, 160.0))
     with pytest.raises(ValueError, match="do not fit"):
         foreign_scenes.foreign_scene(1)
+
+
+def test_the_evaluation_names_a_missing_font_package(no_fonts, capsys):
+    foreign_scenes.fonts.cache_clear()
+    try:
+        with pytest.raises(SystemExit):
+            eval_foreign.main(["--scenes", "1"])
+    finally:
+        foreign_scenes.fonts.cache_clear()
+    assert "fonts-paratype" in capsys.readouterr().err
