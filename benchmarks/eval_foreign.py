@@ -7,7 +7,8 @@
 cloths and lamps of its own, no drawing code shared with the renderer the models
 were trained on). Prints, for light and dark bodies and pooled, the share of trays
 with every die found and nothing else, with all ten read right (an unsure die is
-not right), the per-die accuracy overall and by colour, and the median read time.
+not right), the per-die accuracy overall and by colour, the median read time and the
+trays that failed.
 Evaluation only: nothing is tuned on these trays.
 """
 
@@ -23,6 +24,7 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from eval_pipeline import print_score  # noqa: E402
 from foreign_scenes import fonts, foreign_scene  # noqa: E402
 
 from vision.classifier import FaceClassifier  # noqa: E402
@@ -43,17 +45,6 @@ def evaluate(reader: DiceReader, seeds: range, dark: bool) -> PipelineScore:
         reading = reader.read(scene.image)
         scores.append(score_reading(seed, scene.dice, reading, time.perf_counter() - start))
     return PipelineScore(tuple(scores))
-
-
-def _print(title: str, score: PipelineScore) -> None:
-    print(f"== {title}")
-    print(f"trays:                     {len(score.scenes)}")
-    print(f"every die found, no extra: {score.found_rate:.2%}")
-    print(f"all ten dice read right:   {score.all_right_rate:.2%}")
-    print(f"per-die accuracy:          {score.die_accuracy:.3%}")
-    by_colour = ", ".join(f"{k} {v:.2%}" for k, v in score.colour_accuracy().items())
-    print(f"per-die by true colour:    {by_colour}")
-    print(f"median read time:          {score.median_ms:.1f} ms")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,8 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result))
         return 0
     for key, score in scores.items():
-        _print(f"{key} bodies", score)
-    _print("pooled", pooled)
+        print_score(f"{key} bodies", score, "trays")
+    print_score("pooled", pooled, "trays")
     return 0
 
 

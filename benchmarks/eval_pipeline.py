@@ -33,9 +33,10 @@ from vision.tops import TopFinder
 DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
 
 
-def _print(title: str, score: PipelineScore) -> None:
+def print_score(title: str, score: PipelineScore, unit: str = "scenes") -> None:
+    """The figures of one group of scenes (`unit` names them), and the seeds that failed."""
     print(f"== {title}")
-    print(f"scenes:                    {len(score.scenes)}")
+    print(f"{unit + ':':<27}{len(score.scenes)}")
     print(f"every die found, no extra: {score.found_rate:.2%}")
     print(f"all ten dice read right:   {score.all_right_rate:.2%}")
     print(f"per-die accuracy:          {score.die_accuracy:.3%}")
@@ -103,9 +104,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result))
         return 0
     for group in groups:
-        _print(f"{group.key}: {group.title}", scores[group.key])
+        print_score(f"{group.key}: {group.title}", scores[group.key])
     if len(scores) > 1:
-        _print("all groups pooled", pooled)
+        print_score("all groups pooled", pooled)
     return 0
 
 
