@@ -49,13 +49,41 @@ def output_size(width: int, height: int, net_width: int = NET_WIDTH) -> tuple[in
     return net_width // NET_STRIDE, net_height // NET_STRIDE
 
 
+EXPOSURE_TARGET: Final[float] = 170.0
+"""The brightest part of a frame (the 99th percentile of each pixel's brightest channel)
+is lifted to at least this: about the darkest 5 % of the frames the network was
+trained on. A dim room or a camera that under-exposes (a dark tray, dark dice) would
+otherwise leave dark dice on a dark cloth below anything the network has seen."""
+
+MAX_LIFT: Final[float] = 3.0
+"""The most a frame is brightened: a nearly black frame stays dark, its noise unamplified."""
+
+
+def lift_exposure(image: np.ndarray) -> np.ndarray:
+    """The uint8 BGR image brightened (one gain for all channels, at most MAX_LIFT) so
+    its brightest part reaches EXPOSURE_TARGET, as a camera's auto exposure would; an
+    image already that bright is returned as it is."""
+    if not image.size:
+        return image
+    channels = cv2.split(image)
+    top = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+    counts = cv2.calcHist([top], [0], None, [256], [0, 256]).ravel().cumsum()
+    brightest = float(np.searchsorted(counts, 0.99 * counts[-1]))  # 99th percentile
+    if brightest >= EXPOSURE_TARGET:
+        return image
+    gain = min(EXPOSURE_TARGET / max(brightest, 1.0), MAX_LIFT)
+    return cv2.convertScaleAbs(image, alpha=gain)
+
+
 def net_input(frame: np.ndarray, net_width: int = NET_WIDTH) -> np.ndarray:
     """The frame (H, W, 3) uint8 BGR resized to the network's input size, still uint8 BGR
-    (shrunk by area averaging, enlarged bilinearly)."""
+    (shrunk by area averaging, enlarged bilinearly), its exposure lifted when it is
+    darker than the network was trained on (`lift_exposure`)."""
     height, width = frame.shape[:2]
     size = net_size(width, height, net_width)
     shrink = size[0] <= width
-    return cv2.resize(frame, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+    return lift_exposure(small)
 
 
 INPUT_CHANNELS: Final[int] = 5

@@ -14,8 +14,19 @@ import pytest
 from vision.synth import render_scene
 from vision.synth.locator_training import render_locator_sample, target_maps
 from vision.synth.seeds import HELD_OUT_SEED_BASE
-from vision.tops import Located, boxes_from_maps, fits, fitted_net_width
-from vision.tops_input import CORE, HAND, TOP, net_size, output_size, to_tensor
+from vision.tops import Located, TopFinder, boxes_from_maps, fits, fitted_net_width
+from vision.tops_input import (
+    CORE,
+    EXPOSURE_TARGET,
+    HAND,
+    MAX_LIFT,
+    TOP,
+    lift_exposure,
+    net_input,
+    net_size,
+    output_size,
+    to_tensor,
+)
 
 
 def exact_maps(scene):
@@ -144,6 +155,43 @@ def test_network_input_is_colours_in_unit_range_then_position_across_the_frame()
     assert x[0, 0] == pytest.approx(-1 + 1 / 16) and x[0, -1] == pytest.approx(1 - 1 / 16)
     assert y[0, 0] == pytest.approx(-1 + 1 / 8) and y[-1, 0] == pytest.approx(1 - 1 / 8)
     assert np.all(x == x[0]) and np.all(y.T == y[:, 0])
+
+
+def brightest(image: np.ndarray) -> float:
+    return float(np.percentile(image.max(axis=2), 99))
+
+
+def test_a_frame_exposed_like_the_training_frames_is_left_as_it_is(scenes):
+    image = net_input(scenes[0].image)
+    assert brightest(image) >= EXPOSURE_TARGET
+    assert lift_exposure(image) is image
+
+
+@pytest.mark.parametrize("dim", [0.3, 0.45, 0.6])
+def test_an_under_exposed_frame_is_lifted_to_the_trained_exposure_by_one_gain(scenes, dim):
+    image = net_input(scenes[0].image)
+    dark = cv2.convertScaleAbs(image, alpha=dim)
+    lifted = lift_exposure(dark)
+    assert brightest(lifted) == pytest.approx(EXPOSURE_TARGET, abs=3)
+    gain = EXPOSURE_TARGET / brightest(dark)
+    assert np.abs(lifted.astype(float) - dark * gain).max() <= 1.0  # no colour changed
+
+
+def test_a_nearly_black_frame_is_brightened_at_most_max_lift():
+    dark = np.full((16, 16, 3), 10, np.uint8)
+    assert np.all(lift_exposure(dark) == round(10 * MAX_LIFT))
+
+
+def test_every_die_of_a_dim_frame_is_located():
+    """A dim room (the frame at 35 % of its light): without the lift the network found
+    five of these ten dice."""
+    scene = render_scene(HELD_OUT_SEED_BASE + 29)
+    dim = cv2.convertScaleAbs(scene.image, alpha=0.35)
+    located = TopFinder.load().locate(dim)
+    assert len(located.boxes) == len(scene.dice)
+    for die in scene.dice:
+        distances = [np.linalg.norm(box.mean(axis=0) - die.centre) for box in located.boxes]
+        assert min(distances) < 0.3 * side_of(die.corners)
 
 
 def test_training_maps_mark_each_top_its_core_and_the_hand():
