@@ -167,7 +167,7 @@ def test_a_frame_exposed_like_the_training_frames_is_left_as_it_is(scenes):
     assert lift_exposure(image) is image
 
 
-@pytest.mark.parametrize("dim", [0.3, 0.45, 0.6])
+@pytest.mark.parametrize("dim", [0.25, 0.4, 0.5])
 def test_an_under_exposed_frame_is_lifted_to_the_trained_exposure_by_one_gain(scenes, dim):
     image = net_input(scenes[0].image)
     dark = cv2.convertScaleAbs(image, alpha=dim)
