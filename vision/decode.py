@@ -10,8 +10,13 @@ read die, the posterior of each face under the prior (sum-product). Ten dice and
 
 When even the best matching needs a face the classifier all but ruled out (the
 dice may differ from the unconfirmed layout table), the matching is not
-trusted: each die falls back to its own most likely face and the decoding is
-flagged, never silently bent to fit the table.
+trusted and the decoding is flagged, never silently bent to fit the table. The
+dice then keep only what holds for every Phase 10 set whatever its layout: at
+most six dice show a high face (5 to 10) and at most four a low one (1 to 4, W),
+so a die torn between a 9 and a 2 in a roll whose four low dice are plain reads
+as the 9 (`_composition_decoding`, also used when the inventory is switched
+off). Where even that needs a face the classifier all but ruled out, each die
+falls back to its own most likely face and the composition is flagged.
 """
 
 from __future__ import annotations
@@ -121,16 +126,68 @@ def decode(
         logger.debug("%d dice read: more than the box holds, decoding each alone", count)
         return _independent(probs, unsure_below, (ReadingFlag.TOO_MANY,))
     if not use_inventory:
-        return _independent(probs, unsure_below, _composition_flags(probs.argmax(axis=1)))
+        return _composed(probs, unsure_below, ())
     matched = _best_matching(probs)
     chosen = [int(face) for face in matched]
     if min(probs[range(count), chosen]) < MIN_MATCHED_FACE_PROB:
-        logger.debug("best inventory matching needs an implausible face; reading each die alone")
-        flags = (ReadingFlag.NOT_EXPLAINED, *_composition_flags(probs.argmax(axis=1)))
-        return _independent(probs, unsure_below, flags)
+        logger.debug("best inventory matching needs an implausible face; reading by composition")
+        return _composed(probs, unsure_below, (ReadingFlag.NOT_EXPLAINED,))
     posterior = _posterior(probs)
     faces = tuple(_decoded(posterior[i], chosen[i], unsure_below) for i in range(count))
     return Decoding(faces, (), True)
+
+
+def _composed(
+    probs: np.ndarray, unsure_below: float, flags: tuple[ReadingFlag, ...]
+) -> Decoding:
+    """Faces read under the composition alone (at most six high, four low); each die
+    alone, the composition flagged, when that needs a face all but ruled out."""
+    chosen, posterior = _composition_decoding(probs)
+    if min(probs[range(len(probs)), chosen]) < MIN_MATCHED_FACE_PROB:
+        logger.debug("the composition needs an implausible face; reading each die alone")
+        flags = (*flags, *_composition_flags(probs.argmax(axis=1)))
+        return _independent(probs, unsure_below, flags)
+    faces = tuple(_decoded(posterior[i], chosen[i], unsure_below) for i in range(len(probs)))
+    return Decoding(faces, flags, False)
+
+
+def _composition_decoding(probs: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """The most likely faces of N <= 10 dice of which at most HIGH_DICE show a high face
+    and at most LOW_DICE a low one, and each die's posterior (N, 44) under that rule.
+
+    Whether a die is high or low is all the rule sees: the MAP makes the dice that
+    lose least by it low (for each allowed number of low dice), and the posterior
+    sums over every allowed split exactly (a product of N two-term polynomials)."""
+    count = len(probs)
+    high = np.where(_HIGH_FACE, probs, 0.0)
+    low = np.where(_HIGH_FACE, 0.0, probs)
+    best_high, best_low = high.argmax(axis=1), low.argmax(axis=1)
+    rows = np.arange(count)
+    gain = np.log(probs[rows, best_low]) - np.log(probs[rows, best_high])  # of being low
+    order = np.argsort(-gain)
+    allowed = range(max(0, count - HIGH_DICE), min(count, LOW_DICE) + 1)
+    lows = max(allowed, key=lambda k: float(gain[order[:k]].sum()))
+    chosen = best_high.copy()
+    chosen[order[:lows]] = best_low[order[:lows]]
+    p_high, p_low = high.sum(axis=1), low.sum(axis=1)
+
+    def split(dice: np.ndarray) -> np.ndarray:
+        """P(k of `dice` show a low face), k = 0..len(dice)."""
+        poly = np.ones(1)
+        for i in dice:
+            poly = np.convolve(poly, [p_high[i], p_low[i]])
+        return poly
+
+    ok = np.zeros(count + 1, bool)
+    ok[list(allowed)] = True
+    total = float(split(rows)[ok].sum())
+    posterior = np.empty_like(probs)
+    for i in range(count):
+        others = split(np.delete(rows, i))  # k = 0..count-1 low among the others
+        as_high = float(others[ok[:-1]].sum())  # i high: the others hold all k low
+        as_low = float(others[ok[1:]].sum())  # i low: the others hold k - 1
+        posterior[i] = np.where(_HIGH_FACE, high[i] * as_high, low[i] * as_low) / total
+    return [int(face) for face in chosen], posterior / posterior.sum(axis=1, keepdims=True)
 
 
 def _independent(

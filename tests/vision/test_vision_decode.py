@@ -6,7 +6,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_budget import examples
 
-from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE, WILD, Roll
+from scorer.dice import (
+    COLOUR_LETTERS,
+    HIGH_DICE,
+    HIGH_VALUES,
+    LOW_DICE,
+    LOW_VALUES,
+    PHYSICAL_DICE,
+    WILD,
+    Die,
+    Roll,
+)
 from vision.decode import FACES, UNSURE_BELOW, decode, face_probabilities
 from vision.reading import ReadingFlag
 
@@ -84,6 +94,68 @@ def test_seven_confident_high_dice_are_flagged():
     assert faces(decoding) == "5R 6R 7R 8R 9R 10R 9G"
     assert ReadingFlag.NOT_EXPLAINED in decoding.flags
     assert ReadingFlag.BAD_COMPOSITION in decoding.flags
+
+
+NOT_IN_THE_TABLE = Roll.from_text("5O 5O 6R 7R 8R 9R 1B 2B 3B 4B")  # two 5O: no matching
+
+
+def torn(roll, index, other_value, share=0.5):
+    """Classifier-like outputs, die `index` torn between its value and `other_value`."""
+    values, colours = probs_for(roll, sure=0.99)
+    die = roll.dice[index]
+    values[index] = 0.001
+    values[index, 10 if die.value == WILD else die.value - 1] = share
+    values[index, 10 if other_value == WILD else other_value - 1] = 1 - share
+    return values, colours
+
+
+@pytest.mark.parametrize("share", [0.5, 0.3])
+def test_a_die_torn_between_high_and_low_reads_as_the_four_low_dice_allow(share):
+    # The 9R is read as a 2 as much as a 9, or more; the four low dice are plain.
+    assert not NOT_IN_THE_TABLE.is_explained_by_inventory()
+    values, colours = torn(NOT_IN_THE_TABLE, 5, 2, share)
+    for decoding in (decode(values, colours), decode(values, colours, use_inventory=False)):
+        assert faces(decoding) == str(NOT_IN_THE_TABLE)
+        assert not any(face.unsure for face in decoding.faces)
+        assert decoding.faces[5].confidence > 0.9
+        assert not decoding.used_inventory
+    assert decode(values, colours).flags == (ReadingFlag.NOT_EXPLAINED,)
+    assert decode(values, colours, use_inventory=False).flags == ()
+
+
+def test_a_torn_die_stays_unsure_while_the_composition_allows_either():
+    # Five dice read: one more low die is possible, so a 9-or-2 stays in doubt.
+    roll = Roll.from_text("5O 5O 9R 1B 2B")
+    values, colours = torn(roll, 2, 2)
+    decoding = decode(values, colours)
+    assert decoding.faces[2].unsure
+    assert {str(decoding.faces[2].die), *(str(d) for d, _ in decoding.faces[2].alternatives)} >= {
+        "9R", "2R"}
+    assert all(not face.unsure for i, face in enumerate(decoding.faces) if i != 2)
+
+
+@st.composite
+def composition_rolls(draw):
+    """Any roll of up to ten dice the composition allows, in any colours: a set whose
+    layout is not the table's."""
+    high = draw(st.integers(0, HIGH_DICE))
+    low = draw(st.integers(0 if high else 1, LOW_DICE))
+    values = [draw(st.sampled_from(HIGH_VALUES)) for _ in range(high)]
+    values += [draw(st.sampled_from(LOW_VALUES)) for _ in range(low)]
+    order = draw(st.permutations(range(len(values))))
+    return Roll(tuple(Die(values[i], draw(st.sampled_from(COLOUR_LETTERS))) for i in order))
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(composition_rolls(), st.integers(0, 9), st.floats(0.5, 0.7), st.integers(0, 10))
+def test_any_sets_roll_is_recovered_or_doubted_when_one_die_is_blurred(roll, blurred, sure, decoy):
+    index = blurred % len(roll)
+    values, colours = torn(roll, index, WILD if decoy == 10 else decoy + 1, sure)
+    # Without the table (as when the profile has learnt that these dice differ).
+    decoding = decode(values, colours, use_inventory=False)
+    # The truth, or an alternative marked unsure: never a silent guess.
+    assert faces(decoding) == str(roll) or decoding.faces[index].unsure
+    assert all(not face.unsure for i, face in enumerate(decoding.faces) if i != index)
 
 
 def test_more_than_ten_dice_decode_alone_and_flag():
