@@ -26,7 +26,15 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from scorer.dice import PHYSICAL_DICE, Die
+from scorer.dice import (
+    COLOUR_LETTERS,
+    HIGH_DICE,
+    HIGH_VALUES,
+    LOW_DICE,
+    LOW_VALUES,
+    PHYSICAL_DICE,
+    Die,
+)
 from vision.synth.font_library import Split, font_files, is_reserved
 from vision.synth.outline_glyphs import MIN_STROKE, stroke_width
 
@@ -218,6 +226,17 @@ def _roll(rng) -> list[Die]:
     return [die.faces[int(rng.integers(len(die.faces)))] for die in PHYSICAL_DICE]
 
 
+def _any_roll(rng) -> list[Die]:
+    """Six high faces and four low ones in any colours: a roll of a set whose faces are
+    laid out otherwise than the inventory table says (it is an unconfirmed transcription)."""
+    def face(values: Sequence[int]) -> Die:
+        return Die(int(rng.choice(values)), str(rng.choice(COLOUR_LETTERS)))
+
+    return [face(HIGH_VALUES) for _ in range(HIGH_DICE)] + [
+        face(LOW_VALUES) for _ in range(LOW_DICE)
+    ]
+
+
 def foreign_set(seed: int, *, dark: bool | None = None) -> ForeignSet:
     """The dice set of `seed`: a held-out font, a body (dark or light when `dark` says),
     one printer's ink per colour, and how the maker sets the faces."""
@@ -246,12 +265,17 @@ def foreign_set(seed: int, *, dark: bool | None = None) -> ForeignSet:
 
 
 def foreign_scene(
-    seed: int, *, dark: bool | None = None, dice_set: ForeignSet | None = None
+    seed: int,
+    *,
+    dark: bool | None = None,
+    dice_set: ForeignSet | None = None,
+    any_faces: bool = False,
 ) -> ForeignScene:
     """The tray of `seed`: ten dice of one set on one cloth under one lamp.
 
     `dice_set`: the set rolled (None: the set of this seed, with bodies dark or light
-    as `dark` says, either when None)."""
+    as `dark` says, either when None). `any_faces`: the dice show any six high and four
+    low faces, not a roll of the inventory table's dice."""
     rng = np.random.default_rng([seed, 2024])
     if dice_set is None:
         dice_set = foreign_set(seed, dark=dark)
@@ -262,7 +286,7 @@ def foreign_scene(
     side = rng.uniform(*SIDES)
     light = rng.uniform(-1, 1, 2)
     light /= max(np.linalg.norm(light), 1e-6)
-    faces = _roll(rng)
+    faces = _any_roll(rng) if any_faces else _roll(rng)
     truth = []
     for die, (cx, cy) in zip(faces, _positions(len(faces), side, rng), strict=True):
         s = side * rng.uniform(0.95, 1.05)

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scorer.dice import HIGH_DICE, LOW_DICE, PHYSICAL_DICE
+from scorer.dice import HIGH_DICE, HIGH_VALUES, LOW_DICE, PHYSICAL_DICE, Roll
 from vision.synth.font_library import Split, font_files, is_reserved
 
 pytest.importorskip("PIL", reason="Pillow (the dev extra) draws the foreign trays")
@@ -50,6 +50,16 @@ def test_a_tray_shows_one_face_of_each_die_apart_and_inside_the_frame():
     gaps = np.linalg.norm(centres[:, None] - centres[None], axis=2) + np.eye(len(centres)) * 1e9
     side = np.linalg.norm(scene.dice[0].corners[0] - scene.dice[0].corners[1])
     assert gaps.min() > 1.5 * side
+
+
+def test_a_tray_of_any_faces_keeps_six_high_and_four_low_dice_off_the_table():
+    """`--any-faces`: a set laid out otherwise than the inventory table."""
+    rolls = [Roll(tuple(t.die for t in foreign_scenes.foreign_scene(seed, any_faces=True).dice))
+             for seed in range(3)]
+    for roll in rolls:
+        assert len(roll) == HIGH_DICE + LOW_DICE
+        assert sum(die.value in HIGH_VALUES for die in roll) == HIGH_DICE
+    assert not all(roll.is_explained_by_inventory() for roll in rolls)
 
 
 def test_a_tray_is_the_same_for_the_same_seed_and_differs_for_another():
