@@ -36,7 +36,17 @@ from scorer.dice import FULL_ROLL
 from vision.model_io import LOCATOR_MODEL_FILE as LOCATOR_NAME
 from vision.model_io import LOCATOR_OUTPUTS as OUTPUT_NAMES
 from vision.onnx_model import load_session
-from vision.tops_input import CORE, HAND, NET_GRID, NET_STRIDE, NET_WIDTH, TOP, net_input, to_tensor
+from vision.tops_input import (
+    CORE,
+    HAND,
+    NET_GRID,
+    NET_STRIDE,
+    NET_WIDTH,
+    TOP,
+    net_input,
+    to_tensor,
+    under_exposed,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -206,9 +216,12 @@ class TopFinder:
         logger.info("loaded %s (%d threads)", loaded.name, threads)
         return finder
 
-    def maps(self, frame: np.ndarray, net_width: int = NET_WIDTH) -> np.ndarray:
-        """The network's (3, h, w) float32 maps of a (H, W, 3) uint8 BGR frame."""
-        image = net_input(frame, net_width)
+    def maps(
+        self, frame: np.ndarray, net_width: int = NET_WIDTH, *, lift: bool = False
+    ) -> np.ndarray:
+        """The network's (3, h, w) float32 maps of a (H, W, 3) uint8 BGR frame (`lift`:
+        its exposure lifted when under-exposed)."""
+        image = net_input(frame, net_width, lift=lift)
         return self._session.run(None, {self._input: to_tensor(image[None])})[0][0]
 
     def locate(
@@ -224,27 +237,37 @@ class TopFinder:
         small as merged pairs, MERGED_PAIR_PX) the frame is looked at also at
         SEARCH_WIDTHS, then at the width that brings the best look's dice to
         TRAINED_DIE_PX, and the best of these looks (`_best_look`) is kept. At most
-        four looks. A frame whose top map shows no top anywhere (an empty tray) takes
-        one: dice even a third of the trained size still show there. A hand the first
-        look sees is flagged whichever look is kept (`_with_hand_of`).
+        four looks (five for an under-exposed frame, below). A frame whose top map
+        shows no top anywhere (an empty tray) takes one: dice even a third of the
+        trained size still show there. A hand the first
+        look sees is flagged whichever look is kept (`_with_hand_of`). An under-exposed
+        frame (`vision.tops_input.under_exposed`) whose first look found fewer than
+        ten dice is looked at lifted to the trained exposure too, and the lifted looks
+        are taken from there on when the lifted first look is better: a frame the
+        locator reads as it is keeps its boxes.
         """
         first = self.locate_at(frame, tray, NET_WIDTH)
+        lift = False
+        if len(first.boxes) < FULL_ROLL and under_exposed(frame):
+            lifted = self.locate_at(frame, tray, NET_WIDTH, lift=True)
+            if quality(lifted) > quality(first):
+                first, lift = _with_hand_of(first, lifted), True
         merged = len(first.boxes) < FULL_ROLL and first.net_die_side < MERGED_PAIR_PX
         fitting = fits(first) and not merged
         if fitting and NEAR_FULL_ROLL <= len(first.boxes) < FULL_ROLL:
-            closer = self.locate_at(frame, tray, CLOSER_WIDTH)
+            closer = self.locate_at(frame, tray, CLOSER_WIDTH, lift=lift)
             return _with_hand_of(first, _best_look([first, closer]))
         if fitting or (not first.boxes and first.top_peak < NO_TOP):
             return first
         looks = {NET_WIDTH: first}
         for net_width in SEARCH_WIDTHS:
-            looks[net_width] = self.locate_at(frame, tray, net_width)
+            looks[net_width] = self.locate_at(frame, tray, net_width, lift=lift)
         best = _best_look(looks.values())
         if not best.boxes:
             return first
         wanted = fitted_net_width(best)
         if wanted not in looks:
-            looks[wanted] = self.locate_at(frame, tray, wanted)
+            looks[wanted] = self.locate_at(frame, tray, wanted, lift=lift)
         return _with_hand_of(first, _best_look(looks.values()))
 
     def locate_at(
@@ -252,10 +275,13 @@ class TopFinder:
         frame: np.ndarray,
         tray: Sequence[Sequence[float]] | np.ndarray | None,
         net_width: int,
+        *,
+        lift: bool = False,
     ) -> Located:
-        """One look at the frame with the network input `net_width` pixels wide."""
+        """One look at the frame with the network input `net_width` pixels wide
+        (`lift`: its exposure lifted, `vision.tops_input.lift_exposure`)."""
         height, width = frame.shape[:2]
-        located = boxes_from_maps(self.maps(frame, net_width), (width, height), tray)
+        located = boxes_from_maps(self.maps(frame, net_width, lift=lift), (width, height), tray)
         kept = _drop_side_faces(list(located.boxes), frame, located.die_side)
         keep = [any(box is k for k in kept) for box in located.boxes]
         scores = tuple(score for score, chosen in zip(located.scores, keep, strict=True) if chosen)

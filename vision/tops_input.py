@@ -50,42 +50,50 @@ def output_size(width: int, height: int, net_width: int = NET_WIDTH) -> tuple[in
 
 
 EXPOSURE_TARGET: Final[float] = 140.0
-"""The brightest part of a frame (the 99th percentile of each pixel's brightest channel)
-is lifted to at least this, about the darkest 1 % of the frames the network was trained
-on (their 5th percentile is 165): a dim room or a camera that under-exposes would
-otherwise leave dark dice on a dark cloth below anything the network has seen. Frames
-as bright as the training ones are left as they are: lifting those too (to 170) changed
-2 of 300 dark-bodied scenes, each to a die marked unsure."""
+"""A frame whose brightest part (the 99th percentile of each pixel's brightest channel)
+is below this, about the darkest 1 % of the frames the network was trained on (their
+5th percentile is 165), is under-exposed: a dim room or a camera metering a bright
+spot leaves dark dice on a dark cloth below anything the network has seen. The
+locator looks at such a frame lifted to it too (`lift_exposure`)."""
 
 MAX_LIFT: Final[float] = 3.0
 """The most a frame is brightened: a nearly black frame stays dark, its noise unamplified."""
+
+
+def brightest(image: np.ndarray) -> float:
+    """The 99th percentile of each pixel's brightest channel of a uint8 BGR image."""
+    if not image.size:
+        return 0.0
+    channels = cv2.split(image)
+    top = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+    counts = cv2.calcHist([top], [0], None, [256], [0, 256]).ravel().cumsum()
+    return float(np.searchsorted(counts, 0.99 * counts[-1]))
 
 
 def lift_exposure(image: np.ndarray) -> np.ndarray:
     """The uint8 BGR image brightened (one gain for all channels, at most MAX_LIFT) so
     its brightest part reaches EXPOSURE_TARGET, as a camera's auto exposure would; an
     image already that bright is returned as it is."""
-    if not image.size:
+    level = brightest(image)
+    if not image.size or level >= EXPOSURE_TARGET:
         return image
-    channels = cv2.split(image)
-    top = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
-    counts = cv2.calcHist([top], [0], None, [256], [0, 256]).ravel().cumsum()
-    brightest = float(np.searchsorted(counts, 0.99 * counts[-1]))  # 99th percentile
-    if brightest >= EXPOSURE_TARGET:
-        return image
-    gain = min(EXPOSURE_TARGET / max(brightest, 1.0), MAX_LIFT)
-    return cv2.convertScaleAbs(image, alpha=gain)
+    return cv2.convertScaleAbs(image, alpha=min(EXPOSURE_TARGET / max(level, 1.0), MAX_LIFT))
 
 
-def net_input(frame: np.ndarray, net_width: int = NET_WIDTH) -> np.ndarray:
+def under_exposed(frame: np.ndarray) -> bool:
+    """Whether the frame, as the network sees it, is darker than EXPOSURE_TARGET."""
+    return brightest(net_input(frame)) < EXPOSURE_TARGET
+
+
+def net_input(frame: np.ndarray, net_width: int = NET_WIDTH, *, lift: bool = False) -> np.ndarray:
     """The frame (H, W, 3) uint8 BGR resized to the network's input size, still uint8 BGR
-    (shrunk by area averaging, enlarged bilinearly), its exposure lifted when it is
-    darker than the network was trained on (`lift_exposure`)."""
+    (shrunk by area averaging, enlarged bilinearly); `lift`: its exposure lifted when it
+    is darker than the network was trained on (`lift_exposure`)."""
     height, width = frame.shape[:2]
     size = net_size(width, height, net_width)
     shrink = size[0] <= width
     small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
-    return lift_exposure(small)
+    return lift_exposure(small) if lift else small
 
 
 INPUT_CHANNELS: Final[int] = 5

@@ -20,12 +20,15 @@ from vision.tops_input import (
     EXPOSURE_TARGET,
     HAND,
     MAX_LIFT,
+    NET_WIDTH,
     TOP,
+    brightest,
     lift_exposure,
     net_input,
     net_size,
     output_size,
     to_tensor,
+    under_exposed,
 )
 
 
@@ -157,10 +160,6 @@ def test_network_input_is_colours_in_unit_range_then_position_across_the_frame()
     assert np.all(x == x[0]) and np.all(y.T == y[:, 0])
 
 
-def brightest(image: np.ndarray) -> float:
-    return float(np.percentile(image.max(axis=2), 99))
-
-
 def test_a_frame_exposed_like_the_training_frames_is_left_as_it_is(scenes):
     image = net_input(scenes[0].image)
     assert brightest(image) >= EXPOSURE_TARGET
@@ -182,16 +181,40 @@ def test_a_nearly_black_frame_is_brightened_at_most_max_lift():
     assert np.all(lift_exposure(dark) == round(10 * MAX_LIFT))
 
 
-def test_every_die_of_a_dim_frame_is_located():
-    """A dim room (the frame at 35 % of its light): without the lift the network found
-    five of these ten dice."""
+@pytest.fixture(scope="module")
+def finder():
+    return TopFinder.load()
+
+
+def test_every_die_of_a_dim_frame_is_located(finder):
+    """A dim room (the frame at 35 % of its light): the look at the frame as it is finds
+    five of these ten dice, the look at it lifted all ten."""
     scene = render_scene(HELD_OUT_SEED_BASE + 29)
     dim = cv2.convertScaleAbs(scene.image, alpha=0.35)
-    located = TopFinder.load().locate(dim)
+    assert under_exposed(dim) and not under_exposed(scene.image)
+    assert len(finder.locate_at(dim, None, NET_WIDTH).boxes) < len(scene.dice)
+    located = finder.locate(dim)
     assert len(located.boxes) == len(scene.dice)
     for die in scene.dice:
         distances = [np.linalg.norm(box.mean(axis=0) - die.centre) for box in located.boxes]
         assert min(distances) < 0.3 * side_of(die.corners)
+
+
+def test_a_dim_frame_whose_dice_are_all_found_keeps_its_boxes(finder):
+    scene = render_scene(HELD_OUT_SEED_BASE + 2)
+    dim = cv2.convertScaleAbs(scene.image, alpha=0.35)
+    assert under_exposed(dim)
+    first = finder.locate_at(dim, None, NET_WIDTH)
+    assert len(first.boxes) == len(scene.dice)
+    located = finder.locate(dim)
+    assert len(located.boxes) == len(first.boxes)
+    assert all(np.array_equal(a, b) for a, b in zip(located.boxes, first.boxes, strict=True))
+
+
+def test_training_inputs_are_not_lifted(scenes):
+    dim = cv2.convertScaleAbs(scenes[0].image, alpha=0.35)
+    assert np.array_equal(net_input(dim), cv2.resize(dim, (320, 240), interpolation=cv2.INTER_AREA))
+    assert brightest(net_input(dim, lift=True)) == pytest.approx(EXPOSURE_TARGET, abs=3)
 
 
 def test_training_maps_mark_each_top_its_core_and_the_hand():
@@ -310,13 +333,19 @@ def test_a_finer_look_at_a_sure_dies_pips_is_its_print_not_dice():
 class _CannedLooks:
     """A TopFinder whose looks at each network width are given (no network)."""
 
-    def __init__(self, looks: dict[int, Located]) -> None:
+    def __init__(self, looks: dict[int, Located], lifted: dict[int, Located] | None = None):
         self.looks = looks
-        self.widths: list[int] = []
+        self.lifted = lifted or {}
+        self.widths: list[int] = []  # each look's width, a lifted one's negative
 
-    def locate_at(self, frame, tray, net_width):
-        self.widths.append(net_width)
-        return self.looks.get(net_width, _look([], [], net_width))
+    def locate_at(self, frame, tray, net_width, *, lift=False):
+        self.widths.append(-net_width if lift else net_width)
+        return (self.lifted if lift else self.looks).get(net_width, _look([], [], net_width))
+
+
+LIT = np.full((960, 1280, 3), 200, np.uint8)
+"""A frame as bright as the training frames: no lifted look."""
+DARK = np.full((960, 1280, 3), 40, np.uint8)
 
 
 def test_the_search_keeps_the_look_that_saw_the_die_over_the_one_that_counted_its_pips():
@@ -326,7 +355,7 @@ def test_the_search_keeps_the_look_that_saw_the_die_over_the_one_that_counted_it
     pips = _look(_pips(300, 200, 70), [0.94, 0.91, 0.9, 0.92], 640)
     too_big = _look([_square(300, 200, 70)], [0.84], 320)  # 37 network pixels: no fit
     canned = _CannedLooks({320: too_big, 160: die, 640: pips})
-    found = TopFinder.locate(canned, np.zeros((450, 600, 3), np.uint8))
+    found = TopFinder.locate(canned, LIT[:450, :600])
     assert found is die
     assert canned.widths[:3] == [320, 160, 640]
 
@@ -357,5 +386,22 @@ def test_a_look_at_most_of_a_roll_is_compared_with_a_closer_one(first, closer, w
     from vision.tops import TopFinder
 
     canned = _CannedLooks({320: _row(first, 320), 400: _row(closer, 400)})
-    found = TopFinder.locate(canned, np.zeros((960, 1280, 3), np.uint8))
+    found = TopFinder.locate(canned, LIT)
+    assert canned.widths == widths and len(found.boxes) == kept
+
+
+@pytest.mark.parametrize(("plain", "lifted", "closer", "widths", "kept"), [
+    (5, 10, 10, [320, -320], 10),  # the lifted look found the dice the dark one missed
+    (5, 9, 10, [320, -320, -400], 10),  # ... and most of a roll: the closer look lifted too
+    (9, 6, 6, [320, -320, 400], 9),  # the lifted look saw less: the first kept
+    (10, 0, 0, [320], 10),  # a whole roll in the dark: no lifted look
+])
+def test_an_under_exposed_frame_short_of_dice_is_looked_at_lifted(
+    plain, lifted, closer, widths, kept
+):
+    from vision.tops import TopFinder
+
+    canned = _CannedLooks({320: _row(plain, 320), 400: _row(plain, 400)},
+                          {320: _row(lifted, 320), 400: _row(closer, 400)})
+    found = TopFinder.locate(canned, DARK)
     assert canned.widths == widths and len(found.boxes) == kept
