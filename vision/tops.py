@@ -239,12 +239,12 @@ class TopFinder:
         TRAINED_DIE_PX, and the best of these looks (`_best_look`) is kept. At most
         four looks (five for an under-exposed frame, below). A frame whose top map
         shows no top anywhere (an empty tray) takes one: dice even a third of the
-        trained size still show there. A hand the first
-        look sees is flagged whichever look is kept (`_with_hand_of`). An under-exposed
-        frame (`vision.tops_input.under_exposed`) whose first look found fewer than
-        ten dice is looked at lifted to the trained exposure too, and the lifted looks
-        are taken from there on when the lifted first look is better: a frame the
-        locator reads as it is keeps its boxes.
+        trained size still show there. A hand the first look sees is flagged
+        whichever look is kept (`_with_hand_of`). An under-exposed frame
+        (`vision.tops_input.under_exposed`) whose first look found fewer than ten dice
+        is looked at lifted to the trained exposure too, and the lifted looks are
+        taken from there on when the lifted first look is better: a frame the locator
+        reads as it is keeps its boxes.
         """
         first = self.locate_at(frame, tray, NET_WIDTH)
         lift = False
