@@ -1,29 +1,16 @@
 """The camera faults of `benchmarks/eval_camera_faults.py`: each does what it stands for,
 and a fault that moves the dice moves their truth with them."""
 
-import importlib.util
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from benchmark_modules import load_benchmark
 
 from vision.synth.font_library import Split, font_files
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-camera_faults = _load("camera_faults")
+camera_faults = load_benchmark("camera_faults")
 
 
 @dataclass(frozen=True)
@@ -115,8 +102,7 @@ def test_the_evaluation_reads_a_spoilt_tray_where_its_dice_now_lie():
     pytest.importorskip("PIL", reason="Pillow (the dev extra) draws the foreign trays")
     if not font_files(Split.HELD_OUT, require=False):
         pytest.skip("held-out fonts not installed (models/install_fonts.sh --held-out)")
-    sys.path.insert(0, str(BENCHMARKS))
-    evaluation = _load("eval_camera_faults")
+    evaluation = load_benchmark("eval_camera_faults")
     from vision.pipeline import DiceReader
 
     faults = (camera_faults.fault("clean"), camera_faults.fault("tilted"))

@@ -1,21 +1,15 @@
 """benchmarks/eval_real.py: skips without the photos, matches one to one, reads a folder."""
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import cv2
 import numpy as np
+from benchmark_modules import load_benchmark
 
 from vision.synth import render_scene
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "eval_real.py"
-spec = importlib.util.spec_from_file_location("eval_real", SCRIPT)
-eval_real = importlib.util.module_from_spec(spec)
-sys.modules["eval_real"] = eval_real  # dataclasses look their module up
-spec.loader.exec_module(eval_real)
+eval_real = load_benchmark("eval_real")
 
 
 def test_an_absent_folder_is_skipped_with_a_reason(tmp_path, capsys):

@@ -5,12 +5,10 @@ trained on, so the renderer must itself be sound: ten dice of a roll the dice al
 apart and inside the frame, in held-out fonts only and none too thin to print.
 """
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from benchmark_modules import load_benchmark
 
 from scorer.dice import HIGH_DICE, HIGH_VALUES, LOW_DICE, PHYSICAL_DICE, Roll
 from vision.synth.font_library import Split, font_files, is_reserved
@@ -22,20 +20,8 @@ if not font_files(Split.HELD_OUT, require=False):
         allow_module_level=True,
     )
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-foreign_scenes = _load("foreign_scenes")
-sys.path.insert(0, str(BENCHMARKS))
-eval_foreign = _load("eval_foreign")
+foreign_scenes = load_benchmark("foreign_scenes")
+eval_foreign = load_benchmark("eval_foreign")
 
 
 def test_a_tray_shows_one_face_of_each_die_apart_and_inside_the_frame():
