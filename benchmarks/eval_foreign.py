@@ -18,7 +18,6 @@ Evaluation only: nothing is tuned on these trays.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -27,7 +26,7 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from eval_pipeline import print_score  # noqa: E402
+from eval_pipeline import pooled_score, print_score, scores_json  # noqa: E402
 from foreign_scenes import fonts, foreign_scene  # noqa: E402
 
 from vision.classifier import FaceClassifier  # noqa: E402
@@ -81,15 +80,12 @@ def main(argv: list[str] | None = None) -> int:
         first = args.first_seed + index * args.scenes
         seeds = range(first, first + args.scenes)
         scores[key] = evaluate(reader, seeds, dark, any_faces=args.any_faces)
-    pooled = PipelineScore(tuple(s for score in scores.values() for s in score.scenes))
     if args.json:
-        result = {key: score.to_dict() for key, score in scores.items()}
-        result["pooled"] = pooled.to_dict()
-        print(json.dumps(result))
+        print(scores_json(scores))
         return 0
     for key, score in scores.items():
         print_score(f"{key} bodies", score, "trays")
-    print_score("pooled", pooled, "trays")
+    print_score("pooled", pooled_score(scores), "trays")
     return 0
 
 

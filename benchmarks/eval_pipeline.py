@@ -48,6 +48,18 @@ def print_score(title: str, score: PipelineScore, unit: str = "scenes") -> None:
         print(f"failed seeds:              {' '.join(map(str, failed))}")
 
 
+def pooled_score(scores: dict[str, PipelineScore]) -> PipelineScore:
+    """Every scene of every group, as one score."""
+    return PipelineScore(tuple(s for score in scores.values() for s in score.scenes))
+
+
+def scores_json(scores: dict[str, PipelineScore]) -> str:
+    """One JSON object: each group's figures by its key, and the pooled ones."""
+    result = {key: score.to_dict() for key, score in scores.items()}
+    result["pooled"] = pooled_score(scores).to_dict()
+    return json.dumps(result)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=150, help="scenes per group (150)")
@@ -97,16 +109,13 @@ def main(argv: list[str] | None = None) -> int:
         first = args.first_seed + index * args.scenes
         seeds = range(first, first + args.scenes)
         scores[group.key] = evaluate_pipeline(reader, seeds, None if group.split is None else look)
-    pooled = PipelineScore(tuple(s for score in scores.values() for s in score.scenes))
     if args.json:
-        result = {key: score.to_dict() for key, score in scores.items()}
-        result["pooled"] = pooled.to_dict()
-        print(json.dumps(result))
+        print(scores_json(scores))
         return 0
     for group in groups:
         print_score(f"{group.key}: {group.title}", scores[group.key])
     if len(scores) > 1:
-        print_score("all groups pooled", pooled)
+        print_score("all groups pooled", pooled_score(scores))
     return 0
 
 
