@@ -7,44 +7,25 @@ so undo, corrections of an earlier hand and a restart work as in the dice game.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
-from scorer.card_events import (
-    CardAction,
-    CardEvent,
-    CardGameCreated,
-    HandCorrected,
-    HandPlayed,
-    HandResult,
-)
+from scorer.card_events import CardAction, CardGameCreated, HandCorrected, HandPlayed, HandResult
 from scorer.card_rules import DEFAULT_WINNER_RULE, CardWinnerRule
 from scorer.card_scorepad import CardScorepad, HandRecord
 from scorer.card_table import CardTable
-from scorer.events import Undone
-from scorer.game import apply_logged, validate_players
-from scorer.game_errors import GameError, InvalidEventError, NothingToUndoError
-
-logger = logging.getLogger(__name__)
+from scorer.event_log import EventLogGame, validate_players
+from scorer.game_errors import InvalidEventError
 
 
-class CardGame:
-    """One card game: its event log and the table derived from it.
+class CardGame(EventLogGame[CardGameCreated, CardAction, CardTable]):
+    """One card game: its event log and the table derived from it (`scorer.event_log`).
 
     Build one with `CardGame.new(...)` or `CardGame.replay(events)`.
     """
 
-    def __init__(self, created: CardGameCreated) -> None:
-        if not isinstance(created, CardGameCreated):
-            raise InvalidEventError(f"a card game log starts with card_game_created, "
-                                    f"not {created!r}")
-        names = validate_players(created.players, solitaire=False)
-        if names != created.players:
-            raise InvalidEventError(f"card_game_created has untidy player names "
-                                    f"{created.players!r}")
-        self._events: list[CardEvent] = [created]
-        self._actions: list[CardAction] = []
-        self._table = CardTable(created)
+    CREATED = CardGameCreated
+    ACTIONS = (HandPlayed, HandCorrected)
+    KIND = "card game"
 
     @classmethod
     def new(cls, players: Sequence[str], *,
@@ -57,35 +38,12 @@ class CardGame:
         rule = winner if isinstance(winner, CardWinnerRule) else CardWinnerRule.from_value(winner)
         return cls(CardGameCreated(names, rule))
 
-    @classmethod
-    def replay(cls, events: Iterable[CardEvent]) -> CardGame:
-        """The game a log describes; raises a GameError at the first illegal event."""
-        iterator = iter(events)
-        first = next(iterator, None)
-        if first is None:
-            raise InvalidEventError("an empty log is not a game: it starts with card_game_created")
-        game = cls(first)  # type: ignore[arg-type]  # refused by name if not the start
-        apply_logged(iterator, game._apply, (GameError,))
-        return game
-
-    # -- the log ------------------------------------------------------------------
-
-    @property
-    def events(self) -> tuple[CardEvent, ...]:
-        return tuple(self._events)
-
-    def _apply(self, event: CardEvent) -> None:
-        if isinstance(event, Undone):
-            self._undo()
-        elif isinstance(event, HandPlayed | HandCorrected):
-            self._table = self._advanced(self._table, event)
-            self._actions.append(event)
-        else:
-            raise InvalidEventError(f"{event!r} cannot follow the start of a card game")
-        self._events.append(event)
-
     @staticmethod
-    def _advanced(table: CardTable, action: CardAction) -> CardTable:
+    def _new_table(created: CardGameCreated) -> CardTable:
+        return CardTable(created)
+
+    def _advanced(self, table: CardTable, action: CardAction, *, verify: bool) -> CardTable:
+        """The table after one hand or correction: checked each time, as it costs little."""
         if isinstance(action, HandCorrected):
             return table.corrected(action.hand, action.results)
         checked = table.check_hand(action.results)
@@ -95,12 +53,6 @@ class CardGame:
             raise InvalidEventError(f"{action!r} does not list the players as seated")
         table.apply_hand(checked)
         return table
-
-    def _record(self, event: CardAction, table: CardTable) -> None:
-        self._table = table
-        self._actions.append(event)
-        self._events.append(event)
-        logger.debug("event %d: %r", len(self._events) - 1, event)
 
     # -- actions ------------------------------------------------------------------
 
@@ -120,29 +72,7 @@ class CardGame:
         self._record(event, table)
         return event
 
-    def undo(self) -> Undone:
-        """Take back the latest action not yet taken back (each undo goes one further)."""
-        self._undo()
-        event = Undone()
-        self._events.append(event)
-        return event
-
-    def _undo(self) -> None:
-        if not self._actions:
-            raise NothingToUndoError("there is nothing to undo")
-        kept = self._actions[:-1]
-        table = CardTable(self._table.created)
-        for action in kept:
-            table = self._advanced(table, action)
-        self._table = table
-        self._actions = kept
-
     # -- queries ------------------------------------------------------------------
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        """Names in seat order."""
-        return self._table.created.players
 
     @property
     def winner_rule(self) -> CardWinnerRule:

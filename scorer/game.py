@@ -8,88 +8,24 @@ corrections are events too, and the table is rebuilt by replay after them.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, TypeVar
+from typing import Any
 
 from scorer.dice import InvalidRollError, Roll
+from scorer.event_log import EventLogGame, validate_players
 from scorer.events import (
     Action,
-    Event,
     GameCreated,
     RollOffThrown,
     TurnCorrected,
     TurnFailed,
     TurnScored,
-    Undone,
 )
-from scorer.game_errors import (
-    GameError,
-    InvalidEventError,
-    InvalidPlayersError,
-    NothingToUndoError,
-    UnknownPlayerError,
-)
+from scorer.game_errors import GameError, InvalidEventError, UnknownPlayerError
 from scorer.rules import DEFAULT_FIRST_FINISH, FirstFinishRule
 from scorer.scorepad import Scorepad, TurnRecord
 from scorer.table import Table
-
-logger = logging.getLogger(__name__)
-
-_A = TypeVar("_A", RollOffThrown, TurnScored, TurnFailed, TurnCorrected)
-
-MAX_PLAYERS: Final[int] = 12
-"""The rulebooks say "one or more"; twelve columns still scroll on a phone beside the
-fixed label column."""
-MAX_NAME_LENGTH: Final[int] = 20
-
-
-def apply_logged(
-    events: Iterable[Any],
-    apply: Callable[[Any], None],
-    refusals: tuple[type[Exception], ...],
-) -> None:
-    """Apply a log's events after its first, in order. A refusal is raised again as the
-    same class (so callers can still tell refusals apart) with the event's place and the
-    event in its message; an InvalidEventError (a log that is not a game) as it is."""
-    for position, event in enumerate(events, start=1):
-        try:
-            apply(event)
-        except InvalidEventError:
-            raise
-        except refusals as error:
-            raise type(error)(f"event {position} ({event!r}): {error}") from error
-
-
-def validate_players(players: Sequence[str], *, solitaire: bool) -> tuple[str, ...]:
-    """Names stripped of outer spaces; refuses empty, over-long, duplicate or too many."""
-    if isinstance(players, str) or not isinstance(players, Sequence):
-        raise InvalidPlayersError(f"players must be a list of names, got {players!r}")
-    names: list[str] = []
-    for raw in players:
-        if not isinstance(raw, str):
-            raise InvalidPlayersError(f"player name {raw!r} is not text")
-        name = raw.strip()
-        if not name:
-            raise InvalidPlayersError(f"player name {raw!r} is empty")
-        if len(name) > MAX_NAME_LENGTH:
-            raise InvalidPlayersError(
-                f"player name {name!r} is {len(name)} characters: at most {MAX_NAME_LENGTH}"
-            )
-        if not name.isprintable():
-            raise InvalidPlayersError(f"player name {name!r} has control characters")
-        clash = [other for other in names if other.casefold() == name.casefold()]
-        if clash:
-            raise InvalidPlayersError(f"player name {name!r} is used twice (as {clash[0]!r})")
-        names.append(name)
-    if solitaire and len(names) != 1:
-        raise InvalidPlayersError(f"solitaire is for exactly one player, got {len(names)}")
-    if not solitaire and not 2 <= len(names) <= MAX_PLAYERS:
-        raise InvalidPlayersError(
-            f"a game needs 2-{MAX_PLAYERS} players (or solitaire for one), got {len(names)}"
-        )
-    return tuple(names)
 
 
 @dataclass(frozen=True)
@@ -150,21 +86,16 @@ class CorrectionPreview:
         }
 
 
-class Game:
-    """One game: its event log and the table derived from it.
+class Game(EventLogGame[GameCreated, Action, Table]):
+    """One game: its event log and the table derived from it (`scorer.event_log`).
 
     Build one with `Game.new(...)` or `Game.replay(events)`.
     """
 
-    def __init__(self, created: GameCreated) -> None:
-        if not isinstance(created, GameCreated):
-            raise InvalidEventError(f"a game log starts with game_created, not {created!r}")
-        names = validate_players(created.players, solitaire=bool(created.solitaire))
-        if names != created.players:
-            raise InvalidEventError(f"game_created has untidy player names {created.players!r}")
-        self._events: list[Event] = [created]
-        self._actions: list[Action] = []
-        self._table = Table(created)
+    CREATED = GameCreated
+    ACTIONS = (RollOffThrown, TurnScored, TurnFailed, TurnCorrected)
+    KIND = "game"
+    REFUSALS = (GameError, InvalidRollError)
 
     @classmethod
     def new(
@@ -191,36 +122,13 @@ class Game:
         )
         return cls(created)
 
-    @classmethod
-    def replay(cls, events: Iterable[Event]) -> Game:
-        """The game a log describes; raises a GameError at the first event that is illegal."""
-        iterator = iter(events)
-        first = next(iterator, None)
-        if first is None:
-            raise InvalidEventError("an empty log is not a game: it starts with game_created")
-        if not isinstance(first, GameCreated):
-            raise InvalidEventError(f"a game log starts with game_created, not {first!r}")
-        game = cls(first)
-        apply_logged(iterator, game._apply, (GameError, InvalidRollError))
-        return game
+    @staticmethod
+    def _solitaire(created: GameCreated) -> bool:
+        return bool(created.solitaire)
 
-    # -- the log ----------------------------------------------------------------
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        return tuple(self._events)
-
-    def _apply(self, event: Event) -> None:
-        """Check one logged event against the table, then record it."""
-        if isinstance(event, Undone):
-            self._undo()
-        elif isinstance(event, RollOffThrown | TurnScored | TurnFailed | TurnCorrected):
-            self._table = self._advanced(self._table, event, verify=True)
-            self._actions.append(event)
-        else:
-            raise InvalidEventError(f"{event!r} cannot follow the start of a game")
-        self._events.append(event)
-        logger.debug("event %d: %r", len(self._events) - 1, event)
+    @staticmethod
+    def _new_table(created: GameCreated) -> Table:
+        return Table(created)
 
     def _advanced(self, table: Table, action: Action, *, verify: bool) -> Table:
         """The table after one action (the same object, or a new one for a correction).
@@ -264,13 +172,6 @@ class Game:
             f"{player!r} is not a player of this game: expected one of "
             f"{', '.join(self._table.seats)}"
         )
-
-    def _record(self, event: _A, table: Table) -> _A:
-        self._table = table
-        self._actions.append(event)
-        self._events.append(event)
-        logger.debug("event %d: %r", len(self._events) - 1, event)
-        return event
 
     # -- actions ------------------------------------------------------------------
 
@@ -331,30 +232,7 @@ class Game:
             winners_after=table.winners(),
         )
 
-    def undo(self) -> Undone:
-        """Take back the latest action not yet taken back (each undo goes one further)."""
-        self._undo()
-        event = Undone()
-        self._events.append(event)
-        logger.debug("event %d: undone", len(self._events) - 1)
-        return event
-
-    def _undo(self) -> None:
-        if not self._actions:
-            raise NothingToUndoError("there is nothing to undo")
-        kept = self._actions[:-1]
-        table = Table(self._table.created)
-        for action in kept:
-            table = self._advanced(table, action, verify=False)
-        self._table = table
-        self._actions = kept
-
     # -- queries ------------------------------------------------------------------
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        """Names in seat order."""
-        return self._table.created.players
 
     @property
     def solitaire(self) -> bool:

@@ -221,3 +221,20 @@ def test_an_old_dice_log_replays_unchanged_through_the_kind_dispatch():
         assert game.scorepad == direct.scorepad and game.turns == direct.turns
         assert game.scorepad.to_dict() == logged["state"]["scorepad"]
         assert [event.to_dict() for event in game.events] == logged["events"]
+
+
+def test_each_game_s_log_refuses_the_other_s_events_by_its_own_names():
+    """Both games keep their log through `scorer.event_log`; each names its own start."""
+    from scorer import Game, Undone
+
+    dice, cards = Game.new(PLAYERS), CardGame.new(PLAYERS)
+    with pytest.raises(InvalidEventError, match="a card game log starts with card_game_created"):
+        CardGame.replay(dice.events)
+    with pytest.raises(InvalidEventError, match="a game log starts with game_created"):
+        Game.replay(cards.events)
+    with pytest.raises(InvalidEventError, match="empty log .* starts with card_game_created"):
+        CardGame.replay([])
+    with pytest.raises(InvalidEventError, match="cannot follow the start of a card game"):
+        CardGame.replay([cards.events[0], dice.events[0]])
+    with pytest.raises(NothingToUndoError):
+        CardGame.replay([cards.events[0], Undone()])

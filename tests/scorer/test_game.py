@@ -33,7 +33,7 @@ from scorer import (
     evaluate,
     parse_roll,
 )
-from scorer.game import MAX_NAME_LENGTH, MAX_PLAYERS
+from scorer.event_log import MAX_NAME_LENGTH, MAX_PLAYERS
 
 
 @pytest.mark.parametrize("phase", sorted(MAX_ROLLS))

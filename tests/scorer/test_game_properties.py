@@ -28,7 +28,7 @@ from scorer import (
     event_from_dict,
 )
 from scorer.dice import PHYSICAL_DICE
-from scorer.game import MAX_PLAYERS
+from scorer.event_log import MAX_PLAYERS
 from scorer.scorepad import FAILED_TURN_PENALTY
 
 NAMES = ("Al", "Bea", "Cy", "Di", "Ed")
