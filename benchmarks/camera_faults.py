@@ -56,15 +56,10 @@ def _jpeg(quality: int) -> Spoil:
     return spoil
 
 
-def _noise(sigma: float) -> Spoil:
-    return lambda image, rng: np.clip(image + rng.normal(0.0, sigma, image.shape), 0, 255).astype(
-        np.uint8
-    )
-
-
-def _exposure(gain: float, noise: float) -> Spoil:
+def _noise(sigma: float, gain: float = 1.0) -> Spoil:
+    """Sensor noise of `sigma` grey levels on `gain` of the light."""
     return lambda image, rng: np.clip(
-        image * gain + rng.normal(0.0, noise, image.shape), 0, 255
+        image * gain + rng.normal(0.0, sigma, image.shape), 0, 255
     ).astype(np.uint8)
 
 
@@ -127,7 +122,7 @@ FAULTS: tuple[CameraFault, ...] = (
     CameraFault("motion", "a shaken phone: a 7-pixel streak", _streak(7)),
     CameraFault("jpeg", "a heavily compressed photo: JPEG quality 25", _jpeg(25)),
     CameraFault("noise", "a small sensor in a dim room: noise of 12 grey levels", _noise(12.0)),
-    CameraFault("dim", "under-exposed: 45 % of the light, with noise", _exposure(0.45, 4.0)),
+    CameraFault("dim", "under-exposed: 45 % of the light, with noise", _noise(4.0, gain=0.45)),
     CameraFault("bright", "over-exposed: a tone curve of gamma 0.6", _tone(0.6)),
     CameraFault("contrasty", "a hard tone curve: gamma 1.6", _tone(1.6)),
     CameraFault("warm", "a warm lamp: blue -25 %, red +25 %", _white_balance(0.75, 1.25)),
