@@ -5,7 +5,6 @@ trained on, so the renderer must itself be sound: ten dice of a roll the dice al
 apart and inside the frame, in held-out fonts only and none too thin to print.
 """
 
-
 import numpy as np
 import pytest
 from benchmark_modules import load_benchmark
