@@ -78,6 +78,7 @@ class StreamConfig:
     teacher_weight: float = 0.5
     taught: tuple[str, ...] = ()
     eval_every_minutes: float = 1.0
+    wide_ink_share: float = 0.0
 
 
 def _worker_setup() -> None:
@@ -277,7 +278,7 @@ def run(config: StreamConfig) -> dict:
 
     pool = CropPool(
         chunk_seeds(config.seed, config.max_crops),
-        LookMix(train_fonts, OUTLINE_SHARE),
+        LookMix(train_fonts, OUTLINE_SHARE, wide_ink_share=config.wide_ink_share),
         config.workers,
         config.device,
     )
@@ -423,7 +424,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=sorted(ARCHITECTURES),
         help="a network the teacher teaches (default: every one)",
     )
+    parser.add_argument(
+        "--wide-ink-share",
+        type=float,
+        default=0.0,
+        help="share of training dice sets drawn with looks.WIDE_INKS (validation keeps the "
+        "table's inks)",
+    )
     args = parser.parse_args(argv)
+    if not 0.0 <= args.wide_ink_share <= 1.0:
+        parser.error("--wide-ink-share must lie between 0 and 1")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     config = StreamConfig(
         seed=args.seed,
@@ -439,6 +449,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         teacher=args.teacher,
         teacher_weight=args.teacher_weight,
         taught=tuple(args.taught),
+        wide_ink_share=args.wide_ink_share,
     )
     run(config)
     return 0

@@ -22,7 +22,16 @@ from vision.synth.font_library import (
     is_reserved,
     packages,
 )
-from vision.synth.looks import BODIES, EVAL_GROUPS, ink_hue_spreads, random_inks, random_look
+from vision.synth.looks import (
+    BODIES,
+    EVAL_GROUPS,
+    TABLE_INKS,
+    WIDE_INKS,
+    LookMix,
+    ink_hue_spreads,
+    random_inks,
+    random_look,
+)
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -185,6 +194,43 @@ def test_random_looks_draw_outline_sets_with_inks_near_their_palette_colours():
             for letter, ink in zip(COLOUR_LETTERS, random_inks(rng, dark), strict=True):
                 off = abs(_hue(ink) - palette[letter]) % 360
                 assert min(off, 360 - off) <= spreads[letter] + 2, (letter, ink)
+
+
+def _saturation(bgr) -> float:
+    return float(cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2HSV)[0, 0, 1]) / 255.0
+
+
+def test_wide_inks_reach_past_the_table_s_only_where_asked():
+    """Training's wider inks stray further in hue (green and blue, not red against orange)
+    and pale further on dark bodies, still nearer their own colour than any other."""
+    table, wide = ink_hue_spreads(TABLE_INKS), ink_hue_spreads(WIDE_INKS)
+    assert wide["G"] > table["G"] and wide["B"] > table["B"]
+    assert wide["R"] == table["R"] and wide["O"] == table["O"]
+    palette = {letter: _hue(tuple(reversed(COLOUR_RGB[letter]))) for letter in COLOUR_LETTERS}
+    rng = np.random.default_rng(11)
+    palette_green = _saturation(tuple(reversed(COLOUR_RGB["G"])))
+    green_offsets, dark_saturations = [], []
+    for _ in range(300):
+        inks = dict(zip(COLOUR_LETTERS, random_inks(rng, True, WIDE_INKS), strict=True))
+        for letter, ink in inks.items():
+            off = abs(_hue(ink) - palette[letter]) % 360
+            assert min(off, 360 - off) <= wide[letter] + 2, (letter, ink)
+        off = abs(_hue(inks["G"]) - palette["G"]) % 360
+        green_offsets.append(min(off, 360 - off))
+        dark_saturations.append(_saturation(inks["G"]) / palette_green)
+    assert max(green_offsets) > table["G"] + 4
+    assert min(dark_saturations) < TABLE_INKS.dark_saturation[0] - 0.1
+
+
+def test_a_mix_without_wide_inks_draws_the_same_sets_as_before():
+    font = CASES[0][1]
+    _installed(font)
+    plain, unwidened = LookMix((str(font),)), LookMix((str(font),), wide_ink_share=0.0)
+    widened = LookMix((str(font),), wide_ink_share=1.0)
+    base = random_conditions(np.random.default_rng(3), (640, 480))
+    looks = [mix.apply(np.random.default_rng(8), base) for mix in (plain, unwidened, widened)]
+    assert looks[0] == looks[1]  # evaluations keep drawing the table's inks, draw for draw
+    assert looks[2].inks != looks[0].inks
 
 
 def _hue(bgr) -> int:

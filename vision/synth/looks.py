@@ -46,7 +46,25 @@ WHITE_BALANCE_SPREAD = 0.25
 
 _HUE_SHARE = 0.4
 """An ink's hue stays within this share of the way to the nearest other palette hue."""
-_HUE_CAP = 30.0
+
+
+@dataclass(frozen=True)
+class InkRange:
+    """How far a set's inks may stray from the palette: the largest hue offset (degrees,
+    below `_HUE_SHARE` of the way to the nearest other colour), and the saturation as a
+    share of the palette's on dark and on light bodies."""
+
+    hue_cap: float
+    dark_saturation: tuple[float, float]
+    light_saturation: tuple[float, float]
+
+
+TABLE_INKS = InkRange(hue_cap=30.0, dark_saturation=(0.55, 1.0), light_saturation=(0.65, 1.1))
+"""The inks every evaluation draws, and the shipped networks learnt."""
+WIDE_INKS = InkRange(hue_cap=45.0, dark_saturation=(0.35, 1.0), light_saturation=(0.5, 1.1))
+"""Wider inks for training only: printers' teals and pale yellow-greens on dark bodies
+(the second renderer's greens the shipped network misreads). Evaluations keep
+`TABLE_INKS`, so their figures stay comparable."""
 
 
 def _palette_hsv() -> dict[str, tuple[float, float, float]]:
@@ -61,33 +79,33 @@ def _hue_distance(a: float, b: float) -> float:
     return min(d, 1.0 - d)
 
 
-def ink_hue_spreads() -> dict[str, float]:
+def ink_hue_spreads(inks: InkRange = TABLE_INKS) -> dict[str, float]:
     """How far (in degrees) each colour's ink hue may stray from its palette hue."""
     hsv = _palette_hsv()
     spreads = {}
     for letter, (hue, _, _) in hsv.items():
         nearest = min(_hue_distance(hue, h) for other, (h, _, _) in hsv.items() if other != letter)
-        spreads[letter] = min(_HUE_SHARE * nearest * 360.0, _HUE_CAP)
+        spreads[letter] = min(_HUE_SHARE * nearest * 360.0, inks.hue_cap)
     return spreads
 
 
 def random_inks(
-    rng: np.random.Generator, dark_body: bool
+    rng: np.random.Generator, dark_body: bool, inks: InkRange = TABLE_INKS
 ) -> tuple[tuple[float, float, float], ...]:
     """One set's four inks (BGR, palette order): hue, saturation and lightness all varied."""
-    spreads = ink_hue_spreads()
-    inks = []
+    spreads = ink_hue_spreads(inks)
+    drawn = []
     for letter, (hue, sat, val) in _palette_hsv().items():
         h = (hue + rng.uniform(-1, 1) * spreads[letter] / 360.0) % 1.0
         if dark_body:
-            s = sat * rng.uniform(0.55, 1.0)
+            s = sat * rng.uniform(*inks.dark_saturation)
             v = min(val * rng.uniform(0.95, 1.3), 1.0)
         else:
-            s = min(sat * rng.uniform(0.65, 1.1), 1.0)
+            s = min(sat * rng.uniform(*inks.light_saturation), 1.0)
             v = min(val * rng.uniform(0.6, 1.12), 1.0)
         r, g, b = colorsys.hsv_to_rgb(h, s, v)
-        inks.append((b * 255.0, g * 255.0, r * 255.0))
-    return tuple(inks)
+        drawn.append((b * 255.0, g * 255.0, r * 255.0))
+    return tuple(drawn)
 
 
 def random_outline_style(rng: np.random.Generator, font: Path | str) -> OutlineStyle:
@@ -132,6 +150,7 @@ def random_look(
     fonts: Sequence[Path | str],
     *,
     dark: bool | None = None,
+    inks: InkRange = TABLE_INKS,
 ) -> Conditions:
     """`conditions` with one dice set of random look drawn in one of `fonts`.
 
@@ -154,7 +173,7 @@ def random_look(
         white_balance=random_white_balance(rng),
         glare=float(rng.uniform(0.0, 0.6)),
         artwork=random_outline_style(rng, font),
-        inks=random_inks(rng, body_dark),
+        inks=random_inks(rng, body_dark, inks),
     )
 
 
@@ -169,6 +188,7 @@ class LookMix:
     pip_share: float = 0.0  # sets of pip dice instead (locator training)
     world: bool = False  # tables like real photographs (`random_world`)
     dark_share: float | None = None  # with `dark` None: this share of bodies dark (None: BODIES')
+    wide_ink_share: float = 0.0  # share of outline sets with WIDE_INKS (training only)
 
     def apply(self, rng: np.random.Generator, conditions: Conditions) -> Conditions:
         """`conditions` as one scene of this mix shows them."""
@@ -179,7 +199,9 @@ class LookMix:
             dark = self.dark
             if dark is None and self.dark_share is not None:
                 dark = bool(rng.random() < self.dark_share)
-            looked = random_look(rng, conditions, self.fonts, dark=dark)
+            wide = bool(self.wide_ink_share) and rng.random() < self.wide_ink_share
+            inks = WIDE_INKS if wide else TABLE_INKS
+            looked = random_look(rng, conditions, self.fonts, dark=dark, inks=inks)
         return random_world(rng, looked) if self.world else looked
 
 
