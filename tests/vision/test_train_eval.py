@@ -332,6 +332,20 @@ def test_a_streaming_run_can_start_from_the_shipped_export():
         _load_export("small", shipped_file, "cpu")
 
 
+@pytest.mark.parametrize("share", ["-0.1", "1.5"])
+def test_a_streaming_run_refuses_a_wide_ink_share_outside_zero_to_one(tmp_path, capsys, share):
+    pytest.importorskip("torch")
+    from models.train_stream import main as stream_main
+
+    argv = ["--seed", "1", "--minutes", "0.1", "--arch", "wide", "--output-dir",
+            str(tmp_path), "--wide-ink-share", share]
+    with pytest.raises(SystemExit) as stopped:
+        stream_main(argv)
+    assert stopped.value.code == 2
+    assert "--wide-ink-share must lie between 0 and 1" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())  # refused before anything was rendered or written
+
+
 def test_font_roots_named_in_the_environment_are_searched_first(tmp_path):
     """A training machine whose fonts are not installed system-wide names their folder."""
     import subprocess
