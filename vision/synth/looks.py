@@ -50,9 +50,9 @@ _HUE_SHARE = 0.4
 
 @dataclass(frozen=True)
 class InkRange:
-    """How far a set's inks may stray from the palette: the largest hue offset (degrees,
-    below `_HUE_SHARE` of the way to the nearest other colour), and the saturation as a
-    share of the palette's on dark and on light bodies."""
+    """How far a set's inks may stray from the palette: the largest hue offset (degrees;
+    never more than `_HUE_SHARE` of the way to the nearest other colour), and the
+    saturation as a share of the palette's on dark and on light bodies."""
 
     hue_cap: float
     dark_saturation: tuple[float, float]
@@ -60,11 +60,12 @@ class InkRange:
 
 
 TABLE_INKS = InkRange(hue_cap=30.0, dark_saturation=(0.55, 1.0), light_saturation=(0.65, 1.1))
-"""The inks every evaluation draws, and the shipped networks learnt."""
+"""The inks every evaluation draws (and all the fourth classifier learnt)."""
 WIDE_INKS = InkRange(hue_cap=45.0, dark_saturation=(0.35, 1.0), light_saturation=(0.5, 1.1))
-"""Wider inks for training only: printers' teals and pale yellow-greens on dark bodies
-(the second renderer's greens the shipped network misreads). Evaluations keep
-`TABLE_INKS`, so their figures stay comparable."""
+"""Wider inks for training only (the fifth classifier drew half its sets in them):
+printers' teals, pale yellow-greens on dark bodies and paler inks on light ones, as in
+the second renderer's greens the fourth misread. Evaluations keep `TABLE_INKS`, so
+their figures stay comparable."""
 
 
 def _palette_hsv() -> dict[str, tuple[float, float, float]]:
