@@ -186,6 +186,7 @@ def check_model(
 def _check_model(config: Any, path: Path | None, locator_path: Path | None) -> CheckResult:
     try:
         from vision.classifier import FaceClassifier
+        from vision.frame_colours import FrameColours
         from vision.onnx_model import ModelFileError
         from vision.tops import TopFinder
     except ImportError as error:
@@ -193,7 +194,8 @@ def _check_model(config: Any, path: Path | None, locator_path: Path | None) -> C
                            "reinstall the app with deploy/install.sh")
     threads = int(getattr(config, "camera_threads", 1))
     names = []
-    for load, model_path in ((FaceClassifier.load, path), (TopFinder.load, locator_path)):
+    loads = ((FaceClassifier.load, path), (TopFinder.load, locator_path), (FrameColours.load, None))
+    for load, model_path in loads:
         try:
             model = load(model_path, threads=threads)
         except ModelFileError as error:
@@ -203,7 +205,8 @@ def _check_model(config: Any, path: Path | None, locator_path: Path | None) -> C
             return CheckResult("model", Status.FAIL, f"the model does not load: {error}",
                                "reinstall the app; check onnxruntime installs on this machine")
         names.append(str(getattr(model, "name", None) or model_path or "the shipped model"))
-    return CheckResult("model", Status.OK, f"{' and '.join(names)} match their SHA-256 and load")
+    listed = f"{', '.join(names[:-1])} and {names[-1]}"
+    return CheckResult("model", Status.OK, f"{listed} match their SHA-256 and load")
 
 
 # ---------------------------------------------------------------- database

@@ -23,7 +23,7 @@ from scorer.dice import FULL_ROLL
 from vision.body_check import MIN_BOXES, SURE_FACE, body_colours, never_odd, odd_bodies
 from vision.decode import by_face, decode, face_probabilities
 from vision.die_shape import DOUBTFUL_FACE, UNREADABLE
-from vision.frame_inks import frame_ink_evidence
+from vision.frame_colours import FrameColours, crop_lightness
 from vision.profile import ink_chroma
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
 from vision.tops import Located, TopFinder
@@ -35,8 +35,9 @@ class FrameLocator(Protocol):
     def locate(self, frame: np.ndarray, tray: np.ndarray | None = None) -> Located: ...
 
 
-InkEvidence = Callable[[np.ndarray, np.ndarray], np.ndarray]
-"""(N, 3) ink chroma, (N, C) colour probabilities -> (N, C) colour log-likelihood adjustments."""
+InkEvidence = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+"""(N, 3) ink chroma, (N, C) colour probabilities, (N,) body lightness (0..1) -> (N, C)
+colour log-likelihood adjustments."""
 DEFAULT_TURNS: Final[int] = 1
 """Quarter turns of each crop the shipped classifier reads. It is trained on crops at
 every quarter turn, and on held-out fonts averaging two turns gained nothing measurable
@@ -113,7 +114,7 @@ class DiceReader:
         `turns`: quarter turns of each crop classified and averaged (1 to 4).
         `profile`: the user's own dice (`vision.profile`), which weighs each read face;
         None reads with the network alone. `frame_inks`: weigh each die's colour by how
-        its ink compares with the frame's other dice (`vision.frame_inks`)."""
+        its ink compares with the frame's other dice (`vision.frame_colours`)."""
         if not 1 <= turns <= 4:
             raise ValueError(f"turns must be 1 to 4, got {turns}")
         self.turns = turns
@@ -128,8 +129,10 @@ class DiceReader:
         self.tray = None if tray is None else np.asarray(tray, dtype=np.float32).reshape(-1, 2)
         self.use_inventory = use_inventory
         self.profile = profile
-        #: Colour evidence from the frame's other dice (`vision.frame_inks`); None: off.
-        self.ink_evidence: InkEvidence | None = frame_ink_evidence if frame_inks else None
+        #: Colour evidence from the frame's other dice (`vision.frame_colours`); None: off.
+        self.ink_evidence: InkEvidence | None = (
+            FrameColours.load(threads=threads) if frame_inks else None
+        )
 
     def sharing(
         self, *, tray: np.ndarray | None = None, finder: FrameLocator | None = None
@@ -178,9 +181,7 @@ class DiceReader:
             readout.colour_probs,
             readout.face_prob,
         )
-        keep, unread = set_dice(readout, np.array(
-            [index for index in range(len(located.boxes))
-             if face_prob[index] < MIN_FACE_PROB and is_unreadable_die(located, index)], int))
+        keep, unread = read_dice(readout)
         unreadable = tuple(
             UnreadableDie(
                 centre=_centre(located.boxes[index]),
@@ -206,7 +207,8 @@ class DiceReader:
         if use_profile:
             evidence = profile.evidence(readout.descriptors[keep], chroma)
         if use_inks:
-            inks = by_face(self.ink_evidence(chroma, colour_probs[keep]))
+            lightness = crop_lightness(readout.crops[keep])
+            inks = by_face(self.ink_evidence(chroma, colour_probs[keep], lightness))
             evidence = inks if evidence is None else evidence + inks
         decoding = decode(
             value_probs[keep],
@@ -228,6 +230,15 @@ class DiceReader:
         dice.sort(key=lambda read: (read.centre[1], read.centre[0]))
         flags += [flag for flag in decoding.flags if flag not in flags]
         return Reading(tuple(dice), size, tuple(flags), unreadable)
+
+
+def read_dice(readout: Readout) -> tuple[np.ndarray, np.ndarray]:
+    """`set_dice` of a readout whose rejected boxes are judged by `is_unreadable_die`:
+    the dice a reading decodes and those it lists unreadable."""
+    located, face_prob = readout.located, readout.face_prob
+    return set_dice(readout, np.array(
+        [index for index in range(len(located.boxes))
+         if face_prob[index] < MIN_FACE_PROB and is_unreadable_die(located, index)], int))
 
 
 def set_dice(

@@ -399,7 +399,9 @@ def test_a_model_matching_its_hash_passes(tmp_path: Path) -> None:
     _tiny_face_model(model, crops.CROP_SIZE)
     result = doctor.check_model(config_for(tmp_path, camera="demo"), path=model)
     assert result.status is Status.OK, result
-    assert result.message == f"{model} and models/dice_tops.onnx match their SHA-256 and load"
+    assert result.message == (
+        f"{model}, models/dice_tops.onnx and models/frame_colours.onnx match their SHA-256 and load"
+    )
 
 
 def test_shipped_model_passes(tmp_path: Path) -> None:
@@ -409,7 +411,8 @@ def test_shipped_model_passes(tmp_path: Path) -> None:
     result = doctor.check_model(config_for(tmp_path, camera="demo"))
     assert result.status is Status.OK, result
     assert result.message == (
-        "models/dice_faces.onnx and models/dice_tops.onnx match their SHA-256 and load"
+        "models/dice_faces.onnx, models/dice_tops.onnx and models/frame_colours.onnx match their"
+        " SHA-256 and load"
     )
 
 
@@ -424,6 +427,21 @@ def test_model_error_maps_to_a_failure(tmp_path: Path, monkeypatch: pytest.Monke
     result = doctor.check_model(config_for(tmp_path, camera="auto"))
     assert result.status is Status.FAIL and "dice_tops.onnx: SHA-256 is abc123" in result.message
     assert "reinstall" in result.fix
+
+
+def test_a_corrupt_frame_colour_network_fails_the_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    onnx_model = pytest.importorskip("vision.onnx_model")
+    frame_colours = pytest.importorskip("vision.frame_colours")
+
+    def corrupt(path: Path | None = None, threads: int = 1) -> None:
+        raise onnx_model.ModelFileError("models/frame_colours.onnx", "SHA-256 is abc123")
+
+    monkeypatch.setattr(frame_colours.FrameColours, "load", corrupt)
+    result = doctor.check_model(config_for(tmp_path, camera="auto"))
+    assert result.status is Status.FAIL
+    assert "frame_colours.onnx: SHA-256 is abc123" in result.message
 
 
 # ---------------------------------------------------------------- the command

@@ -12,6 +12,9 @@ training must never be used to measure. Each use owns a range:
 | LOCATOR_SEED_BASE (1.5 * 10**9) ..     | locator training scenes: run seed r starts at      |
 |                                        | `LOCATOR_SEED_BASE + r * LOCATOR_RUN_SPAN`, its    |
 |                                        | validation at + LOCATOR_VALIDATION_OFFSET          |
+| FRAME_COLOUR_SEED_BASE (1.9 * 10**9) ..| the frame-colour network's training scenes:        |
+|                                        | body group g, scene i is                           |
+|                                        | `+ g * FRAME_COLOUR_GROUP_SPAN + i`                |
 | HELD_OUT_SEED_BASE (2 * 10**9) ..      | whole-pipeline evaluation scenes (tests, benches)  |
 | GOLDEN_SEED_BASE (2.1 * 10**9) ..      | the golden scenes, and the locator's model choice  |
 | PROFILE_SEED_BASE (2.4 * 10**9) ..     | dice-profile evaluation: set k, scene j is         |
@@ -52,6 +55,15 @@ HELD_OUT_SEED_BASE: Final[int] = 2_000_000_000
 
 GOLDEN_SEED_BASE: Final[int] = 2_100_000_000
 """First seed of the golden scenes (and of the scenes the shipped locator was chosen on)."""
+
+FRAME_COLOUR_SEED_BASE: Final[int] = 1_900_000_000
+"""First seed of the scenes `models.train_frame_colours` learns from: above every
+locator run's last span, below the held-out scenes, and whole scenes the classifier
+(trained on crop chunks below EVAL_SEED_BASE) never saw, so its readings of them are
+what it makes of new dice."""
+
+FRAME_COLOUR_GROUP_SPAN: Final[int] = 10_000_000
+"""Scenes per body group (light, dark) in the frame-colour range."""
 
 PROFILE_SEED_BASE: Final[int] = 2_400_000_000
 """First seed of the dice-profile evaluation (`benchmarks/eval_profile.py`): sets of scenes

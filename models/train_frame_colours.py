@@ -1,0 +1,331 @@
+"""Train the frame-colour network (`vision.frame_colours`): red against orange from the frame.
+
+Three steps, each resumable:
+
+1. **Frames.** Scenes in the training fonts, light and dark bodies
+   (`vision.synth.looks` groups "train-light" and "train-dark"), from seeds at
+   FRAME_COLOUR_SEED_BASE that no other model trained on, are rendered and read by the
+   shipped locator and classifier (or `--model`/`--locator`). What the network needs of
+   each die (ink chroma, colour probabilities, body lightness, true colour) is written
+   in chunks of CHUNK_FRAMES frames under `--cache`, each chunk tagged with the
+   classifier's hash; a chunk already there for the same classifier is not drawn again,
+   so an interrupted run goes on where it stopped.
+2. **Rows.** Every warm die of every frame becomes a feature row
+   (`vision.frame_colours.warm_rows`) labelled red or orange; warm dice that are truly
+   green or blue are left out. Every fifth frame is kept for validation.
+3. **Training.** A one-hidden-layer network, full batch, Adam, with the features'
+   scaling folded into its first layer, exported with its hash
+   (`models/frame_colours.onnx`). Every `--report` steps it prints the loss and the
+   validation dice it gets wrong beside those the frame inks alone get wrong.
+
+Training only (imports torch). `python -m models.train_frame_colours --help`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import logging
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from models.export import _export_checked
+from vision.frame_colours import FEATURES, INPUT, MODEL_FILE, OUTPUTS, WARM, warm_rows
+from vision.frame_inks import frame_ink_evidence
+from vision.synth.seeds import (
+    FRAME_COLOUR_GROUP_SPAN,
+    FRAME_COLOUR_SEED_BASE,
+    HELD_OUT_SEED_BASE,
+)
+
+logger = logging.getLogger(__name__)
+
+#: Frames per cached chunk.
+CHUNK_FRAMES = 250
+#: The body groups drawn, in seed order (group g starts at + g * FRAME_COLOUR_GROUP_SPAN).
+GROUPS: tuple[str, ...] = ("train-light", "train-dark")
+#: Every this-many-th frame is validation.
+VALIDATION_EVERY = 5
+#: A true die matches a located box whose centre lies within this share of a face side.
+_MATCH_SHARE = 0.35
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """One run's settings (the command's options)."""
+
+    frames: int = 8000
+    hidden: int = 32
+    steps: int = 2000
+    learning_rate: float = 1e-2
+    weight_decay: float = 1e-4
+    seed: int = 0
+    report: int = 200
+    workers: int = 2
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.frames <= FRAME_COLOUR_GROUP_SPAN:
+            raise ValueError(f"frames must be 1..{FRAME_COLOUR_GROUP_SPAN}, got {self.frames}")
+        last = FRAME_COLOUR_SEED_BASE + (len(GROUPS) - 1) * FRAME_COLOUR_GROUP_SPAN + self.frames
+        if last > HELD_OUT_SEED_BASE:
+            raise ValueError("the frames would reach the held-out seeds")
+        for name in ("hidden", "steps", "report", "workers"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.learning_rate <= 0 or self.weight_decay < 0:
+            raise ValueError("the learning rate must be positive and the weight decay not negative")
+
+
+# --- step 1: frames -------------------------------------------------------------------
+
+_READER = None
+
+
+def _init_worker(model: str | None, locator: str | None) -> None:
+    global _READER
+    import cv2
+
+    from vision.classifier import FaceClassifier
+    from vision.pipeline import DiceReader
+    from vision.tops import TopFinder
+
+    cv2.setNumThreads(1)
+    _READER = DiceReader(
+        FaceClassifier.load(Path(model) if model else None),
+        finder=TopFinder.load(Path(locator) if locator else None),
+        frame_inks=False,  # the readouts are what is wanted; the frame network may not exist
+    )
+
+
+def _draw_chunk(group: int, chunk: int) -> dict[str, np.ndarray]:
+    """Render and read one chunk's frames; per die: chroma, colour probs, lightness, truth."""
+    from vision.frame_colours import crop_lightness
+    from vision.model_io import COLOUR_LABELS
+    from vision.pipeline import read_dice
+    from vision.profile import ink_chroma
+    from vision.synth import random_conditions, render_scene
+    from vision.synth.looks import eval_group
+
+    look = eval_group(GROUPS[group]).mix()
+    first = FRAME_COLOUR_SEED_BASE + group * FRAME_COLOUR_GROUP_SPAN + chunk * CHUNK_FRAMES
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("chroma", "colour", "light", "truth")}
+    sizes = []
+    for seed in range(first, first + CHUNK_FRAMES):
+        rng = np.random.default_rng([seed, 7])
+        scene = render_scene(seed, conditions=look.apply(rng, random_conditions(rng, (1280, 960))))
+        readout = _READER.readout(scene.image)
+        keep, _ = read_dice(readout)
+        crops = readout.crops[keep]
+        centres = np.array([np.mean(np.asarray(readout.located.boxes[i]), 0) for i in keep])
+        truth = np.full(len(keep), -1)
+        for die in scene.dice:
+            if not len(centres):
+                break
+            side = float(np.linalg.norm(die.corners[0] - die.corners[1]))
+            distance = np.hypot(*(centres - np.asarray(die.centre)).T)
+            nearest = int(np.argmin(distance))
+            if distance[nearest] <= _MATCH_SHARE * side:
+                truth[nearest] = COLOUR_LABELS.index(die.die.colour)
+        parts["chroma"].append(ink_chroma(crops))
+        parts["colour"].append(np.asarray(readout.colour_probs[keep], np.float64))
+        parts["light"].append(crop_lightness(crops))
+        parts["truth"].append(truth)
+        sizes.append(len(keep))
+    out = {k: np.concatenate(v) if v else np.zeros(0) for k, v in parts.items()}
+    out["sizes"] = np.asarray(sizes, np.int64)
+    return out
+
+
+def draw_frames(
+    cache: Path, config: TrainConfig, model: Path | None, locator: Path | None
+) -> list[Path]:
+    """The chunk files of the run, drawing those missing (for this classifier)."""
+    from vision.classifier import FaceClassifier
+
+    tag = FaceClassifier.load(model).sha256[:16]
+    cache.mkdir(parents=True, exist_ok=True)
+    chunks = -(-config.frames // CHUNK_FRAMES)
+    wanted = [(g, c) for g in range(len(GROUPS)) for c in range(chunks)]
+    path_of = {key: cache / f"{GROUPS[key[0]]}-{key[1]:04d}-{tag}.npz" for key in wanted}
+    missing = [key for key in wanted if not path_of[key].is_file()]
+    logger.info(
+        "frames: %d chunks of %d wanted, %d cached, drawing %d with %d workers",
+        len(wanted), CHUNK_FRAMES, len(wanted) - len(missing), len(missing), config.workers,
+    )
+    start = time.monotonic()
+    with ProcessPoolExecutor(
+        config.workers,
+        initializer=_init_worker,
+        initargs=(str(model) if model else None, str(locator) if locator else None),
+    ) as pool:
+        futures = {key: pool.submit(_draw_chunk, *key) for key in missing}
+        for done, (key, future) in enumerate(futures.items(), 1):
+            arrays = future.result()
+            partial = path_of[key].with_suffix(".part.npz")
+            np.savez_compressed(partial, **arrays)
+            os.replace(partial, path_of[key])
+            minutes = (time.monotonic() - start) / 60
+            logger.info(
+                "frames: chunk %d/%d (%s %d) written, %.1f min", done, len(missing),
+                GROUPS[key[0]], key[1], minutes,
+            )
+    return [path_of[key] for key in wanted]
+
+
+# --- step 2: rows ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Feature rows of warm dice, their labels (1: the redder colour), the frame inks'
+    own log-odds for them, and whether each belongs to a validation frame."""
+
+    x: np.ndarray
+    y: np.ndarray
+    inks_log_odds: np.ndarray
+    validation: np.ndarray
+
+
+def build_rows(chunks: list[Path]) -> Rows:
+    red, orange = WARM
+    xs, ys, odds, val = [], [], [], []
+    frame = 0
+    for path in chunks:
+        with np.load(path) as data:
+            bounds = np.concatenate([[0], np.cumsum(data["sizes"])])
+            for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
+                frame += 1
+                if hi - lo < 2:
+                    continue
+                chroma, probs = data["chroma"][lo:hi], data["colour"][lo:hi]
+                warm = warm_rows(chroma, probs, data["light"][lo:hi],
+                                 frame_ink_evidence(chroma, probs))
+                truth = data["truth"][lo:hi][warm.index]
+                keep = (truth == red) | (truth == orange)
+                xs.append(warm.rows[keep])
+                ys.append((truth[keep] == red).astype(np.float32))
+                odds.append(warm.log_odds[keep])
+                val.append(np.full(int(keep.sum()), frame % VALIDATION_EVERY == 0))
+    return Rows(np.concatenate(xs), np.concatenate(ys), np.concatenate(odds), np.concatenate(val))
+
+
+# --- step 3: training -----------------------------------------------------------------
+
+
+class FrameColourNet(nn.Module):
+    """Features (scaled by the training rows' mean and spread) -> red-over-orange log-odds."""
+
+    def __init__(self, mean: np.ndarray, scale: np.ndarray, hidden: int) -> None:
+        super().__init__()
+        self.register_buffer("mean", torch.as_tensor(mean, dtype=torch.float32))
+        self.register_buffer("scale", torch.as_tensor(scale, dtype=torch.float32))
+        self.body = nn.Sequential(nn.Linear(len(mean), hidden), nn.Tanh(), nn.Linear(hidden, 1))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body((x - self.mean) / self.scale).squeeze(1)
+
+
+def _wrong(log_odds: np.ndarray, y: np.ndarray) -> int:
+    return int(np.sum((log_odds > 0) != (y > 0.5)))
+
+
+def train(rows: Rows, config: TrainConfig) -> tuple[FrameColourNet, dict]:
+    torch.manual_seed(config.seed)
+    fit, val = ~rows.validation, rows.validation
+    mean = rows.x[fit].mean(axis=0)
+    scale = rows.x[fit].std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    net = FrameColourNet(mean, scale, config.hidden)
+    x, y = torch.from_numpy(rows.x), torch.from_numpy(rows.y)
+    optimiser = torch.optim.Adam(
+        net.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
+    )
+    baseline = _wrong(rows.inks_log_odds[val], rows.y[val])
+    logger.info(
+        "rows: %d warm dice to fit, %d to validate (frame inks alone get %d wrong)",
+        int(fit.sum()), int(val.sum()), baseline,
+    )
+    figures: dict = {}
+    for step in range(1, config.steps + 1):
+        optimiser.zero_grad()
+        loss = nn.functional.binary_cross_entropy_with_logits(net(x[fit]), y[fit])
+        loss.backward()
+        optimiser.step()
+        if step % config.report == 0 or step == config.steps:
+            with torch.no_grad():
+                out = net(x).numpy()
+                val_loss = float(nn.functional.binary_cross_entropy_with_logits(
+                    torch.from_numpy(out[val]), y[val]))
+            figures = {
+                "step": step,
+                "loss": round(loss.item(), 5),
+                "validation_loss": round(val_loss, 5),
+                "validation_dice": int(val.sum()),
+                "validation_wrong": _wrong(out[val], rows.y[val]),
+                "validation_wrong_frame_inks": baseline,
+                "fit_wrong": _wrong(out[fit], rows.y[fit]),
+            }
+            logger.info(
+                "step %d/%d  loss %.4f  validation loss %.4f  wrong %d of %d (frame inks %d)",
+                step, config.steps, loss.item(), val_loss, figures["validation_wrong"],
+                int(val.sum()), baseline,
+            )
+    return net.eval(), figures
+
+
+def export(net: FrameColourNet, path: Path, sample: np.ndarray) -> dict:
+    """Write the network to ONNX (input FEATURES rows, output the log-odds) with its hash."""
+    x = np.ascontiguousarray(sample, np.float32)
+    return _export_checked(
+        net, path, torch.from_numpy(x[:1]), x, INPUT, OUTPUTS,
+        {INPUT: {0: "dice"}, OUTPUTS[0]: {0: "dice"}},
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    defaults = TrainConfig()
+    parser.add_argument("--frames", type=int, default=defaults.frames,
+                        help=f"frames per body group ({defaults.frames})")
+    parser.add_argument("--hidden", type=int, default=defaults.hidden)
+    parser.add_argument("--steps", type=int, default=defaults.steps)
+    parser.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
+    parser.add_argument("--weight-decay", type=float, default=defaults.weight_decay)
+    parser.add_argument("--seed", type=int, default=defaults.seed, help="weights' seed")
+    parser.add_argument("--report", type=int, default=defaults.report, help="steps per report")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--cache", type=Path, default=Path(".cache/frame_colours"))
+    parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
+    parser.add_argument("--locator", type=Path, default=None, help="top-face locator (.onnx)")
+    parser.add_argument("--output", type=Path, default=Path("models") / MODEL_FILE)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    try:
+        config = TrainConfig(args.frames, args.hidden, args.steps, args.learning_rate,
+                             args.weight_decay, args.seed, args.report, args.workers)
+    except ValueError as error:
+        parser.error(str(error))
+    chunks = draw_frames(args.cache, config, args.model, args.locator)
+    rows = build_rows(chunks)
+    net, figures = train(rows, config)
+    figures["export"] = export(net, args.output, rows.x[rows.validation][:256])
+    figures["config"] = config.__dict__
+    figures["features"] = list(FEATURES)
+    figures["chunks_sha256"] = hashlib.sha256(
+        b"".join(path.read_bytes() for path in chunks)).hexdigest()
+    args.output.with_suffix(".json").write_text(json.dumps(figures, indent=2) + "\n")
+    logger.info("wrote %s: %s", args.output, json.dumps({k: figures[k] for k in
+                ("validation_wrong", "validation_wrong_frame_inks", "validation_dice")}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

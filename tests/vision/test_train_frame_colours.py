@@ -1,0 +1,94 @@
+"""Training the frame-colour network: rows from cached frames, the fit, the export."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scorer.dice import COLOUR_RGB
+from vision.frame_colours import FEATURES, FrameColours, crop_lightness, warm_rows
+from vision.frame_inks import frame_ink_evidence
+from vision.model_io import COLOUR_LABELS
+from vision.profile import ink_chroma
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+from models.train_frame_colours import (  # noqa: E402 (after the skip)
+    VALIDATION_EVERY,
+    Rows,
+    TrainConfig,
+    build_rows,
+    export,
+    train,
+)
+
+RED, ORANGE, GREEN = (COLOUR_LABELS.index(letter) for letter in "ROG")
+
+
+def _crop(rgb: tuple[int, int, int]) -> np.ndarray:
+    crop = np.full((40, 40, 3), 240, np.uint8)
+    crop[14:26, 12:28] = rgb[::-1]
+    return crop
+
+
+def _write_chunk(path, frames):
+    """frames: lists of (ink RGB, colour probs, true colour index)."""
+    parts = {"chroma": [], "colour": [], "light": [], "truth": []}
+    for dice in frames:
+        crops = np.stack([_crop(ink) for ink, _, _ in dice])
+        parts["chroma"].append(ink_chroma(crops))
+        parts["colour"].append(np.stack([probs for _, probs, _ in dice]))
+        parts["light"].append(crop_lightness(crops))
+        parts["truth"].append(np.array([truth for _, _, truth in dice]))
+    np.savez(path, sizes=np.array([len(f) for f in frames]),
+             **{k: np.concatenate(v) for k, v in parts.items()})
+
+
+def test_rows_keep_warm_dice_that_are_truly_red_or_orange(tmp_path):
+    torn = np.array([0.49, 0.49, 0.01, 0.01])
+    green = np.array([0.01, 0.01, 0.97, 0.01])
+    frame = [
+        (COLOUR_RGB["R"], torn, RED),
+        (COLOUR_RGB["O"], torn, ORANGE),
+        (COLOUR_RGB["G"], torn, GREEN),  # warm to the classifier, truly green: left out
+        (COLOUR_RGB["G"], green, GREEN),  # not warm
+        (COLOUR_RGB["R"], torn, -1),  # no true die there
+    ]
+    lone = [(COLOUR_RGB["R"], torn, RED)]  # one die: no frame to compare with
+    _write_chunk(tmp_path / "a.npz", [frame, lone] + [frame] * (VALIDATION_EVERY - 1))
+    rows = build_rows([tmp_path / "a.npz"])
+    per_frame = 2
+    assert len(rows.x) == per_frame * VALIDATION_EVERY  # the lone frame adds none
+    assert rows.y.tolist() == [1.0, 0.0] * (len(rows.y) // 2)
+    assert rows.validation.sum() == per_frame  # frame number 5 of the file
+    crops = np.stack([_crop(ink) for ink, _, _ in frame])
+    probs = np.stack([p for _, p, _ in frame])
+    chroma = ink_chroma(crops)
+    expected = warm_rows(chroma, probs, crop_lightness(crops), frame_ink_evidence(chroma, probs))
+    np.testing.assert_allclose(rows.x[:2], expected.rows[:2])
+
+
+def test_settings_out_of_range_are_refused():
+    for bad in ({"frames": 0}, {"hidden": 0}, {"steps": 0}, {"learning_rate": 0.0},
+                {"weight_decay": -1.0}, {"workers": 0}):
+        with pytest.raises(ValueError):
+            TrainConfig(**bad)
+
+
+def test_the_network_learns_a_rule_and_its_export_reads_the_same(tmp_path):
+    """Rows whose label is which side of zero one column lies: the fit learns it, and
+    the exported file, loaded as the reader loads it, gives the network's odds."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(2000, len(FEATURES))).astype(np.float32)
+    column = FEATURES.index("ink along it less the others' least")
+    y = (x[:, column] < 0).astype(np.float32)
+    rows = Rows(x, y, np.zeros(len(x)), np.arange(len(x)) % 5 == 0)
+    net, figures = train(rows, TrainConfig(steps=300, report=100))
+    assert figures["validation_wrong"] < 0.03 * rows.validation.sum()
+    path = tmp_path / "frame_colours.onnx"
+    export(net, path, x[:64])
+    loaded = FrameColours.load(path)
+    with torch.no_grad():
+        expected = net(torch.from_numpy(x[:64])).numpy()
+    np.testing.assert_allclose(loaded.red_log_odds(x[:64]), expected, atol=1e-4)
