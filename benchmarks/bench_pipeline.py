@@ -17,6 +17,10 @@ import numpy as np
 import pytest
 
 from vision.decode import decode
+from vision.frame_colours import crop_lightness
+from vision.frame_inks import frame_ink_evidence
+from vision.pipeline import read_dice
+from vision.profile import ink_chroma
 from vision.settle import SettleWatcher
 
 pytestmark = pytest.mark.usefixtures("one_opencv_thread")
@@ -40,6 +44,29 @@ def test_joint_decode_ten_dice(benchmark):
     colours = rng.dirichlet(np.full(4, 0.3), size=10)
     decoding = benchmark(decode, values, colours)
     assert len(decoding.faces) == 10
+
+
+def _frame_colour_inputs(frames, reader):
+    """Ink chroma, colour probabilities and body lightness of the first frame's dice."""
+    readout = reader.readout(frames[0])
+    keep, _ = read_dice(readout)
+    crops = readout.crops[keep]
+    return ink_chroma(crops), readout.colour_probs[keep], crop_lightness(crops)
+
+
+def test_frame_inks_by_distance(benchmark, frames, reader):
+    """The frame inks alone (`vision.frame_inks`): the frame network's baseline."""
+    chroma, probs, _ = _frame_colour_inputs(frames, reader)
+    evidence = benchmark(frame_ink_evidence, chroma, probs)
+    assert evidence.shape == probs.shape
+
+
+def test_frame_colours_network(benchmark, frames, reader):
+    """The frame inks with red against orange settled by the frame network, as a read
+    frame uses them (`vision.frame_colours`)."""
+    chroma, probs, lightness = _frame_colour_inputs(frames, reader)
+    evidence = benchmark(reader.ink_evidence, chroma, probs, lightness)
+    assert evidence.shape == probs.shape
 
 
 def test_settle_watcher_on_moving_frames(benchmark, frames, reader):
