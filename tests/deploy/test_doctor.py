@@ -416,32 +416,24 @@ def test_shipped_model_passes(tmp_path: Path) -> None:
     )
 
 
-def test_model_error_maps_to_a_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    onnx_model = pytest.importorskip("vision.onnx_model")
-    tops = pytest.importorskip("vision.tops")
-
-    def corrupt(path: Path | None = None, threads: int = 1) -> None:
-        raise onnx_model.ModelFileError("models/dice_tops.onnx", "SHA-256 is abc123")
-
-    monkeypatch.setattr(tops.TopFinder, "load", corrupt)
-    result = doctor.check_model(config_for(tmp_path, camera="auto"))
-    assert result.status is Status.FAIL and "dice_tops.onnx: SHA-256 is abc123" in result.message
-    assert "reinstall" in result.fix
-
-
-def test_a_corrupt_frame_colour_network_fails_the_check(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("module", "loader", "file"),
+    [("vision.tops", "TopFinder", "dice_tops.onnx"),
+     ("vision.frame_colours", "FrameColours", "frame_colours.onnx")],
+)
+def test_model_error_maps_to_a_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str, loader: str, file: str
 ) -> None:
     onnx_model = pytest.importorskip("vision.onnx_model")
-    frame_colours = pytest.importorskip("vision.frame_colours")
+    owner = pytest.importorskip(module)
 
     def corrupt(path: Path | None = None, threads: int = 1) -> None:
-        raise onnx_model.ModelFileError("models/frame_colours.onnx", "SHA-256 is abc123")
+        raise onnx_model.ModelFileError(f"models/{file}", "SHA-256 is abc123")
 
-    monkeypatch.setattr(frame_colours.FrameColours, "load", corrupt)
+    monkeypatch.setattr(getattr(owner, loader), "load", corrupt)
     result = doctor.check_model(config_for(tmp_path, camera="auto"))
-    assert result.status is Status.FAIL
-    assert "frame_colours.onnx: SHA-256 is abc123" in result.message
+    assert result.status is Status.FAIL and f"{file}: SHA-256 is abc123" in result.message
+    assert "reinstall" in result.fix
 
 
 # ---------------------------------------------------------------- the command
