@@ -44,7 +44,7 @@ WARM_SHARE: Final[float] = 0.5
 _MAX_LOG_ODDS: Final[float] = 12.0
 #: Probabilities are floored here before their logarithm.
 _FLOOR: Final[float] = 1e-9
-#: Others' belief in a colour below this leaves its reference unknown (as frame_inks).
+#: Others' belief in a colour at or below this leaves that colour's reference unknown.
 _MIN_REFERENCE_WEIGHT: Final[float] = 0.3
 
 #: An orthonormal basis of the plane of ink chroma (`vision.profile.ink_chroma` rows sum
