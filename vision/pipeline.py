@@ -130,9 +130,8 @@ class DiceReader:
         self.use_inventory = use_inventory
         self.profile = profile
         #: Colour evidence from the frame's other dice (`vision.frame_colours`); None: off.
-        self.ink_evidence: InkEvidence | None = (
-            FrameColours.load(threads=threads) if frame_inks else None
-        )
+        #: Its network is a few hundred weights: one thread, whatever `threads` says.
+        self.ink_evidence: InkEvidence | None = FrameColours.load() if frame_inks else None
 
     def sharing(
         self, *, tray: np.ndarray | None = None, finder: FrameLocator | None = None
