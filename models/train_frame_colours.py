@@ -313,6 +313,14 @@ def main(argv: list[str] | None = None) -> int:
                              args.weight_decay, args.seed, args.report, args.workers)
     except ValueError as error:
         parser.error(str(error))
+    from vision.synth.font_library import MissingFontError
+    from vision.synth.looks import eval_group
+
+    try:
+        for group in GROUPS:
+            eval_group(group).mix()
+    except MissingFontError as error:  # `bash models/install_fonts.sh`
+        parser.error(str(error))
     chunks = draw_frames(args.cache, config, args.model, args.locator)
     rows = build_rows(chunks)
     net, figures = train(rows, config)

@@ -92,3 +92,18 @@ def test_the_network_learns_a_rule_and_its_export_reads_the_same(tmp_path):
     with torch.no_grad():
         expected = net(torch.from_numpy(x[:64])).numpy()
     np.testing.assert_allclose(loaded.red_log_odds(x[:64]), expected, atol=1e-4)
+
+
+def test_missing_training_fonts_stop_the_run_with_the_package_named(monkeypatch, capsys, tmp_path):
+    import vision.synth.looks as looks
+    from models.train_frame_colours import main
+    from vision.synth.font_library import MissingFontError
+
+    def missing(key):
+        raise MissingFontError("the training fonts lack fonts-lato: apt install fonts-lato")
+
+    monkeypatch.setattr(looks, "eval_group", missing)
+    with pytest.raises(SystemExit):
+        main(["--cache", str(tmp_path / "cache"), "--output", str(tmp_path / "m.onnx")])
+    assert "fonts-lato" in capsys.readouterr().err
+    assert not (tmp_path / "cache").exists(), "nothing is drawn without the fonts"
