@@ -54,8 +54,6 @@ CHUNK_FRAMES = 250
 GROUPS: tuple[str, ...] = ("train-light", "train-dark")
 #: Every this-many-th frame is validation.
 VALIDATION_EVERY = 5
-#: A true die matches a located box whose centre lies within this share of a face side.
-_MATCH_SHARE = 0.35
 
 
 @dataclass(frozen=True)
@@ -107,6 +105,7 @@ def _init_worker(model: str | None, locator: str | None) -> None:
 
 def _draw_chunk(group: int, chunk: int) -> dict[str, np.ndarray]:
     """Render and read one chunk's frames; per die: chroma, colour probs, lightness, truth."""
+    from vision.evaluation import MATCH_RADIUS
     from vision.frame_colours import crop_lightness
     from vision.model_io import COLOUR_LABELS
     from vision.pipeline import read_dice
@@ -132,7 +131,7 @@ def _draw_chunk(group: int, chunk: int) -> dict[str, np.ndarray]:
             side = float(np.linalg.norm(die.corners[0] - die.corners[1]))
             distance = np.hypot(*(centres - np.asarray(die.centre)).T)
             nearest = int(np.argmin(distance))
-            if distance[nearest] <= _MATCH_SHARE * side:
+            if distance[nearest] <= MATCH_RADIUS * side:
                 truth[nearest] = COLOUR_LABELS.index(die.die.colour)
         parts["chroma"].append(ink_chroma(crops))
         parts["colour"].append(np.asarray(readout.colour_probs[keep], np.float64))

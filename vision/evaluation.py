@@ -32,7 +32,7 @@ from vision.reading import Reading, ReadingFlag
 
 logger = logging.getLogger(__name__)
 
-_MATCH_RADIUS = 0.35  # of a face side: a read die this close to a true one is that die
+MATCH_RADIUS = 0.35  # of a face side: a read die this close to a true one is that die
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
     """Match read dice to the true ones (nearest centre within a radius) and count."""
     truth = list(truth)
     sides = [float(np.linalg.norm(die.corners[0] - die.corners[1])) for die in truth]
-    radius = _MATCH_RADIUS * (float(np.median(sides)) if sides else 0.0)
+    radius = MATCH_RADIUS * (float(np.median(sides)) if sides else 0.0)
     free = list(range(len(reading.dice)))
     missed = right = unsure = 0
     colours: dict[str, list[int]] = {}
