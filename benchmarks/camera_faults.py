@@ -124,6 +124,8 @@ FAULTS: tuple[CameraFault, ...] = (
     CameraFault("noise", "a small sensor in a dim room: noise of 12 grey levels", _noise(12.0)),
     CameraFault("dim", "under-exposed: 45 % of the light, with noise", _noise(4.0, gain=0.45)),
     CameraFault("bright", "over-exposed: a tone curve of gamma 0.6", _tone(0.6)),
+    CameraFault("blown", "over-exposed and clipped: 140 % of the light, cut at white",
+                _noise(0.0, gain=1.4)),
     CameraFault("contrasty", "a hard tone curve: gamma 1.6", _tone(1.6)),
     CameraFault("warm", "a warm lamp: blue -25 %, red +25 %", _white_balance(0.75, 1.25)),
     CameraFault(

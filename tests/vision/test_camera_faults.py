@@ -65,6 +65,14 @@ def test_exposure_faults_darken_or_brighten(tray):
     assert spoil("bright", tray).mean() > tray.mean() + 20
 
 
+def test_a_blown_exposure_scales_the_light_and_clips_it_at_white(tray):
+    blown = spoil("blown", tray).astype(float)
+    source = tray.astype(float)
+    below = source * 1.4 < 254
+    assert np.allclose(blown[below], source[below] * 1.4, atol=1.0)
+    assert (blown[~below] >= 254).all() and (~below).any()  # the bright squares clip
+
+
 def test_a_warm_lamp_lowers_blue_and_raises_red_and_a_cool_one_the_reverse(tray):
     means = {name: spoil(name, tray).reshape(-1, 3).mean(axis=0) for name in ("warm", "cool")}
     base = tray.reshape(-1, 3).mean(axis=0)
