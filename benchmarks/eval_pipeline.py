@@ -9,7 +9,9 @@ training never saw on light and on dark bodies (the default), in the training
 families, or in the first renderer's Hershey fonts. For each group, and pooled,
 prints the share of scenes with every die found and nothing else, the share
 with all ten dice read right (an unsure die counts as not right), the per-die
-accuracy overall and by true colour, and the median read time; with --json,
+accuracy overall and by true colour, the same two shares counting each die's first
+reading whether marked unsure or not (the reading the players are asked to confirm),
+and the median read time; with --json,
 one JSON object with those figures and the failed seeds.
 """
 
@@ -40,6 +42,8 @@ def print_score(title: str, score: PipelineScore, unit: str = "scenes") -> None:
     print(f"every die found, no extra: {score.found_rate:.2%}")
     print(f"all ten dice read right:   {score.all_right_rate:.2%}")
     print(f"per-die accuracy:          {score.die_accuracy:.3%}")
+    print(f"first reading, unsure too: {score.first_reading_accuracy:.3%} per die, all ten "
+          f"{score.first_reading_all_right_rate:.2%}")
     by_colour = ", ".join(f"{k} {v:.2%}" for k, v in score.colour_accuracy().items())
     print(f"per-die by true colour:    {by_colour}")
     print(f"median read time:          {score.median_ms:.1f} ms")

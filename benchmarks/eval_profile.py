@@ -146,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     for key, score in scores.items():
         print(
             f"{key:6} profile: per die {score.die_accuracy:.3%}, all right "
-            f"{score.all_right_rate:.2%} of {len(score.scenes)} scenes, "
+            f"{score.all_right_rate:.2%} of {len(score.scenes)} scenes (first readings, unsure "
+            f"too: {score.first_reading_accuracy:.3%}, {score.first_reading_all_right_rate:.2%}), "
             f"median read {score.median_ms:.1f} ms"
         )
     return 0

@@ -48,12 +48,18 @@ class SceneScore:
     seconds: float
     flags: tuple[ReadingFlag, ...] = ()
     by_colour: tuple[tuple[str, int, int], ...] = ()  # (true colour letter, dice, read right)
+    read_right: int = 0
+    """Dice whose reading names their true face, sure or not (`right` counts the sure ones)."""
 
     def all_found(self) -> bool:
         return self.missed == 0 and self.extra == 0
 
     def all_right(self) -> bool:
         return self.all_found() and self.right == self.dice
+
+    def all_read_right(self) -> bool:
+        """Every die found and its reading right, whether or not the reader was sure."""
+        return self.all_found() and self.read_right == self.dice
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,18 @@ class PipelineScore:
     def die_accuracy(self) -> float:
         """Share of all true dice read right and sure."""
         return _share(sum(s.right for s in self.scenes), sum(s.dice for s in self.scenes))
+
+    @property
+    def first_reading_accuracy(self) -> float:
+        """Share of all true dice whose reading names their face, marked unsure or not: what
+        a player who confirms every unsure die without changing it would keep. Reported
+        beside `die_accuracy`, which counts an unsure die as not right."""
+        return _share(sum(s.read_right for s in self.scenes), sum(s.dice for s in self.scenes))
+
+    @property
+    def first_reading_all_right_rate(self) -> float:
+        """Share of scenes whose every die was found and read right, unsure or not."""
+        return _share(sum(s.all_read_right() for s in self.scenes), len(self.scenes))
 
     @property
     def median_ms(self) -> float:
@@ -101,6 +119,8 @@ class PipelineScore:
             "all_read_right": round(self.all_right_rate, 4),
             "per_die_accuracy": round(self.die_accuracy, 5),
             "unsure_dice": sum(s.unsure for s in self.scenes),
+            "per_die_first_reading": round(self.first_reading_accuracy, 5),
+            "all_first_readings_right": round(self.first_reading_all_right_rate, 4),
             "median_read_ms": round(self.median_ms, 1),
             "per_die_accuracy_by_colour": {
                 k: round(v, 5) for k, v in self.colour_accuracy().items()
@@ -119,7 +139,7 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
     sides = [float(np.linalg.norm(die.corners[0] - die.corners[1])) for die in truth]
     radius = MATCH_RADIUS * (float(np.median(sides)) if sides else 0.0)
     free = list(range(len(reading.dice)))
-    missed = right = unsure = 0
+    missed = right = unsure = read_right = 0
     colours: dict[str, list[int]] = {}
     for die in truth:
         tally = colours.setdefault(die.die.colour, [0, 0])
@@ -131,6 +151,7 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
             continue
         read = reading.dice[free.pop(int(np.argmin(distances)))]
         unsure += read.unsure
+        read_right += read.die == die.die
         hit = read.die == die.die and not read.unsure
         right += hit
         tally[1] += hit
@@ -144,6 +165,7 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
         seconds,
         tuple(reading.flags),
         tuple((letter, count, hits) for letter, (count, hits) in sorted(colours.items())),
+        read_right,
     )
 
 
