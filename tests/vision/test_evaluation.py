@@ -9,7 +9,7 @@ import pytest
 
 from scorer.dice import Die
 from vision.evaluation import PipelineScore, score_reading
-from vision.reading import Reading, ReadDie
+from vision.reading import ReadDie, Reading
 
 
 @dataclass(frozen=True)
