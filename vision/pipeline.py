@@ -24,6 +24,7 @@ from vision.body_check import MIN_BOXES, SURE_FACE, body_colours, never_odd, odd
 from vision.decode import by_face, decode, face_probabilities
 from vision.die_shape import DOUBTFUL_FACE, UNREADABLE
 from vision.frame_colours import FrameColours, crop_lightness
+from vision.ink_order import ink_order_evidence
 from vision.profile import ink_chroma
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
 from vision.tops import Located, TopFinder
@@ -207,7 +208,11 @@ class DiceReader:
             evidence = profile.evidence(readout.descriptors[keep], chroma)
         if use_inks:
             lightness = crop_lightness(readout.crops[keep])
-            inks = by_face(self.ink_evidence(chroma, colour_probs[keep], lightness))
+            colour_evidence = self.ink_evidence(chroma, colour_probs[keep], lightness)
+            colour_evidence = colour_evidence + ink_order_evidence(
+                chroma, np.log(np.maximum(colour_probs[keep], 1e-12)) + colour_evidence
+            )
+            inks = by_face(colour_evidence)
             evidence = inks if evidence is None else evidence + inks
         decoding = decode(
             value_probs[keep],

@@ -92,6 +92,27 @@ def test_the_reader_reads_trays_it_was_never_trained_on():
     assert sum(score.right for score in scenes) >= 78
 
 
+@pytest.mark.parametrize("seed", [7_300_082, 7_300_234])
+def test_a_green_set_the_classifier_takes_for_orange_is_read_green_by_the_inks_order(
+    seed, monkeypatch
+):
+    """Dark trays whose green ink the classifier reads orange, beside the set's real
+    orange (`vision.ink_order`): without the order of the frame's inks some of the
+    greens are read orange; with it every die is right and sure."""
+    import vision.pipeline
+    from vision.evaluation import score_reading
+    from vision.pipeline import DiceReader
+
+    scene = foreign_scenes.foreign_scene(seed, dark=True)
+    reader = DiceReader(threads=1)
+    mended = score_reading(seed, scene.dice, reader.read(scene.image), 0.0)
+    monkeypatch.setattr(vision.pipeline, "ink_order_evidence", lambda chroma, belief:
+                        np.zeros_like(belief))
+    unmended = score_reading(seed, scene.dice, reader.read(scene.image), 0.0)
+    assert mended.right == len(scene.dice)
+    assert unmended.right <= len(scene.dice) - 2
+
+
 def test_a_set_keeps_its_font_body_and_inks_from_tray_to_tray():
     """A household's dice (`benchmarks/eval_profile.py --renderer foreign`): one set,
     many trays that differ in the roll, the cloth and the lamp."""

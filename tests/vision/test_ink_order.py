@@ -1,0 +1,134 @@
+"""Distinct inks are distinct colours (`vision.ink_order`).
+
+Frames are built in the plane of ink chroma, where each die's ink is a direction from
+its body's colour: the palette's reference inks, turned and scaled as an unseen set's
+shades and print strengths would be, read by a classifier that is sure of a wrong
+colour for one whole set.
+"""
+
+import numpy as np
+import pytest
+
+from vision.frame_colours import _PLANE
+from vision.ink_order import (
+    FAMILIES,
+    MIN_INK,
+    ink_groups,
+    ink_order_evidence,
+    palette_angle,
+)
+from vision.model_io import COLOUR_LABELS
+
+RED, ORANGE, GREEN, BLUE = (COLOUR_LABELS.index(letter) for letter in "ROGB")
+
+
+def chroma_at(degrees: float, radius: float = 0.6) -> np.ndarray:
+    """The (3,) ink chroma whose plane direction is `degrees` at `radius`."""
+    angle = np.radians(degrees)
+    return np.array([np.cos(angle), np.sin(angle)]) * radius @ _PLANE
+
+
+def frame(*dice: tuple[float, float, int, float]) -> tuple[np.ndarray, np.ndarray]:
+    """Chroma and log-beliefs of dice given as (direction, radius, colour read, sureness)."""
+    chroma = np.array([chroma_at(angle, radius) for angle, radius, _, _ in dice])
+    belief = np.full((len(dice), len(COLOUR_LABELS)), 0.0)
+    for row, (_, _, colour, sure) in zip(belief, dice, strict=True):
+        row[:] = (1.0 - sure) / (len(COLOUR_LABELS) - 1)
+        row[colour] = sure
+    return chroma, np.log(belief)
+
+
+def read(chroma: np.ndarray, log_belief: np.ndarray) -> list[str]:
+    evidence = ink_order_evidence(chroma, log_belief)
+    return [COLOUR_LABELS[i] for i in (log_belief + evidence).argmax(axis=1)]
+
+
+def test_the_palette_gives_the_families_in_hue_order_with_red_and_orange_together():
+    assert FAMILIES == ((RED, ORANGE), (GREEN,), (BLUE,))
+    assert np.degrees(palette_angle("R")) == pytest.approx(-82, abs=1)
+
+
+def test_directions_are_grouped_round_the_circle_across_its_seam():
+    angles = np.radians([179.0, -178.0, 170.0, 10.0, 14.0, -90.0])
+    groups = sorted(sorted(g.tolist()) for g in ink_groups(angles))
+    assert groups == [[0, 1, 2], [3, 4], [5]]
+    assert [sorted(g.tolist()) for g in ink_groups(np.radians([5.0, 10.0]))] == [[0, 1]]
+
+
+def test_a_yellow_green_set_read_orange_beside_the_real_orange_is_read_green():
+    # red, orange, then a set's yellow-green the classifier takes for a third warm ink
+    chroma, belief = frame(
+        (-80, 0.7, RED, 0.99), (-79, 0.8, RED, 0.99),
+        (-124, 1.0, ORANGE, 0.99),
+        (-179, 0.4, ORANGE, 0.99), (-180, 0.45, ORANGE, 0.99),
+        (-178, 0.42, ORANGE, 0.98), (-181, 0.4, ORANGE, 0.9),
+        (61, 0.4, BLUE, 0.99), (64, 0.35, BLUE, 0.99), (61, 0.5, BLUE, 0.99),
+    )
+    assert read(chroma, belief) == list("RRO") + list("GGGG") + list("BBB")
+
+
+def test_a_teal_set_read_green_beside_the_real_green_is_read_blue():
+    chroma, belief = frame(
+        (-134, 1.1, ORANGE, 0.99), (-133, 1.0, ORANGE, 0.99),
+        (-71, 0.85, RED, 0.99), (-72, 0.8, RED, 0.99), (-70, 0.9, RED, 0.99),
+        (177, 0.38, GREEN, 0.99), (176, 0.4, GREEN, 0.99),
+        (67, 0.34, GREEN, 0.9), (66, 0.35, GREEN, 0.95),
+    )
+    assert read(chroma, belief) == list("OORRRGG") + list("BB")
+
+
+def test_a_reading_without_a_contradiction_is_left_alone():
+    chroma, belief = frame(
+        (-80, 0.7, RED, 0.99), (-124, 1.0, ORANGE, 0.6), (-180, 0.4, GREEN, 0.99),
+        (-178, 0.5, GREEN, 0.99), (61, 0.4, BLUE, 0.99), (64, 0.35, BLUE, 0.99),
+    )
+    assert not ink_order_evidence(chroma, belief).any()
+
+
+def test_a_lone_die_is_never_moved():
+    """One die's ink can be mismeasured; only a group of dice speaks for a set."""
+    chroma, belief = frame(
+        (-80, 0.7, RED, 0.99), (-124, 1.0, ORANGE, 0.99), (-180, 0.5, ORANGE, 0.99),
+        (61, 0.4, BLUE, 0.99), (64, 0.35, BLUE, 0.99),
+    )
+    assert not ink_order_evidence(chroma, belief).any()
+
+
+def test_a_group_is_not_moved_to_a_colour_another_die_shows():
+    # a green die already read green elsewhere (its ink pale): the group stays warm
+    chroma, belief = frame(
+        (-80, 0.7, RED, 0.99), (-124, 1.0, ORANGE, 0.99),
+        (-179, 0.4, ORANGE, 0.99), (-180, 0.45, ORANGE, 0.99),
+        (150, MIN_INK / 2, GREEN, 0.99),
+        (61, 0.4, BLUE, 0.99), (64, 0.35, BLUE, 0.99),
+    )
+    assert not ink_order_evidence(chroma, belief).any()
+
+
+def test_pale_prints_neither_count_nor_move():
+    """Inks near the body's own colour point anywhere: they cannot contradict."""
+    chroma, belief = frame(
+        (-80, 0.7, RED, 0.99), (-124, 1.0, ORANGE, 0.99),
+        (-179, 0.2, ORANGE, 0.99), (-180, 0.2, ORANGE, 0.99), (-178, 0.2, ORANGE, 0.99),
+        (61, 0.4, BLUE, 0.99), (64, 0.35, BLUE, 0.99),
+    )
+    assert not ink_order_evidence(chroma, belief).any()
+
+
+def test_the_move_keeps_the_palette_order():
+    """Of two warm groups and a third, the one lying past orange towards green moves."""
+    chroma, belief = frame(
+        (-80, 0.7, RED, 0.99), (-82, 0.7, RED, 0.99),
+        (-124, 1.0, ORANGE, 0.99), (-126, 1.0, ORANGE, 0.99),
+        (-175, 0.5, ORANGE, 0.9), (-177, 0.5, ORANGE, 0.9),
+        (61, 0.4, BLUE, 0.99), (64, 0.35, BLUE, 0.99),
+    )
+    evidence = ink_order_evidence(chroma, belief)
+    assert read(chroma, belief) == list("RROOGGBB")
+    assert not evidence[:4].any() and not evidence[6:].any()
+
+
+def test_frames_of_fewer_than_three_dice_get_nothing():
+    chroma, belief = frame((-124, 1.0, ORANGE, 0.99), (-180, 0.5, ORANGE, 0.99))
+    assert not ink_order_evidence(chroma, belief).any()
+    assert ink_order_evidence(np.zeros((0, 3)), np.zeros((0, 4))).shape == (0, 4)
