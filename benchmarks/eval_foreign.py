@@ -63,6 +63,11 @@ def main(argv: list[str] | None = None) -> int:
         help="dice showing any six high and four low faces: a set laid out otherwise "
         "than the inventory table",
     )
+    parser.add_argument(
+        "--no-ink-order",
+        action="store_true",
+        help="read without mending distinct inks read as one colour (vision/ink_order.py)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.scenes < 1:
@@ -73,7 +78,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     cv2.setNumThreads(1)
     reader = DiceReader(
-        FaceClassifier.load(args.model), threads=1, finder=TopFinder.load(args.locator)
+        FaceClassifier.load(args.model),
+        threads=1,
+        finder=TopFinder.load(args.locator),
+        ink_order=not args.no_ink_order,
     )
     scores = {}
     for index, (key, dark) in enumerate((("light", False), ("dark", True))):

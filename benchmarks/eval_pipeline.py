@@ -89,6 +89,11 @@ def main(argv: list[str] | None = None) -> int:
         default=DEFAULT_TURNS,
         help=f"quarter turns classified per die (1 to 4; {DEFAULT_TURNS})",
     )
+    parser.add_argument(
+        "--no-ink-order",
+        action="store_true",
+        help="read without mending distinct inks read as one colour (vision/ink_order.py)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("-v", "--verbose", action="store_true", help="log each failed scene")
     args = parser.parse_args(argv)
@@ -106,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         threads=1,
         finder=TopFinder.load(args.locator),
         turns=args.turns,
+        ink_order=not args.no_ink_order,
     )
     scores: dict[str, PipelineScore] = {}
     for index, (group, look) in enumerate(zip(groups, looks, strict=True)):

@@ -110,12 +110,15 @@ class DiceReader:
         finder: FrameLocator | None = None,
         profile: ProfileMatcher | None = None,
         frame_inks: bool = True,
+        ink_order: bool = True,
     ) -> None:
         """`tray`: a polygon of (x, y) pixel points; dice outside it are ignored.
         `turns`: quarter turns of each crop classified and averaged (1 to 4).
         `profile`: the user's own dice (`vision.profile`), which weighs each read face;
         None reads with the network alone. `frame_inks`: weigh each die's colour by how
-        its ink compares with the frame's other dice (`vision.frame_colours`)."""
+        its ink compares with the frame's other dice (`vision.frame_colours`).
+        `ink_order`: mend a colour reading that puts distinct inks in one colour
+        (`vision.ink_order`; only with `frame_inks`)."""
         if not 1 <= turns <= 4:
             raise ValueError(f"turns must be 1 to 4, got {turns}")
         self.turns = turns
@@ -133,6 +136,7 @@ class DiceReader:
         #: Colour evidence from the frame's other dice (`vision.frame_colours`); None: off.
         #: Its network is a few hundred weights: one thread, whatever `threads` says.
         self.ink_evidence: InkEvidence | None = FrameColours.load() if frame_inks else None
+        self.ink_order = ink_order
 
     def sharing(
         self, *, tray: np.ndarray | None = None, finder: FrameLocator | None = None
@@ -209,9 +213,10 @@ class DiceReader:
         if use_inks:
             lightness = crop_lightness(readout.crops[keep])
             colour_evidence = self.ink_evidence(chroma, colour_probs[keep], lightness)
-            colour_evidence = colour_evidence + ink_order_evidence(
-                chroma, np.log(np.maximum(colour_probs[keep], 1e-12)) + colour_evidence
-            )
+            if self.ink_order:
+                colour_evidence = colour_evidence + ink_order_evidence(
+                    chroma, np.log(np.maximum(colour_probs[keep], 1e-12)) + colour_evidence
+                )
             inks = by_face(colour_evidence)
             evidence = inks if evidence is None else evidence + inks
         decoding = decode(

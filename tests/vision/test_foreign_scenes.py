@@ -5,6 +5,8 @@ trained on, so the renderer must itself be sound: ten dice of a roll the dice al
 apart and inside the frame, in held-out fonts only and none too thin to print.
 """
 
+import json
+
 import numpy as np
 import pytest
 from benchmark_modules import load_benchmark
@@ -93,24 +95,27 @@ def test_the_reader_reads_trays_it_was_never_trained_on():
 
 
 @pytest.mark.parametrize("seed", [7_300_082, 7_300_234])
-def test_a_green_set_the_classifier_takes_for_orange_is_read_green_by_the_inks_order(
-    seed, monkeypatch
-):
+def test_a_green_set_the_classifier_takes_for_orange_is_read_green_by_the_inks_order(seed):
     """Dark trays whose green ink the classifier reads orange, beside the set's real
     orange (`vision.ink_order`): without the order of the frame's inks some of the
     greens are read orange; with it every die is right and sure."""
-    import vision.pipeline
     from vision.evaluation import score_reading
     from vision.pipeline import DiceReader
 
     scene = foreign_scenes.foreign_scene(seed, dark=True)
     reader = DiceReader(threads=1)
+    unordered = DiceReader(reader.classifier, finder=reader.finder, ink_order=False)
     mended = score_reading(seed, scene.dice, reader.read(scene.image), 0.0)
-    monkeypatch.setattr(vision.pipeline, "ink_order_evidence", lambda chroma, belief:
-                        np.zeros_like(belief))
-    unmended = score_reading(seed, scene.dice, reader.read(scene.image), 0.0)
+    unmended = score_reading(seed, scene.dice, unordered.read(scene.image), 0.0)
     assert mended.right == len(scene.dice)
     assert unmended.right <= len(scene.dice) - 2
+
+
+def test_the_evaluation_reads_without_the_inks_order_when_asked(capsys):
+    """`eval_foreign.py --no-ink-order`: the figures before `vision.ink_order`."""
+    assert eval_foreign.main(["--scenes", "1", "--no-ink-order", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result) == {"light", "dark", "pooled"}
 
 
 def test_a_set_keeps_its_font_body_and_inks_from_tray_to_tray():

@@ -132,3 +132,39 @@ def test_frames_of_fewer_than_three_dice_get_nothing():
     chroma, belief = frame((-124, 1.0, ORANGE, 0.99), (-180, 0.5, ORANGE, 0.99))
     assert not ink_order_evidence(chroma, belief).any()
     assert ink_order_evidence(np.zeros((0, 3)), np.zeros((0, 4))).shape == (0, 4)
+
+
+def test_a_reader_mends_a_yellow_green_set_read_orange_unless_told_not_to():
+    """Through `DiceReader.read`: four dice printed in a yellow-green that the classifier
+    is sure is orange, beside the set's red, orange and blue dice."""
+    from vision.pipeline import DiceReader, Readout
+    from vision.tops import Located
+
+    inks = [(200, 30, 40)] * 2 + [(240, 120, 20)] + [(150, 200, 40)] * 4 + [(30, 70, 190)] * 2
+    crops = np.full((len(inks), 40, 40, 3), 240, np.uint8)
+    for crop, rgb in zip(crops, inks, strict=True):
+        crop[14:26, 12:28] = rgb[::-1]
+    colour = np.full((len(inks), 4), 0.0003)
+    for row, read_as in zip(colour, [RED] * 2 + [ORANGE] * 5 + [BLUE] * 2, strict=True):
+        row[read_as] = 0.9991
+    value = np.full((len(inks), 11), 0.001)
+    value[:, 4] = 0.99  # every die a 5
+    boxes = tuple(
+        np.array([[x, 100], [x + 60, 100], [x + 60, 160], [x, 160]], np.float32)
+        for x in range(0, 100 * len(inks), 100)
+    )
+    readout = Readout(Located(boxes, die_side=60.0, scores=(0.999,) * len(inks)), crops,
+                      value, colour, np.ones(len(inks)), None)
+
+    class GivenReadout(DiceReader):
+        def readout(self, frame: np.ndarray) -> Readout:
+            return readout
+
+    frame = np.zeros((480, 1280, 3), np.uint8)
+    reader = GivenReadout(use_inventory=False)
+    mended = [die.die.colour for die in reader.read(frame).dice]
+    unmended = [die.die.colour for die in GivenReadout(
+        reader.classifier, finder=reader.finder, use_inventory=False, ink_order=False
+    ).read(frame).dice]
+    assert mended == list("RRO") + list("GGGG") + list("BB")
+    assert unmended == list("RRO") + list("OOOO") + list("BB")
