@@ -8,6 +8,8 @@ colour for one whole set.
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.frame_colours import _PLANE
 from vision.ink_order import (
@@ -168,3 +170,32 @@ def test_a_reader_mends_a_yellow_green_set_read_orange_unless_told_not_to():
     ).read(frame).dice]
     assert mended == list("RRO") + list("GGGG") + list("BB")
     assert unmended == list("RRO") + list("OOOO") + list("BB")
+
+
+@st.composite
+def frames(draw):
+    """Up to ten dice: inks in any direction and strength, any sure or torn reading."""
+    count = draw(st.integers(3, 10))
+    angles = draw(st.lists(st.floats(-180, 180), min_size=count, max_size=count))
+    radii = draw(st.lists(st.floats(0.0, 1.5), min_size=count, max_size=count))
+    read = draw(st.lists(st.integers(0, 3), min_size=count, max_size=count))
+    sureness = draw(st.lists(st.floats(0.3, 0.9999), min_size=count, max_size=count))
+    return frame(*zip(angles, radii, read, sureness, strict=True))
+
+
+@settings(max_examples=200, deadline=None)
+@given(frames(), st.randoms(use_true_random=False))
+def test_the_evidence_follows_the_dice_and_only_ever_lifts_a_group_to_one_cool_colour(
+    drawn, random
+):
+    chroma, belief = drawn
+    evidence = ink_order_evidence(chroma, belief)
+    order = list(range(len(chroma)))
+    random.shuffle(order)
+    np.testing.assert_allclose(ink_order_evidence(chroma[order], belief[order]), evidence[order])
+    assert (evidence >= 0).all()
+    for die in np.flatnonzero(evidence.any(axis=1)):
+        (colour,) = np.flatnonzero(evidence[die])
+        assert colour in (GREEN, BLUE)
+        final = (belief[die] + evidence[die]).argmax()
+        assert final == colour
