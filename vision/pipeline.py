@@ -211,13 +211,7 @@ class DiceReader:
         if use_profile:
             evidence = profile.evidence(readout.descriptors[keep], chroma)
         if use_inks:
-            lightness = crop_lightness(readout.crops[keep])
-            colour_evidence = self.ink_evidence(chroma, colour_probs[keep], lightness)
-            if self.ink_order:
-                colour_evidence = colour_evidence + ink_order_evidence(
-                    chroma, np.log(np.maximum(colour_probs[keep], 1e-12)) + colour_evidence
-                )
-            inks = by_face(colour_evidence)
+            inks = by_face(self._frame_colours(readout.crops[keep], chroma, colour_probs[keep]))
             evidence = inks if evidence is None else evidence + inks
         decoding = decode(
             value_probs[keep],
@@ -239,6 +233,19 @@ class DiceReader:
         dice.sort(key=lambda read: (read.centre[1], read.centre[0]))
         flags += [flag for flag in decoding.flags if flag not in flags]
         return Reading(tuple(dice), size, tuple(flags), unreadable)
+
+    def _frame_colours(
+        self, crops: np.ndarray, chroma: np.ndarray, colour_probs: np.ndarray
+    ) -> np.ndarray:
+        """(N, C) colour evidence from the frame's dice (two or more): how each die's ink
+        compares with the others' (`ink_evidence`), then, unless switched off, the
+        mending of distinct inks read as one colour (`vision.ink_order`)."""
+        assert self.ink_evidence is not None
+        evidence = self.ink_evidence(chroma, colour_probs, crop_lightness(crops))
+        if not self.ink_order:
+            return evidence
+        belief = np.log(np.maximum(colour_probs, 1e-12)) + evidence
+        return evidence + ink_order_evidence(chroma, belief)
 
 
 def read_dice(readout: Readout) -> tuple[np.ndarray, np.ndarray]:
