@@ -27,7 +27,7 @@ from typing import Final
 
 import numpy as np
 
-from scorer.dice import COLOUR_RGB
+from scorer.dice import COLOUR_RGB, FULL_ROLL
 from vision.frame_colours import _PLANE, WARM
 from vision.model_io import COLOUR_LABELS
 
@@ -104,7 +104,8 @@ def _in_cyclic_order(families: list[int]) -> bool:
 
 def ink_order_evidence(chroma: np.ndarray, log_belief: np.ndarray) -> np.ndarray:
     """(N, C) log-likelihood adjustments that mend a frame whose colour reading puts
-    distinct inks in one colour (see the module docstring); zeros when it does not.
+    distinct inks in one colour (see the module docstring); zeros when it does not, and
+    for a frame of fewer than three dice or more than a roll's.
 
     `chroma`: (N, 3) ink chroma (`vision.profile.ink_chroma`); `log_belief`: (N, C) the
     log-belief in each colour so far (the classifier's with the frame inks' evidence).
@@ -112,7 +113,7 @@ def ink_order_evidence(chroma: np.ndarray, log_belief: np.ndarray) -> np.ndarray
     belief = np.asarray(log_belief, np.float64)
     count, colours = belief.shape
     evidence = np.zeros((count, colours))
-    if count < 3:
+    if not 3 <= count <= FULL_ROLL:  # more dice than a roll are no one set's
         return evidence
     plane = np.asarray(chroma, np.float64) @ _PLANE.T
     radius = np.hypot(plane[:, 0], plane[:, 1])

@@ -130,6 +130,14 @@ def test_the_move_keeps_the_palette_order():
     assert not evidence[:4].any() and not evidence[6:].any()
 
 
+def test_a_frame_of_more_dice_than_a_roll_is_no_one_set_and_gets_nothing():
+    yellow_green = [(-179, 0.4, ORANGE, 0.99), (-180, 0.45, ORANGE, 0.99)]
+    one_set = [(-80, 0.7, RED, 0.99), (-124, 1.0, ORANGE, 0.99), *yellow_green,
+               (61, 0.4, BLUE, 0.99), (64, 0.35, BLUE, 0.99)]
+    assert ink_order_evidence(*frame(*one_set)).any()
+    assert not ink_order_evidence(*frame(*one_set, *one_set)).any()
+
+
 def test_frames_of_fewer_than_three_dice_get_nothing():
     chroma, belief = frame((-124, 1.0, ORANGE, 0.99), (-180, 0.5, ORANGE, 0.99))
     assert not ink_order_evidence(chroma, belief).any()
