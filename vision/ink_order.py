@@ -44,8 +44,6 @@ MIN_MOVED: Final[int] = 2
 #: A moved die's belief in its new colour is raised until it beats every other family
 #: by this much (log-odds; 19 to 1): the frame's order speaks for the whole group.
 MOVED_MARGIN: Final[float] = float(np.log(19.0))
-#: The most ink groups a frame's contradiction is searched over.
-_MAX_GROUPS: Final[int] = 10
 
 
 def palette_angle(letter: str) -> float:
@@ -121,7 +119,7 @@ def ink_order_evidence(chroma: np.ndarray, log_belief: np.ndarray) -> np.ndarray
     if len(clear) < 3:
         return evidence
     groups = [clear[g] for g in ink_groups(np.arctan2(plane[clear, 1], plane[clear, 0]))]
-    if not 2 <= len(groups) <= _MAX_GROUPS:
+    if len(groups) < 2:
         return evidence
     belief = belief - np.logaddexp.reduce(belief, axis=1, keepdims=True)
     family_belief = np.stack(
