@@ -1,7 +1,8 @@
 """Fixtures shared by every test folder, and the Hypothesis profiles.
 
 Profiles: "ci" (the default: `make test`, CI) runs each property test as often as
-it asks; "dev" (`make check`) a tenth as often, with no deadline. The
+it asks; "dev" (`make check`) a tenth as often, with no deadline; "thorough" ten
+times as often, with no deadline (a hunt for rare failures, run by hand). The
 HYPOTHESIS_PROFILE environment variable or pytest's `--hypothesis-profile` picks
 one (the option wins). A test that names its own count of examples takes it
 from `property_budget.examples`, so that it keeps its share under each profile.
@@ -21,6 +22,8 @@ from vision.synth import font_library
 
 settings.register_profile("ci", max_examples=CI_EXAMPLES, print_blob=True)
 settings.register_profile("dev", max_examples=CI_EXAMPLES // 10, deadline=None)
+settings.register_profile("thorough", max_examples=CI_EXAMPLES * 10, deadline=None,
+                          print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
