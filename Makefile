@@ -24,7 +24,8 @@ run: $(STAMP)
 check: lint
 	$(BIN)/python -m pytest -q -x -m "not slow and not browser" --hypothesis-profile=dev
 
-# The whole suite, with Hypothesis's thorough ci profile (the default).
+# The whole suite, with Hypothesis's ci profile (the default; HYPOTHESIS_PROFILE=thorough
+# tries each property test ten times as often).
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
