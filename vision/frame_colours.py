@@ -49,7 +49,7 @@ _MIN_REFERENCE_WEIGHT: Final[float] = 0.3
 
 #: An orthonormal basis of the plane of ink chroma (`vision.profile.ink_chroma` rows sum
 #: to zero), BGR order: blue less green, then blue and green less red.
-_PLANE: Final[np.ndarray] = np.array([[1.0, -1.0, 0.0], [1.0, 1.0, -2.0]]) / np.array(
+INK_PLANE: Final[np.ndarray] = np.array([[1.0, -1.0, 0.0], [1.0, 1.0, -2.0]]) / np.array(
     [[np.sqrt(2.0)], [np.sqrt(6.0)]]
 )
 #: The direction from a set's red ink to its orange ink in that plane: the mean of
@@ -134,7 +134,7 @@ def warm_rows(
     count = len(index)
     if count == 0:
         return WarmRows(index, np.zeros((0, len(FEATURES)), np.float32), np.zeros(0))
-    plane = np.asarray(chroma, np.float64)[index] @ _PLANE.T
+    plane = np.asarray(chroma, np.float64)[index] @ INK_PLANE.T
     along = plane @ RED_TO_ORANGE
     across = plane @ np.array([-RED_TO_ORANGE[1], RED_TO_ORANGE[0]])
     odds = np.log(probs[index, red] / probs[index, orange])

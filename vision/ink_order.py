@@ -28,7 +28,7 @@ from typing import Final
 import numpy as np
 
 from scorer.dice import COLOUR_RGB, FULL_ROLL
-from vision.frame_colours import _PLANE, WARM
+from vision.frame_colours import INK_PLANE, WARM
 from vision.model_io import COLOUR_LABELS
 
 #: Dice whose ink lies at least this far from the body (`ink_chroma` plane units) are
@@ -50,7 +50,7 @@ def palette_angle(letter: str) -> float:
     """The direction (radians) of a palette colour's reference ink printed on white, in
     the plane of `ink_chroma`: where the palette says that colour's dice point."""
     bgr = np.log(np.asarray(COLOUR_RGB[letter][::-1], np.float64) + 1.0) - np.log(256.0)
-    x, y = _PLANE @ (bgr - bgr.mean())
+    x, y = INK_PLANE @ (bgr - bgr.mean())
     return float(np.arctan2(y, x))
 
 
@@ -113,7 +113,7 @@ def ink_order_evidence(chroma: np.ndarray, log_belief: np.ndarray) -> np.ndarray
     evidence = np.zeros((count, colours))
     if not 3 <= count <= FULL_ROLL:  # more dice than a roll are no one set's
         return evidence
-    plane = np.asarray(chroma, np.float64) @ _PLANE.T
+    plane = np.asarray(chroma, np.float64) @ INK_PLANE.T
     radius = np.hypot(plane[:, 0], plane[:, 1])
     clear = np.flatnonzero(radius >= MIN_INK)
     if len(clear) < 3:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.frame_colours import _PLANE
+from vision.frame_colours import INK_PLANE
 from vision.ink_order import (
     FAMILIES,
     MIN_INK,
@@ -27,7 +27,7 @@ RED, ORANGE, GREEN, BLUE = (COLOUR_LABELS.index(letter) for letter in "ROGB")
 def chroma_at(degrees: float, radius: float = 0.6) -> np.ndarray:
     """The (3,) ink chroma whose plane direction is `degrees` at `radius`."""
     angle = np.radians(degrees)
-    return np.array([np.cos(angle), np.sin(angle)]) * radius @ _PLANE
+    return np.array([np.cos(angle), np.sin(angle)]) * radius @ INK_PLANE
 
 
 def frame(*dice: tuple[float, float, int, float]) -> tuple[np.ndarray, np.ndarray]:
