@@ -43,7 +43,9 @@ from vision.tops_input import (
     NET_STRIDE,
     NET_WIDTH,
     TOP,
+    Exposure,
     net_input,
+    over_exposed,
     to_tensor,
     under_exposed,
 )
@@ -217,11 +219,15 @@ class TopFinder:
         return finder
 
     def maps(
-        self, frame: np.ndarray, net_width: int = NET_WIDTH, *, lift: bool = False
+        self,
+        frame: np.ndarray,
+        net_width: int = NET_WIDTH,
+        *,
+        exposure: Exposure = Exposure.AS_SEEN,
     ) -> np.ndarray:
-        """The network's (3, h, w) float32 maps of a (H, W, 3) uint8 BGR frame (`lift`:
-        its exposure lifted when under-exposed)."""
-        image = net_input(frame, net_width, lift=lift)
+        """The network's (3, h, w) float32 maps of a (H, W, 3) uint8 BGR frame, its
+        levels shown as `exposure` says (`vision.tops_input.net_input`)."""
+        image = net_input(frame, net_width, exposure=exposure)
         return self._session.run(None, {self._input: to_tensor(image[None])})[0][0]
 
     def locate(
@@ -240,34 +246,37 @@ class TopFinder:
         four looks (five for an under-exposed frame, below). A frame whose top map
         shows no top anywhere (an empty tray) takes one: dice even a third of the
         trained size still show there. A hand the first look sees is flagged
-        whichever look is kept (`_with_hand_of`). An under-exposed frame
-        (`vision.tops_input.under_exposed`) whose first look found fewer than ten dice
-        is looked at lifted to the trained exposure too, and the lifted looks are
-        taken from there on when the lifted first look is better: a frame the locator
-        reads as it is keeps its boxes.
+        whichever look is kept (`_with_hand_of`). A frame whose first look found fewer
+        than ten dice is looked at again lifted to the trained exposure when it is
+        under-exposed (`vision.tops_input.under_exposed`), or with its highlights
+        darkened when it is over-exposed (`over_exposed`), and those looks are taken
+        from there on when that first look is better: a frame the locator reads as it
+        is keeps its boxes.
         """
         first = self.locate_at(frame, tray, NET_WIDTH)
-        lift = False
-        if len(first.boxes) < FULL_ROLL and under_exposed(frame):
-            lifted = self.locate_at(frame, tray, NET_WIDTH, lift=True)
-            if quality(lifted) > quality(first):
-                first, lift = _with_hand_of(first, lifted), True
+        exposure = Exposure.AS_SEEN
+        if len(first.boxes) < FULL_ROLL:
+            other = _exposure_to_try(frame)
+            if other is not Exposure.AS_SEEN:
+                again = self.locate_at(frame, tray, NET_WIDTH, exposure=other)
+                if quality(again) > quality(first):
+                    first, exposure = _with_hand_of(first, again), other
         merged = len(first.boxes) < FULL_ROLL and first.net_die_side < MERGED_PAIR_PX
         fitting = fits(first) and not merged
         if fitting and NEAR_FULL_ROLL <= len(first.boxes) < FULL_ROLL:
-            closer = self.locate_at(frame, tray, CLOSER_WIDTH, lift=lift)
+            closer = self.locate_at(frame, tray, CLOSER_WIDTH, exposure=exposure)
             return _with_hand_of(first, _best_look([first, closer]))
         if fitting or (not first.boxes and first.top_peak < NO_TOP):
             return first
         looks = {NET_WIDTH: first}
         for net_width in SEARCH_WIDTHS:
-            looks[net_width] = self.locate_at(frame, tray, net_width, lift=lift)
+            looks[net_width] = self.locate_at(frame, tray, net_width, exposure=exposure)
         best = _best_look(looks.values())
         if not best.boxes:
             return first
         wanted = fitted_net_width(best)
         if wanted not in looks:
-            looks[wanted] = self.locate_at(frame, tray, wanted, lift=lift)
+            looks[wanted] = self.locate_at(frame, tray, wanted, exposure=exposure)
         return _with_hand_of(first, _best_look(looks.values()))
 
     def locate_at(
@@ -276,12 +285,14 @@ class TopFinder:
         tray: Sequence[Sequence[float]] | np.ndarray | None,
         net_width: int,
         *,
-        lift: bool = False,
+        exposure: Exposure = Exposure.AS_SEEN,
     ) -> Located:
-        """One look at the frame with the network input `net_width` pixels wide
-        (`lift`: its exposure lifted, `vision.tops_input.lift_exposure`)."""
+        """One look at the frame with the network input `net_width` pixels wide, its
+        levels shown as `exposure` says (`vision.tops_input.net_input`)."""
         height, width = frame.shape[:2]
-        located = boxes_from_maps(self.maps(frame, net_width, lift=lift), (width, height), tray)
+        located = boxes_from_maps(
+            self.maps(frame, net_width, exposure=exposure), (width, height), tray
+        )
         kept = _drop_side_faces(list(located.boxes), frame, located.die_side)
         keep = [any(box is k for k in kept) for box in located.boxes]
         scores = tuple(score for score, chosen in zip(located.scores, keep, strict=True) if chosen)
@@ -295,6 +306,16 @@ def fits(located: Located) -> bool:
     measured = located.net_die_side
     low, high = TRAINED_DIE_RANGE
     return low <= measured <= high and float(np.median(located.scores)) >= FIT_SCORE
+
+
+def _exposure_to_try(frame: np.ndarray) -> Exposure:
+    """The other way to show a frame short of dice to the network: lifted when it is
+    under-exposed, darkened when it is over-exposed, else as it is (no second look)."""
+    if under_exposed(frame):
+        return Exposure.LIFTED
+    if over_exposed(frame):
+        return Exposure.DARKENED
+    return Exposure.AS_SEEN
 
 
 def quality(located: Located) -> tuple[int, float, float]:

@@ -6,6 +6,7 @@ Shared by the runtime locator (`vision.tops`) and the training samples
 
 from __future__ import annotations
 
+from enum import Enum
 from functools import lru_cache
 from typing import Final
 
@@ -85,15 +86,68 @@ def under_exposed(frame: np.ndarray) -> bool:
     return brightest(net_input(frame)) < EXPOSURE_TARGET
 
 
-def net_input(frame: np.ndarray, net_width: int = NET_WIDTH, *, lift: bool = False) -> np.ndarray:
+CLIPPED: Final[int] = 250
+"""A pixel whose brightest channel reaches this is (nearly) clipped at white."""
+
+OVER_EXPOSED_SHARE: Final[float] = 0.9
+"""A frame with this share of its pixels clipped (CLIPPED) is over-exposed: a bright
+room, or a camera metering a dark spot, turns a pale table and light dice alike to
+white, and a light die is told from the table only by the few levels left below it.
+The locator looks at such a frame with its highlights darkened too
+(`darken_highlights`). A white table already clips in some well-exposed frames: the
+darkened look is only taken where it finds more dice."""
+
+DARKEN_GAMMA: Final[float] = 2.0
+"""The tone curve of a darkened look: level x becomes 255 (x / 255) ** DARKEN_GAMMA,
+which spreads the levels just below white (240 and 250 move 19 levels apart, not 10)
+and keeps white white."""
+
+
+@lru_cache(maxsize=1)
+def _darkening_table() -> np.ndarray:
+    return np.round(255.0 * (np.arange(256) / 255.0) ** DARKEN_GAMMA).astype(np.uint8)
+
+
+def darken_highlights(image: np.ndarray) -> np.ndarray:
+    """The uint8 BGR image through the DARKEN_GAMMA tone curve (white stays white)."""
+    return cv2.LUT(image, _darkening_table())
+
+
+def over_exposed(frame: np.ndarray) -> bool:
+    """Whether the frame, as the network sees it, is clipped at white over at least
+    OVER_EXPOSED_SHARE of its pixels."""
+    small = net_input(frame)
+    if not small.size:
+        return False
+    top = small.max(axis=2)
+    return float(np.count_nonzero(top >= CLIPPED)) >= OVER_EXPOSED_SHARE * top.size
+
+
+class Exposure(Enum):
+    """How a frame's levels are shown to the network: as they are, lifted (an
+    under-exposed frame, `lift_exposure`) or with its highlights darkened (an
+    over-exposed one, `darken_highlights`)."""
+
+    AS_SEEN = "as seen"
+    LIFTED = "lifted"
+    DARKENED = "darkened"
+
+
+def net_input(
+    frame: np.ndarray, net_width: int = NET_WIDTH, *, exposure: Exposure = Exposure.AS_SEEN
+) -> np.ndarray:
     """The frame (H, W, 3) uint8 BGR resized to the network's input size, still uint8 BGR
-    (shrunk by area averaging, enlarged bilinearly); `lift`: its exposure lifted when it
-    is darker than the network was trained on (`lift_exposure`)."""
+    (shrunk by area averaging, enlarged bilinearly), its levels shown as `exposure`
+    says."""
     height, width = frame.shape[:2]
     size = net_size(width, height, net_width)
     shrink = size[0] <= width
     small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
-    return lift_exposure(small) if lift else small
+    if exposure is Exposure.LIFTED:
+        return lift_exposure(small)
+    if exposure is Exposure.DARKENED:
+        return darken_highlights(small)
+    return small
 
 
 INPUT_CHANNELS: Final[int] = 5

@@ -16,17 +16,22 @@ from vision.synth.locator_training import render_locator_sample, target_maps
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 from vision.tops import Located, TopFinder, boxes_from_maps, fits, fitted_net_width
 from vision.tops_input import (
+    CLIPPED,
     CORE,
     EXPOSURE_TARGET,
     HAND,
     MAX_LIFT,
     NET_WIDTH,
+    OVER_EXPOSED_SHARE,
     TOP,
+    Exposure,
     brightest,
+    darken_highlights,
     lift_exposure,
     net_input,
     net_size,
     output_size,
+    over_exposed,
     to_tensor,
     under_exposed,
 )
@@ -211,10 +216,28 @@ def test_a_dim_frame_whose_dice_are_all_found_keeps_its_boxes(finder):
     assert all(np.array_equal(a, b) for a, b in zip(located.boxes, first.boxes, strict=True))
 
 
+def test_darkening_spreads_the_levels_just_below_white_and_keeps_white_white():
+    levels = np.arange(256, dtype=np.uint8).reshape(16, 16, 1).repeat(3, axis=2)
+    darkened = darken_highlights(levels).reshape(256, 3)[:, 0].astype(int)
+    assert darkened[255] == 255 and darkened[0] == 0
+    assert np.all(np.diff(darkened) >= 0)
+    assert darkened[250] - darkened[240] >= 2 * (250 - 240) - 2
+
+
+def test_a_frame_mostly_clipped_at_white_is_over_exposed():
+    frame = np.full((960, 1280, 3), 255, np.uint8)
+    assert over_exposed(frame)
+    shown = int(round((1 - OVER_EXPOSED_SHARE) * 960)) + 24  # rows below the clipping
+    frame[:shown] = CLIPPED - 40
+    assert not over_exposed(frame)
+    assert not over_exposed(LIT) and not over_exposed(DARK)
+
+
 def test_training_inputs_are_not_lifted(scenes):
     dim = cv2.convertScaleAbs(scenes[0].image, alpha=0.35)
     assert np.array_equal(net_input(dim), cv2.resize(dim, (320, 240), interpolation=cv2.INTER_AREA))
-    assert brightest(net_input(dim, lift=True)) == pytest.approx(EXPOSURE_TARGET, abs=3)
+    lifted = net_input(dim, exposure=Exposure.LIFTED)
+    assert brightest(lifted) == pytest.approx(EXPOSURE_TARGET, abs=3)
 
 
 def test_training_maps_mark_each_top_its_core_and_the_hand():
@@ -331,21 +354,25 @@ def test_a_finer_look_at_a_sure_dies_pips_is_its_print_not_dice():
 
 
 class _CannedLooks:
-    """A TopFinder whose looks at each network width are given (no network)."""
+    """A TopFinder whose looks at each network width are given (no network): `other`
+    holds the looks at a frame lifted or darkened."""
 
-    def __init__(self, looks: dict[int, Located], lifted: dict[int, Located] | None = None):
+    def __init__(self, looks: dict[int, Located], other: dict[int, Located] | None = None):
         self.looks = looks
-        self.lifted = lifted or {}
-        self.widths: list[int] = []  # each look's width, a lifted one's negative
+        self.other = other or {}
+        self.widths: list[int] = []  # each look's width, a lifted or darkened one's negative
 
-    def locate_at(self, frame, tray, net_width, *, lift=False):
-        self.widths.append(-net_width if lift else net_width)
-        return (self.lifted if lift else self.looks).get(net_width, _look([], [], net_width))
+    def locate_at(self, frame, tray, net_width, *, exposure=Exposure.AS_SEEN):
+        changed = exposure is not Exposure.AS_SEEN
+        self.widths.append(-net_width if changed else net_width)
+        return (self.other if changed else self.looks).get(net_width, _look([], [], net_width))
 
 
 LIT = np.full((960, 1280, 3), 200, np.uint8)
 """A frame as bright as the training frames: no lifted look."""
 DARK = np.full((960, 1280, 3), 40, np.uint8)
+BRIGHT = np.full((960, 1280, 3), 255, np.uint8)
+"""A frame clipped at white: a darkened look when dice are missing."""
 
 
 def test_the_search_keeps_the_look_that_saw_the_die_over_the_one_that_counted_its_pips():
@@ -405,3 +432,17 @@ def test_an_under_exposed_frame_short_of_dice_is_looked_at_lifted(
                           {320: _row(lifted, 320), 400: _row(closer, 400)})
     found = TopFinder.locate(canned, DARK)
     assert canned.widths == widths and len(found.boxes) == kept
+@pytest.mark.parametrize(("plain", "darkened", "widths", "kept"), [
+    (5, 10, [320, -320], 10),  # the darkened look found the dice the clipped one missed
+    (9, 6, [320, -320, 400], 9),  # the darkened look saw less: the first kept
+    (10, 0, [320], 10),  # a whole roll: no second look
+])
+def test_an_over_exposed_frame_short_of_dice_is_looked_at_darkened(plain, darkened, widths, kept):
+    from vision.tops import TopFinder
+
+    canned = _CannedLooks({320: _row(plain, 320), 400: _row(plain, 400)},
+                          {320: _row(darkened, 320), 400: _row(darkened, 400)})
+    found = TopFinder.locate(canned, BRIGHT)
+    assert canned.widths == widths and len(found.boxes) == kept
+
+
