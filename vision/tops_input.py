@@ -119,8 +119,10 @@ def over_exposed(frame: np.ndarray) -> bool:
     small = net_input(frame)
     if not small.size:
         return False
-    top = small.max(axis=2)
-    return float(np.count_nonzero(top >= CLIPPED)) >= OVER_EXPOSED_SHARE * top.size
+    channels = cv2.split(small)
+    top = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+    _, clipped = cv2.threshold(top, CLIPPED - 1, 1, cv2.THRESH_BINARY)
+    return cv2.countNonZero(clipped) >= OVER_EXPOSED_SHARE * top.size
 
 
 class Exposure(Enum):
