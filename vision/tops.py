@@ -45,9 +45,8 @@ from vision.tops_input import (
     TOP,
     Exposure,
     net_input,
-    over_exposed,
+    second_look_exposure,
     to_tensor,
-    under_exposed,
 )
 
 logger = logging.getLogger(__name__)
@@ -256,7 +255,7 @@ class TopFinder:
         first = self.locate_at(frame, tray, NET_WIDTH)
         exposure = Exposure.AS_SEEN
         if len(first.boxes) < FULL_ROLL:
-            other = _exposure_to_try(frame)
+            other = second_look_exposure(frame)
             if other is not Exposure.AS_SEEN:
                 again = self.locate_at(frame, tray, NET_WIDTH, exposure=other)
                 if quality(again) > quality(first):
@@ -306,16 +305,6 @@ def fits(located: Located) -> bool:
     measured = located.net_die_side
     low, high = TRAINED_DIE_RANGE
     return low <= measured <= high and float(np.median(located.scores)) >= FIT_SCORE
-
-
-def _exposure_to_try(frame: np.ndarray) -> Exposure:
-    """The other way to show a frame short of dice to the network: lifted when it is
-    under-exposed, darkened when it is over-exposed, else as it is (no second look)."""
-    if under_exposed(frame):
-        return Exposure.LIFTED
-    if over_exposed(frame):
-        return Exposure.DARKENED
-    return Exposure.AS_SEEN
 
 
 def quality(located: Located) -> tuple[int, float, float]:

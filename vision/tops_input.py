@@ -61,13 +61,18 @@ MAX_LIFT: Final[float] = 3.0
 """The most a frame is brightened: a nearly black frame stays dark, its noise unamplified."""
 
 
+def _brightest_channel(image: np.ndarray) -> np.ndarray:
+    """(H, W) uint8: each pixel's brightest channel of a uint8 BGR image."""
+    channels = cv2.split(image)
+    return cv2.max(cv2.max(channels[0], channels[1]), channels[2])
+
+
 def brightest(image: np.ndarray) -> float:
     """The 99th percentile of each pixel's brightest channel of a uint8 BGR image."""
     if not image.size:
         return 0.0
-    channels = cv2.split(image)
-    top = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
-    counts = cv2.calcHist([top], [0], None, [256], [0, 256]).ravel().cumsum()
+    counts = cv2.calcHist([_brightest_channel(image)], [0], None, [256], [0, 256])
+    counts = counts.ravel().cumsum()
     return float(np.searchsorted(counts, 0.99 * counts[-1]))
 
 
@@ -113,16 +118,19 @@ def darken_highlights(image: np.ndarray) -> np.ndarray:
     return cv2.LUT(image, _darkening_table())
 
 
+def _clipped(image: np.ndarray) -> bool:
+    """Whether at least OVER_EXPOSED_SHARE of a uint8 BGR image's pixels reach CLIPPED."""
+    if not image.size:
+        return False
+    top = _brightest_channel(image)
+    _, clipped = cv2.threshold(top, CLIPPED - 1, 1, cv2.THRESH_BINARY)
+    return cv2.countNonZero(clipped) >= OVER_EXPOSED_SHARE * top.size
+
+
 def over_exposed(frame: np.ndarray) -> bool:
     """Whether the frame, as the network sees it, is clipped at white over at least
     OVER_EXPOSED_SHARE of its pixels."""
-    small = net_input(frame)
-    if not small.size:
-        return False
-    channels = cv2.split(small)
-    top = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
-    _, clipped = cv2.threshold(top, CLIPPED - 1, 1, cv2.THRESH_BINARY)
-    return cv2.countNonZero(clipped) >= OVER_EXPOSED_SHARE * top.size
+    return _clipped(net_input(frame))
 
 
 class Exposure(Enum):
@@ -135,6 +143,18 @@ class Exposure(Enum):
     DARKENED = "darkened"
 
 
+def second_look_exposure(frame: np.ndarray) -> Exposure:
+    """How to show a frame short of dice to the network for a second look: lifted when
+    it is under-exposed, darkened when it is over-exposed, else as it is (no second
+    look). The frame is shrunk to the network's input once for both tests."""
+    small = net_input(frame)
+    if brightest(small) < EXPOSURE_TARGET:
+        return Exposure.LIFTED
+    if _clipped(small):
+        return Exposure.DARKENED
+    return Exposure.AS_SEEN
+
+
 def net_input(
     frame: np.ndarray, net_width: int = NET_WIDTH, *, exposure: Exposure = Exposure.AS_SEEN
 ) -> np.ndarray:
@@ -145,11 +165,15 @@ def net_input(
     size = net_size(width, height, net_width)
     shrink = size[0] <= width
     small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
-    if exposure is Exposure.LIFTED:
-        return lift_exposure(small)
-    if exposure is Exposure.DARKENED:
-        return darken_highlights(small)
-    return small
+    return _SHOWN[exposure](small)
+
+
+#: What each Exposure does to the shrunk frame.
+_SHOWN = {
+    Exposure.AS_SEEN: lambda image: image,
+    Exposure.LIFTED: lift_exposure,
+    Exposure.DARKENED: darken_highlights,
+}
 
 
 INPUT_CHANNELS: Final[int] = 5

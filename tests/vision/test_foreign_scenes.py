@@ -125,7 +125,7 @@ def test_an_over_exposed_tray_is_looked_at_with_its_highlights_darkened(monkeypa
     assert over_exposed(frame)
     reader = DiceReader(threads=1)
     darkened = score_reading(0, scene.dice, reader.read(frame), 0.0)
-    monkeypatch.setattr(vision.tops, "_exposure_to_try", lambda frame: Exposure.AS_SEEN)
+    monkeypatch.setattr(vision.tops, "second_look_exposure", lambda frame: Exposure.AS_SEEN)
     as_seen = score_reading(0, scene.dice, reader.read(frame), 0.0)
     assert as_seen.missed >= 4
     assert darkened.missed <= 2 and darkened.right >= as_seen.right + 3
