@@ -45,7 +45,7 @@ from vision.tops_input import (
     TOP,
     Exposure,
     net_input,
-    second_look_exposure,
+    second_looks,
     to_tensor,
 )
 
@@ -242,24 +242,25 @@ class TopFinder:
         small as merged pairs, MERGED_PAIR_PX) the frame is looked at also at
         SEARCH_WIDTHS, then at the width that brings the best look's dice to
         TRAINED_DIE_PX, and the best of these looks (`_best_look`) is kept. At most
-        four looks (five for an under-exposed frame, below). A frame whose top map
-        shows no top anywhere (an empty tray) takes one: dice even a third of the
-        trained size still show there. A hand the first look sees is flagged
-        whichever look is kept (`_with_hand_of`). A frame whose first look found fewer
-        than ten dice is looked at again lifted to the trained exposure when it is
-        under-exposed (`vision.tops_input.under_exposed`), or with its highlights
-        darkened when it is over-exposed (`over_exposed`), and those looks are taken
-        from there on when that first look is better: a frame the locator reads as it
-        is keeps its boxes.
+        four looks, and up to two more at the first width for a frame short of dice
+        (below). A frame whose top map shows no top anywhere (an empty tray) takes
+        one: dice even a third of the trained size still show there. A hand the first
+        look sees is flagged whichever look is kept (`_with_hand_of`). A frame whose
+        first look found fewer than ten dice is looked at again with its levels shown
+        otherwise (`vision.tops_input.second_looks`: lifted when under-exposed,
+        darkened when over-exposed, else with its shadows lightened and with its
+        highlights darkened), and the further looks are taken with the best of those
+        levels when it beats the first look: a frame the locator reads as it is keeps
+        its boxes.
         """
         first = self.locate_at(frame, tray, NET_WIDTH)
         exposure = Exposure.AS_SEEN
         if len(first.boxes) < FULL_ROLL:
-            other = second_look_exposure(frame)
-            if other is not Exposure.AS_SEEN:
+            plain = first
+            for other in second_looks(frame):
                 again = self.locate_at(frame, tray, NET_WIDTH, exposure=other)
                 if quality(again) > quality(first):
-                    first, exposure = _with_hand_of(first, again), other
+                    first, exposure = _with_hand_of(plain, again), other
         merged = len(first.boxes) < FULL_ROLL and first.net_die_side < MERGED_PAIR_PX
         fitting = fits(first) and not merged
         if fitting and NEAR_FULL_ROLL <= len(first.boxes) < FULL_ROLL:

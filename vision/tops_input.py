@@ -105,17 +105,31 @@ darkened look is only taken where it finds more dice."""
 DARKEN_GAMMA: Final[float] = 2.0
 """The tone curve of a darkened look: level x becomes 255 (x / 255) ** DARKEN_GAMMA,
 which spreads the levels just below white (240 and 250 move 19 levels apart, not 10)
-and keeps white white."""
+and keeps white white. It also undoes a soft tone curve (a phone's or webcam's gamma
+of 0.6) that lifts dark dice towards a mid-grey cloth."""
+
+LIGHTEN_GAMMA: Final[float] = 0.5
+"""The tone curve of a lightened look: level x becomes 255 (x / 255) ** LIGHTEN_GAMMA,
+which spreads the levels just above black (10 and 20 move 21 levels apart) and keeps
+black black and white white: it undoes a hard tone curve (gamma 1.6, a camera's
+"vivid" setting) that sinks dark dice into black on a bright cloth, where the frame as
+a whole is not under-exposed and no gain would lift them (`lift_exposure`)."""
 
 
-@lru_cache(maxsize=1)
-def _darkening_table() -> np.ndarray:
-    return np.round(255.0 * (np.arange(256) / 255.0) ** DARKEN_GAMMA).astype(np.uint8)
+@lru_cache(maxsize=2)
+def _tone_curve(gamma: float) -> np.ndarray:
+    """The 256-entry lookup table of level x -> 255 (x / 255) ** gamma."""
+    return np.round(255.0 * (np.arange(256) / 255.0) ** gamma).astype(np.uint8)
 
 
 def darken_highlights(image: np.ndarray) -> np.ndarray:
     """The uint8 BGR image through the DARKEN_GAMMA tone curve (white stays white)."""
-    return cv2.LUT(image, _darkening_table())
+    return cv2.LUT(image, _tone_curve(DARKEN_GAMMA))
+
+
+def lighten_shadows(image: np.ndarray) -> np.ndarray:
+    """The uint8 BGR image through the LIGHTEN_GAMMA tone curve (black stays black)."""
+    return cv2.LUT(image, _tone_curve(LIGHTEN_GAMMA))
 
 
 def _clipped(image: np.ndarray) -> bool:
@@ -135,24 +149,28 @@ def over_exposed(frame: np.ndarray) -> bool:
 
 class Exposure(Enum):
     """How a frame's levels are shown to the network: as they are, lifted (an
-    under-exposed frame, `lift_exposure`) or with its highlights darkened (an
-    over-exposed one, `darken_highlights`)."""
+    under-exposed frame, `lift_exposure`), with its highlights darkened (an
+    over-exposed one or a soft tone curve, `darken_highlights`) or its shadows
+    lightened (a hard tone curve, `lighten_shadows`)."""
 
     AS_SEEN = "as seen"
     LIFTED = "lifted"
     DARKENED = "darkened"
+    LIGHTENED = "lightened"
 
 
-def second_look_exposure(frame: np.ndarray) -> Exposure:
-    """How to show a frame short of dice to the network for a second look: lifted when
-    it is under-exposed, darkened when it is over-exposed, else as it is (no second
-    look). The frame is shrunk to the network's input once for both tests."""
+def second_looks(frame: np.ndarray) -> tuple[Exposure, ...]:
+    """How else to show a frame short of dice to the network: lifted when it is
+    under-exposed, darkened when it is over-exposed; otherwise its exposure is fine
+    but its tone curve may not be (a camera's hard or soft curve hides dark dice in
+    the shadows or pale ones in the highlights), so lightened and darkened. The frame
+    is shrunk to the network's input once for the tests."""
     small = net_input(frame)
     if brightest(small) < EXPOSURE_TARGET:
-        return Exposure.LIFTED
+        return (Exposure.LIFTED,)
     if _clipped(small):
-        return Exposure.DARKENED
-    return Exposure.AS_SEEN
+        return (Exposure.DARKENED,)
+    return (Exposure.LIGHTENED, Exposure.DARKENED)
 
 
 def net_input(
@@ -173,6 +191,7 @@ _SHOWN = {
     Exposure.AS_SEEN: lambda image: image,
     Exposure.LIFTED: lift_exposure,
     Exposure.DARKENED: darken_highlights,
+    Exposure.LIGHTENED: lighten_shadows,
 }
 
 

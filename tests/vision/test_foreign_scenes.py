@@ -7,6 +7,7 @@ apart and inside the frame, in held-out fonts only and none too thin to print.
 
 import json
 
+import cv2
 import numpy as np
 import pytest
 from benchmark_modules import load_benchmark
@@ -118,17 +119,40 @@ def test_an_over_exposed_tray_is_looked_at_with_its_highlights_darkened(monkeypa
     import vision.tops
     from vision.evaluation import score_reading
     from vision.pipeline import DiceReader
-    from vision.tops_input import Exposure, over_exposed
+    from vision.tops_input import over_exposed
 
     scene = foreign_scenes.foreign_scene(7_400_070, dark=False)
     frame = np.clip(scene.image.astype(np.float32) * 1.5, 0, 255).astype(np.uint8)
     assert over_exposed(frame)
     reader = DiceReader(threads=1)
     darkened = score_reading(0, scene.dice, reader.read(frame), 0.0)
-    monkeypatch.setattr(vision.tops, "second_look_exposure", lambda frame: Exposure.AS_SEEN)
+    monkeypatch.setattr(vision.tops, "second_looks", lambda frame: ())
     as_seen = score_reading(0, scene.dice, reader.read(frame), 0.0)
     assert as_seen.missed >= 4
     assert darkened.missed <= 2 and darkened.right >= as_seen.right + 3
+
+
+def test_dark_dice_under_a_hard_tone_curve_are_found_in_a_lightened_look(monkeypatch):
+    """Tray 7,500,005 (dark dice) through a camera's hard tone curve (gamma 1.8): the
+    frame is well exposed, but two dice sink into black and are lost to a look at it
+    as it is; the locator's look with the shadows lightened
+    (`vision.tops_input.lighten_shadows`) finds every die, and all are read right."""
+    import vision.tops
+    from vision.evaluation import score_reading
+    from vision.pipeline import DiceReader
+    from vision.tops_input import Exposure, over_exposed, second_looks, under_exposed
+
+    scene = foreign_scenes.foreign_scene(7_500_005, dark=True)
+    table = np.round(255.0 * (np.arange(256) / 255.0) ** 1.8).astype(np.uint8)
+    frame = cv2.LUT(scene.image, table)
+    assert not under_exposed(frame) and not over_exposed(frame)
+    assert Exposure.LIGHTENED in second_looks(frame)
+    reader = DiceReader(threads=1)
+    lightened = score_reading(0, scene.dice, reader.read(frame), 0.0)
+    monkeypatch.setattr(vision.tops, "second_looks", lambda frame: ())
+    as_seen = score_reading(0, scene.dice, reader.read(frame), 0.0)
+    assert as_seen.missed >= 2
+    assert lightened.missed == 0 and lightened.right == len(scene.dice)
 
 
 def test_the_evaluation_reads_without_the_inks_order_when_asked(capsys):

@@ -28,10 +28,12 @@ from vision.tops_input import (
     brightest,
     darken_highlights,
     lift_exposure,
+    lighten_shadows,
     net_input,
     net_size,
     output_size,
     over_exposed,
+    second_looks,
     to_tensor,
     under_exposed,
 )
@@ -224,6 +226,22 @@ def test_darkening_spreads_the_levels_just_below_white_and_keeps_white_white():
     assert darkened[250] - darkened[240] >= 2 * (250 - 240) - 2
 
 
+def test_lightening_spreads_the_levels_just_above_black_and_keeps_black_black():
+    levels = np.arange(256, dtype=np.uint8).reshape(16, 16, 1).repeat(3, axis=2)
+    lightened = lighten_shadows(levels).reshape(256, 3)[:, 0].astype(int)
+    assert lightened[0] == 0 and lightened[255] == 255
+    assert np.all(np.diff(lightened) >= 0) and np.all(lightened >= np.arange(256))
+    assert lightened[20] - lightened[10] >= 2 * (20 - 10)
+
+
+def test_a_frame_short_of_dice_is_looked_at_with_the_levels_its_exposure_calls_for():
+    assert second_looks(DARK) == (Exposure.LIFTED,)
+    assert second_looks(BRIGHT) == (Exposure.DARKENED,)
+    assert second_looks(LIT) == (Exposure.LIGHTENED, Exposure.DARKENED)
+    assert np.array_equal(net_input(LIT, exposure=Exposure.LIGHTENED),
+                          lighten_shadows(net_input(LIT)))
+
+
 def test_a_frame_mostly_clipped_at_white_is_over_exposed():
     frame = np.full((960, 1280, 3), 255, np.uint8)
     assert over_exposed(frame)
@@ -355,21 +373,32 @@ def test_a_finer_look_at_a_sure_dies_pips_is_its_print_not_dice():
 
 class _CannedLooks:
     """A TopFinder whose looks at each network width are given (no network): `other`
-    holds the looks at a frame lifted or darkened."""
+    holds the looks at a frame whose levels are shown otherwise (lifted, darkened or
+    lightened), `by_exposure` those of one such exposure where they differ."""
 
-    def __init__(self, looks: dict[int, Located], other: dict[int, Located] | None = None):
+    def __init__(
+        self,
+        looks: dict[int, Located],
+        other: dict[int, Located] | None = None,
+        by_exposure: dict[Exposure, dict[int, Located]] | None = None,
+    ):
         self.looks = looks
         self.other = other or {}
-        self.widths: list[int] = []  # each look's width, a lifted or darkened one's negative
+        self.by_exposure = by_exposure or {}
+        self.widths: list[int] = []  # each look's width, one with other levels negative
+        self.exposures: list[Exposure] = []  # each look's levels
 
     def locate_at(self, frame, tray, net_width, *, exposure=Exposure.AS_SEEN):
         changed = exposure is not Exposure.AS_SEEN
         self.widths.append(-net_width if changed else net_width)
-        return (self.other if changed else self.looks).get(net_width, _look([], [], net_width))
+        self.exposures.append(exposure)
+        looks = self.by_exposure.get(exposure, self.other if changed else self.looks)
+        return looks.get(net_width, _look([], [], net_width))
 
 
 LIT = np.full((960, 1280, 3), 200, np.uint8)
-"""A frame as bright as the training frames: no lifted look."""
+"""A frame as bright as the training frames: when dice are missing, a look with its
+shadows lightened and one with its highlights darkened, never a lifted one."""
 DARK = np.full((960, 1280, 3), 40, np.uint8)
 BRIGHT = np.full((960, 1280, 3), 255, np.uint8)
 """A frame clipped at white: a darkened look when dice are missing."""
@@ -384,7 +413,7 @@ def test_the_search_keeps_the_look_that_saw_the_die_over_the_one_that_counted_it
     canned = _CannedLooks({320: too_big, 160: die, 640: pips})
     found = TopFinder.locate(canned, LIT[:450, :600])
     assert found is die
-    assert canned.widths[:3] == [320, 160, 640]
+    assert canned.widths[:5] == [320, -320, -320, 160, 640]
 
 
 def test_small_dice_a_coarse_look_saw_as_one_sure_blob_are_dice_not_print():
@@ -404,10 +433,10 @@ def _row(count: int, net_width: int, frame_width: int = 1280) -> Located:
 
 
 @pytest.mark.parametrize(("first", "closer", "widths", "kept"), [
-    (8, 10, [320, 400], 10),  # most of a roll: a closer look finds the two missing
-    (8, 7, [320, 400], 8),  # the closer look saw less: the first kept
+    (8, 10, [320, -320, -320, 400], 10),  # most of a roll: a closer look finds the two missing
+    (8, 7, [320, -320, -320, 400], 8),  # the closer look saw less: the first kept
     (10, 10, [320], 10),  # a whole roll: one look
-    (3, 5, [320], 3),  # a few dice: one look
+    (3, 5, [320, -320, -320], 3),  # a few dice: one look, and two with other levels
 ])
 def test_a_look_at_most_of_a_roll_is_compared_with_a_closer_one(first, closer, widths, kept):
     from vision.tops import TopFinder
@@ -432,6 +461,34 @@ def test_an_under_exposed_frame_short_of_dice_is_looked_at_lifted(
                           {320: _row(lifted, 320), 400: _row(closer, 400)})
     found = TopFinder.locate(canned, DARK)
     assert canned.widths == widths and len(found.boxes) == kept
+@pytest.mark.parametrize(("lightened", "darkened", "further", "kept"), [
+    (10, 6, [], 10),  # dark dice sunk in black: the lightened look found all ten
+    (9, 6, [Exposure.LIGHTENED], 10),  # ... most of them: the closer look lightened too
+    (6, 9, [Exposure.DARKENED], 10),  # dark dice lifted to grey: the darkened look
+    (4, 4, [], 5),  # neither saw more: the first kept
+])
+def test_a_well_exposed_frame_short_of_dice_is_looked_at_through_other_tone_curves(
+    lightened, darkened, further, kept
+):
+    """A camera's hard tone curve sinks dark dice into black on a bright cloth, a soft
+    one lifts them towards a grey cloth: the frame's exposure is fine, so neither a
+    lift nor the over-exposed frame's darkening is called for, but the better of a
+    lightened and a darkened look finds them; the further looks keep its levels."""
+    from vision.tops import TopFinder
+
+    canned = _CannedLooks(
+        {320: _row(5, 320), 400: _row(5, 400)},
+        by_exposure={
+            Exposure.LIGHTENED: {320: _row(lightened, 320), 400: _row(10, 400)},
+            Exposure.DARKENED: {320: _row(darkened, 320), 400: _row(10, 400)},
+        },
+    )
+    found = TopFinder.locate(canned, LIT)
+    assert canned.exposures[:3] == [Exposure.AS_SEEN, Exposure.LIGHTENED, Exposure.DARKENED]
+    assert canned.exposures[3:] == further
+    assert len(found.boxes) == kept
+
+
 @pytest.mark.parametrize(("plain", "darkened", "widths", "kept"), [
     (5, 10, [320, -320], 10),  # the darkened look found the dice the clipped one missed
     (9, 6, [320, -320, 400], 9),  # the darkened look saw less: the first kept
