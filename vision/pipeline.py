@@ -6,7 +6,8 @@ dice, gives an empty Reading rather than an error, because a camera loop must
 keep going. A die found but not read is listed as unreadable (`is_unreadable_die`);
 a box read as a face without certainty must be shaped like a die's top
 (`vision.die_shape`), and a box whose body colour is unlike the rest of the set's is
-no die (`vision.body_check`); a hand flag never empties a reading.
+no die (`vision.body_check`); a hand flag never empties a reading. The dice of a soft
+(out-of-focus) frame are sharpened before the classifier reads them (`vision.focus`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from scorer.dice import FULL_ROLL
 from vision.body_check import MIN_BOXES, SURE_FACE, body_colours, never_odd, odd_bodies
 from vision.decode import by_face, decode, face_probabilities
 from vision.die_shape import DOUBTFUL_FACE, UNREADABLE
+from vision.focus import is_soft, sharpened
 from vision.frame_colours import FrameColours, crop_lightness
 from vision.ink_order import ink_order_evidence
 from vision.profile import ink_chroma
@@ -65,7 +67,9 @@ def is_unreadable_die(located: Located, index: int) -> bool:
 class Readout:
     """What the classifier made of a frame's located boxes, before decoding: the crops
     and their probabilities (averaged over quarter turns), and the profile descriptors
-    when the model gives them. Teaching a profile labels these crops."""
+    when the model gives them. Teaching a profile labels these crops. When the frame
+    is soft (`soft`, `vision.focus`), the classifier read the crops sharpened; the
+    crops kept are as cut, for the inks and bodies measured from them."""
 
     located: Located
     crops: np.ndarray  # (N, CROP_SIZE, CROP_SIZE, 3) uint8, one per located box
@@ -73,6 +77,7 @@ class Readout:
     colour_probs: np.ndarray  # (N, 4)
     face_prob: np.ndarray  # (N,)
     descriptors: np.ndarray | None  # (N, D) unit vectors, or None
+    soft: bool = False  # the frame was soft: the classifier read its crops sharpened
 
     @property
     def faces(self) -> np.ndarray:
@@ -163,9 +168,11 @@ class DiceReader:
             none = np.zeros((0,), np.float64)
             return Readout(located, empty, none.reshape(0, 11), none.reshape(0, 4), none, None)
         crops = np.stack([crop_face(frame, corners) for corners in located.boxes])
-        read = self.classifier.predict_turns(crops, self.turns)
+        soft = is_soft(crops)
+        read = self.classifier.predict_turns(sharpened(crops) if soft else crops, self.turns)
         return Readout(
-            located, crops, read.value_probs, read.colour_probs, read.face_prob, read.embeddings
+            located, crops, read.value_probs, read.colour_probs, read.face_prob, read.embeddings,
+            soft,
         )
 
     def read(self, frame: np.ndarray) -> Reading:
@@ -196,6 +203,8 @@ class DiceReader:
             for index in unread
         )
         flags = list(hand)
+        if readout.soft:
+            flags.append(ReadingFlag.SOFT_FOCUS)
         if unreadable:
             flags.append(ReadingFlag.UNREADABLE)
         if keep.size + len(unreadable) > FULL_ROLL:

@@ -28,6 +28,7 @@ class ReadingFlag(StrEnum):
     BAD_COMPOSITION = "too-many-high-or-low"
     BAD_FRAME = "unreadable-frame"
     UNREADABLE = "unreadable-dice"  # some found dice could not be read
+    SOFT_FOCUS = "out-of-focus"  # a soft picture: its dice were sharpened to be read
 
 
 def _point(point: tuple[float, float]) -> list[float]:

@@ -434,7 +434,7 @@ def _without_crops(profile: DiceProfile, crops: np.ndarray) -> DiceProfile:
 
 
 def cut_crops(reading: Reading, image: np.ndarray) -> list[np.ndarray | None]:
-    """Each die's crop as the classifier saw it: the dice read, then the unreadable ones
+    """Each die's crop as the reader cut it: the dice read, then the unreadable ones
     (the order of a roll on the table); None for a die without corners."""
     import numpy as np
 

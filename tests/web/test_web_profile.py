@@ -391,3 +391,26 @@ def test_readers_that_describe_faces_alike_share_one_fitted_profile(taught_profi
     service._apply_all()  # what every change of the profile does
     assert first.profile is second.profile
     assert other_turns.profile is not None and other_turns.profile is not first.profile
+
+
+def test_the_crops_kept_of_a_soft_frame_are_those_the_reader_kept():
+    """A die corrected later is kept in the profile as the reader kept it: cut again from
+    a soft (out-of-focus) frame, whose dice the classifier read sharpened, its crop is
+    the reader's own, as cut, which the profile's inks are measured on."""
+    import cv2
+    import numpy as np
+
+    from vision.reading import ReadingFlag
+    from vision.synth import render_scene
+    from vision.synth.seeds import HELD_OUT_SEED_BASE
+    from web.profile_service import cut_crops
+
+    frame = cv2.GaussianBlur(render_scene(HELD_OUT_SEED_BASE + 2).image, (0, 0), 2.2)
+    reader = DiceReader(threads=1)
+    reading = reader.read(frame)
+    assert reading.has_flag(ReadingFlag.SOFT_FOCUS) and reading.dice
+    readout = reader.readout(frame)
+    boxes = [np.asarray(box, np.float64) for box in readout.located.boxes]
+    for die, crop in zip(reading.dice, cut_crops(reading, frame), strict=False):
+        index = next(i for i, box in enumerate(boxes) if np.allclose(box, die.corners))
+        assert np.array_equal(crop, readout.crops[index])

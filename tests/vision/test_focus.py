@@ -1,0 +1,88 @@
+"""A soft picture's dice, sharpened before they are read (`vision.focus`)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.crops import CROP_SIZE, crop_face
+from vision.focus import SOFT_BELOW, is_soft, sharpened, sharpness
+from vision.reading import ReadingFlag
+from vision.synth import render_scene
+from vision.synth.seeds import HELD_OUT_SEED_BASE
+
+
+def _crops(image: np.ndarray, dice) -> np.ndarray:
+    return np.stack([crop_face(image, np.asarray(die.corners)) for die in dice])
+
+
+@pytest.fixture(scope="module")
+def scene():
+    return render_scene(HELD_OUT_SEED_BASE + 2)  # drawn without blur
+
+
+def test_a_sharp_tray_is_not_soft_and_the_same_tray_out_of_focus_is(scene):
+    sharp = _crops(scene.image, scene.dice)
+    blurred = _crops(cv2.GaussianBlur(scene.image, (0, 0), 2.2), scene.dice)
+    assert not is_soft(sharp)
+    assert is_soft(blurred)
+    assert np.median([sharpness(c) for c in blurred]) < SOFT_BELOW
+    assert not is_soft(np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8))
+
+
+@settings(max_examples=25, deadline=None)
+@given(sigma=st.floats(0.6, 3.0), index=st.integers(0, 9))
+def test_blur_lowers_a_crops_sharpness_and_the_mask_raises_it(scene, sigma, index):
+    die = scene.dice[index]
+    crop = crop_face(scene.image, np.asarray(die.corners))
+    blurred = crop_face(cv2.GaussianBlur(scene.image, (0, 0), sigma), np.asarray(die.corners))
+    assert sharpness(blurred) < sharpness(crop)
+    assert sharpness(sharpened(blurred[None])[0]) > sharpness(blurred)
+
+
+def test_sharpness_does_not_depend_on_the_prints_contrast(scene):
+    """A pale print and a bold one of the same face measure alike."""
+    crop = crop_face(scene.image, np.asarray(scene.dice[0].corners)).astype(np.float32)
+    grey = crop.mean()
+    pale = np.clip(grey + 0.4 * (crop - grey), 0, 255).astype(np.uint8)
+    assert sharpness(pale) == pytest.approx(sharpness(crop.astype(np.uint8)), rel=0.15)
+
+
+def test_sharpening_keeps_the_crops_shape_and_type_and_a_flat_crop_flat():
+    flat = np.full((3, CROP_SIZE, CROP_SIZE, 3), 140, np.uint8)
+    out = sharpened(flat)
+    assert out.shape == flat.shape and out.dtype == np.uint8
+    assert np.array_equal(out, flat)
+
+
+def test_a_crop_too_small_to_have_a_middle_is_refused():
+    with pytest.raises(ValueError, match="no middle"):
+        sharpness(np.zeros((10, 10, 3), np.uint8))
+
+
+def test_a_tray_out_of_focus_is_read_sharpened_flagged_and_right(monkeypatch):
+    """Tray 7,600,032 of the second renderer blurred by 2.2 pixels (a camera out of
+    focus): read as it is, three dice are unsure; with its crops sharpened every die is
+    right and sure, and the reading says the picture is soft."""
+    from benchmark_modules import load_benchmark
+
+    import vision.pipeline
+    from vision.evaluation import score_reading
+    from vision.pipeline import DiceReader
+
+    pytest.importorskip("PIL", reason="Pillow (the dev extra) draws the foreign trays")
+    foreign_scenes = load_benchmark("foreign_scenes")
+    tray = foreign_scenes.foreign_scene(7_600_032, dark=False)
+    frame = cv2.GaussianBlur(tray.image, (0, 0), 2.2)
+    reader = DiceReader(threads=1)
+    reading = reader.read(frame)
+    assert reading.has_flag(ReadingFlag.SOFT_FOCUS)
+    assert not reader.read(tray.image).has_flag(ReadingFlag.SOFT_FOCUS)
+    sharp = score_reading(0, tray.dice, reading, 0.0)
+    monkeypatch.setattr(vision.pipeline, "is_soft", lambda crops: False)
+    plain = score_reading(0, tray.dice, reader.read(frame), 0.0)
+    assert plain.unsure >= 2 and plain.right <= len(tray.dice) - 2
+    assert sharp.right == len(tray.dice) and sharp.unsure == 0
