@@ -6,7 +6,8 @@ centre and box corners in pixels, confidence, unsure, unreadable), or the error
 that stopped that image. A die found whose face cannot be read is listed with
 value, colour and notation null and `"unreadable": true`, and the reading is
 flagged `unreadable-dice` (never complete); more than ten dice are all listed,
-flagged `too-many-dice`. In plain output an unreadable die is `??`. A bad image
+flagged `too-many-dice`; a soft (out-of-focus) picture, whose dice were sharpened to be
+read, is flagged `out-of-focus`. In plain output an unreadable die is `??`. A bad image
 does not stop the others; the exit status is non-zero at the end when any image
 could not be read. With `--profile DIR`, the dice are weighed with the dice profile
 taught with `phase10 teach` (a folder without one reads as without it).
