@@ -69,3 +69,25 @@ def test_the_set_up_pages_test_reading_shows_an_unreadable_die(app, page):
     assert items.count() == 10
     assert page.locator("#test-dice .die.unreadable").inner_text() == "?"
     assert page.locator("#test-dice li.unreadable").inner_text().endswith("could not be read")
+
+
+def test_a_roll_read_from_a_soft_picture_asks_the_players_to_focus_the_camera(app, watcher, page):
+    """A reading flagged `out-of-focus` (`vision.focus`: its dice were sharpened to be
+    read) tells the players beside the roll; the next sharp roll does not."""
+    from vision.reading import Reading
+
+    client = app.test_client()
+    game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+    client.put("/api/camera/game", json={"game": game_id})
+    page.goto(f"{page.base_url}/games/{game_id}")
+    page.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
+    sharp = reading_with_unreadable(f"{READ} 3R", unreadable=0)
+    soft = Reading(sharp.dice, sharp.frame_size, ("out-of-focus",))
+    watcher.push(RollEvent(soft, 1))
+    page.wait_for_function(f"document.getElementById('game').dataset.roll === '{READ} 3R'")
+    source = page.inner_text("[data-testid=roll-source]")
+    assert source.startswith("read by the camera") and "out of focus" in source
+    watcher.push(RollEvent(Reading(sharp.dice, sharp.frame_size), 2))
+    page.wait_for_function(
+        "document.getElementById('roll-number').textContent.startsWith('Roll 2')")
+    assert page.inner_text("[data-testid=roll-source]") == "read by the camera"

@@ -158,13 +158,22 @@
   }
 
   const SOURCES = { camera: "read by the camera", photo: "read from a photo", hand: "entered by hand" };
+  /* What a reading's flags tell the players about their camera or photo (the rest are
+     shown on the dice themselves). */
+  const FLAG_NOTES = {
+    "out-of-focus": "the picture is out of focus: focus the camera for surer readings",
+  };
+  function rollSourceText(current) {
+    const notes = (current.flags || []).map((flag) => FLAG_NOTES[flag]).filter(Boolean);
+    return [SOURCES[current.source] || "entered by hand", ...notes].join("; ");
+  }
 
   function drawRoll() {
     const current = state.current;
     const dice = $("dice");
     const verdictBox = $("verdict");
     $("roll-number").textContent = current ? `Roll ${current.roll_number}/${current.rolls_per_turn}` : "No roll yet";
-    $("roll-source").textContent = current ? (SOURCES[current.source] || "entered by hand") : "";
+    $("roll-source").textContent = current ? rollSourceText(current) : "";
     const take = $("take-score");
     if (!current) {
       dice.replaceChildren(el("p", { class: "muted", "data-testid": "no-roll", text: noRollText() }));
