@@ -461,6 +461,8 @@ def test_an_under_exposed_frame_short_of_dice_is_looked_at_lifted(
                           {320: _row(lifted, 320), 400: _row(closer, 400)})
     found = TopFinder.locate(canned, DARK)
     assert canned.widths == widths and len(found.boxes) == kept
+
+
 @pytest.mark.parametrize(("lightened", "darkened", "further", "kept"), [
     (10, 6, [], 10),  # dark dice sunk in black: the lightened look found all ten
     (9, 6, [Exposure.LIGHTENED], 10),  # ... most of them: the closer look lightened too
