@@ -145,6 +145,9 @@ _LEVEL: Final[float] = 0.5  # a map's probability above which a cell is what the
 _CORE_PEAK: Final[float] = 0.7  # a core must be this sure somewhere
 _MIN_CORE_CELLS: Final[int] = 2
 _BOX_SCALE: Final[float] = 0.94  # cut at the map's level, boxes come out this much too big
+_OWNER_REACH: Final[int] = 16  # cells at the trained scale around a core: its distances' window
+_CHAMFER_STEP: Final[float] = 0.955  # OpenCV's 3x3 L2 chamfer: the cost of a straight step
+_WINDOW_MARGIN: Final[int] = 2  # grid cells kept around a die's own: `_box` reaches one
 _SIDE_NEAR: Final[float] = 1.2  # of the side: a side face lies this close to its top
 _SIDE_SHADE: Final[float] = 0.88  # and is at most this bright relative to it
 BODY_RING: Final[tuple[float, float]] = (0.6, 0.9)
@@ -390,18 +393,23 @@ def boxes_from_maps(
     short = min(width, height) / zoom
     cores = _cores(maps[CORE])
     top = maps[TOP]
-    owners = _owners(cores, top > 0.5 * _LEVEL)
+    owners = _owners(cores, top > 0.5 * _LEVEL, int(np.ceil(_OWNER_REACH * max(zoom, 1.0))))
     found: list[tuple[np.ndarray, float]] = []
-    for number in range(1, len(cores) + 1):
-        owned = owners == number
-        box = _box(top, owned, np.isin(owners, (0, number)), cell)
+    for number, window in enumerate(_windows(owners, len(cores)), start=1):
+        if window is None:
+            continue
+        nearby = owners[window]
+        owned = nearby == number
+        origin = (window[1].start, window[0].start)
+        box = _box(top[window], owned, (nearby == 0) | owned, cell, origin)
         if box is None:
             continue
         if tray is not None and not within(tray, box.mean(axis=0)):
             continue
         if not MIN_SIDE_FRACTION * short <= longest_side(box) <= MAX_SIDE_FRACTION * short:
             continue
-        found.append((box, box_score(top, maps[CORE], owned, cores[number - 1])))
+        score = box_score(top[window], maps[CORE][window], owned, cores[number - 1][window])
+        found.append((box, score))
     side = float(np.median([longest_side(box) for box, _ in found])) if found else 0.0
     hand_mask = hand_region(maps[HAND] > _LEVEL, inside, cell, side or 0.085 * short)
     found.sort(key=lambda item: (float(item[0][:, 1].mean()), float(item[0][:, 0].mean())))
@@ -492,28 +500,81 @@ def _cores(core: np.ndarray) -> list[np.ndarray]:
     return kept
 
 
-def _owners(cores: list[np.ndarray], top: np.ndarray) -> np.ndarray:
+def _owners(cores: list[np.ndarray], top: np.ndarray, reach_cells: int) -> np.ndarray:
     """Per grid cell, the number (1..) of the core nearest to it where the top map shows a
-    top face (0 elsewhere): touching top faces are parted between their cores."""
+    top face (0 elsewhere): touching top faces are parted between their cores, a cell
+    equally near two going to the first.
+
+    Each core's distances are worked out within `reach_cells` cells of it only: a cell
+    that near its nearest core lies in that core's window and there gets the distance
+    the whole grid would give. When a top cell lies farther from every core, the whole
+    grid is used."""
     owners = np.zeros(top.shape, np.int32)
     if not cores:
         return owners
-    distances = [
-        cv2.distanceTransform(np.where(part, 0, 255).astype(np.uint8), cv2.DIST_L2, 3)
-        for part in cores
-    ]
-    nearest = np.argmin(np.stack(distances), axis=0) + 1
     reach = top | np.logical_or.reduce(cores)
+    nearest = np.zeros(top.shape, np.int32)
+    best = np.full(top.shape, np.inf, np.float32)
+    for number, part in enumerate(cores, start=1):
+        window = _around(*np.nonzero(part), reach_cells, top.shape)
+        distance = _distance_to(part[window])
+        closer = distance < best[window]
+        best[window][closer] = distance[closer]
+        nearest[window][closer] = number
+    # A chamfer step moves at most one cell for at least _CHAMFER_STEP of distance.
+    if (reach & (best > _CHAMFER_STEP * reach_cells)).any():
+        nearest = np.argmin(np.stack([_distance_to(part) for part in cores]), axis=0) + 1
     owners[reach] = nearest[reach]
     return owners
 
 
+def _distance_to(part: np.ndarray) -> np.ndarray:
+    """Each cell's distance (3x3 chamfer, in cells) to the nearest cell of `part`, to a
+    thousandth: OpenCV's sums differ in the last bits between a window and the whole
+    grid, and two cores equally near must tie wherever it is measured."""
+    distance = cv2.distanceTransform(np.where(part, 0, 255).astype(np.uint8), cv2.DIST_L2, 3)
+    return np.round(distance, 3)
+
+
+def _windows(owners: np.ndarray, count: int) -> list[tuple[slice, slice] | None]:
+    """Per owner number 1..count, the part of the grid its cells need (their bounding
+    box grown by _WINDOW_MARGIN cells, within the grid), or None when it owns none.
+
+    Each die's box is worked out on its window alone: the same cells as on the whole
+    grid (`_box` reaches one cell beyond its own), for a fraction of the work."""
+    ys, xs = np.nonzero(owners)
+    numbers = owners[ys, xs]
+    windows: list[tuple[slice, slice] | None] = []
+    for number in range(1, count + 1):
+        mine = numbers == number
+        found = _around(ys[mine], xs[mine], _WINDOW_MARGIN, owners.shape) if mine.any() else None
+        windows.append(found)
+    return windows
+
+
+def _around(
+    ys: np.ndarray, xs: np.ndarray, margin: int, shape: tuple[int, ...]
+) -> tuple[slice, slice]:
+    """The part of a grid of `shape` holding the cells (ys, xs) and `margin` cells more
+    each way, within the grid."""
+    rows, cols = shape[:2]
+    return (
+        slice(max(int(ys.min()) - margin, 0), min(int(ys.max()) + margin + 1, rows)),
+        slice(max(int(xs.min()) - margin, 0), min(int(xs.max()) + margin + 1, cols)),
+    )
+
+
 def _box(
-    top: np.ndarray, owned: np.ndarray, free: np.ndarray, cell: tuple[float, float]
+    top: np.ndarray,
+    owned: np.ndarray,
+    free: np.ndarray,
+    cell: tuple[float, float],
+    origin: tuple[int, int] = (0, 0),
 ) -> np.ndarray | None:
     """The rotated box of one die's top: its owned cells of the top map (with the ring of
     `free` cells around them, where its edge fades out), enlarged to frame pixels with
-    bilinear interpolation and cut at the map's level. None if nothing is left."""
+    bilinear interpolation and cut at the map's level. None if nothing is left. The
+    arrays may be a window of the grid whose first cell is grid cell `origin` (x, y)."""
     ys, xs = np.nonzero(owned)
     if len(xs) == 0:
         return None
@@ -539,8 +600,8 @@ def _box(
     corners = cv2.boxPoints(((cx, cy), size, angle)).astype(np.float64)
     # A fine pixel u spans grid position x0 + u / factor .. + 1 / factor (cells), so its
     # centre lies at frame pixel (x0 + (u + 0.5) / factor) * cell - 0.5.
-    frame_x = (x0 + (corners[:, 0] + 0.5) / factor) * cell[0] - 0.5
-    frame_y = (y0 + (corners[:, 1] + 0.5) / factor) * cell[1] - 0.5
+    frame_x = (origin[0] + x0 + (corners[:, 0] + 0.5) / factor) * cell[0] - 0.5
+    frame_y = (origin[1] + y0 + (corners[:, 1] + 0.5) / factor) * cell[1] - 0.5
     return np.stack([frame_x, frame_y], axis=1).astype(np.float32)
 
 

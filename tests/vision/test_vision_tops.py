@@ -10,6 +10,8 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.synth import render_scene
 from vision.synth.locator_training import render_locator_sample, target_maps
@@ -325,6 +327,61 @@ def test_a_top_whose_bold_numeral_fills_its_middle_is_not_taken_for_a_side_face(
     numeral = np.round(_square(498, 240, 40)).astype(np.int32)
     cv2.fillConvexPoly(frame, numeral, (90, 160, 60))
     assert len(_drop_side_faces([outer, inner], frame, 60.0)) == 2
+
+
+def _nearest_core_on_the_whole_grid(cores, top):
+    """Who owns each cell, by the definition: the nearest core's number (1..) over the
+    whole grid, the first of cores equally near, where the top map or a core is."""
+    distances = [
+        np.round(cv2.distanceTransform(np.where(p, 0, 255).astype(np.uint8), cv2.DIST_L2, 3), 3)
+        for p in cores
+    ]
+    nearest = np.argmin(np.stack(distances), axis=0) + 1
+    reach = top | np.logical_or.reduce(cores)
+    return np.where(reach, nearest, 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    count=st.integers(1, 8),
+    reach_cells=st.sampled_from([2, 4, 16]),
+)
+def test_each_core_owns_the_cells_nearest_to_it_however_far_its_window_reaches(
+    seed, count, reach_cells
+):
+    # Tops touch, cores lie side by side and stray top cells lie far from any core, so
+    # the windowed distances meet cells beyond every window and the whole-grid
+    # fallback alike.
+    from vision.tops import _owners
+
+    rng = np.random.default_rng(seed)
+    top = rng.random((40, 56)) < 0.15
+    cores = []
+    taken = np.zeros_like(top)
+    for _ in range(count):
+        y, x = int(rng.integers(0, 36)), int(rng.integers(0, 52))
+        core = np.zeros_like(top)
+        core[y : y + int(rng.integers(1, 4)), x : x + int(rng.integers(1, 4))] = True
+        if (cv2.dilate(taken.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)[core].any():
+            continue  # cores are separate components of the core map
+        taken |= core
+        top[max(y - 5, 0) : y + 8, max(x - 5, 0) : x + 8] = True
+        cores.append(core)
+    owners = _owners(cores, top, reach_cells)
+    np.testing.assert_array_equal(owners, _nearest_core_on_the_whole_grid(cores, top))
+
+
+def test_a_cell_as_near_to_two_cores_goes_to_the_first():
+    from vision.tops import _owners
+
+    top = np.zeros((9, 15), bool)
+    top[2:7, 1:14] = True
+    left, right = np.zeros_like(top), np.zeros_like(top)
+    left[4, 3], right[4, 11] = True, True
+    owners = _owners([left, right], top, 16)
+    assert owners[4, 7] == 1 and owners[4, 8] == 2 and owners[4, 6] == 1
+    assert (owners[:, 7][top[:, 7]] == 1).all()  # the middle column, equally near both
 
 
 def test_the_network_input_can_be_sized_to_bring_dice_to_their_trained_size():
