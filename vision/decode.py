@@ -214,40 +214,42 @@ def _decoded(row: np.ndarray, chosen: int, unsure_below: float) -> DecodedFace:
     return DecodedFace(FACES[chosen], confidence, confidence < unsure_below, alternatives)
 
 
-def _subset_tables(dice: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """For each physical die j: the subsets without j, and the same subsets with j added."""
-    masks = np.arange(1 << dice)
-    without = [masks[(masks >> j) & 1 == 0] for j in range(dice)]
-    return without, [subset | (1 << j) for j, subset in enumerate(without)]
+def _subset_tables(dice: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Index tables over the subsets (bit masks) of the physical dice: for each die j,
+    the subsets without j (K, 2**(K-1)) and the same subsets with j added; and for each
+    subset and die j, the subset less j where it holds j, else the sentinel 2**K."""
+    masks, bits = np.arange(1 << dice), 1 << np.arange(dice)
+    without = np.stack([masks[masks & bit == 0] for bit in bits])
+    with_die = without | bits[:, None]
+    less = np.where(masks[:, None] & bits[None, :], masks[:, None] ^ bits[None, :], 1 << dice)
+    return without, with_die, less
 
 
-_WITHOUT, _WITH = _subset_tables(len(PHYSICAL_DICE))
+_WITHOUT, _WITH, _LESS = _subset_tables(len(PHYSICAL_DICE))
 
 
 def _best_matching(probs: np.ndarray) -> list[int]:
-    """The face of each read die in the most likely matching to distinct physical dice."""
+    """The face of each read die in the most likely matching to distinct physical dice.
+
+    Each subset's best score after die i comes from the subsets one physical die
+    smaller (`_LESS`); of equal scores the physical die listed first is taken."""
     count, dice = len(probs), len(PHYSICAL_DICE)
     per_die = np.where(FACE_OF_DIE[None, :, :], probs[:, None, :], 0.0)  # (N, K, 44)
     best_face = per_die.argmax(axis=2)  # (N, K)
     log_best = np.log(np.maximum(per_die.max(axis=2), 1e-300))
-    score = np.full(1 << dice, -np.inf)
+    subsets = np.arange(1 << dice)
+    score = np.full((1 << dice) + 1, -np.inf)  # the last entry: the sentinel, never reached
     score[0] = 0.0
-    back: list[tuple[np.ndarray, np.ndarray]] = []
+    back: list[np.ndarray] = []
     for i in range(count):
-        nxt = np.full(1 << dice, -np.inf)
-        took = np.full(1 << dice, -1)
-        for j in range(dice):
-            candidate = score[_WITHOUT[j]] + log_best[i, j]
-            target = _WITH[j]
-            better = candidate > nxt[target]
-            nxt[target[better]] = candidate[better]
-            took[target[better]] = j
-        back.append((took, nxt))
-        score = nxt
-    mask = int(score.argmax())
+        candidate = score[_LESS] + log_best[i]  # (2**K, K)
+        took = candidate.argmax(axis=1)
+        score = np.append(candidate[subsets, took], -np.inf)
+        back.append(took)
+    mask = int(score[:-1].argmax())
     faces = [0] * count
     for i in range(count - 1, -1, -1):
-        j = int(back[i][0][mask])
+        j = int(back[i][mask])
         faces[i] = int(best_face[i, j])
         mask &= ~(1 << j)
     return faces
@@ -257,27 +259,23 @@ def _posterior(probs: np.ndarray) -> np.ndarray:
     """P(read die i shows face f | the faces come from distinct physical dice), (N, 44)."""
     count, dice = len(probs), len(PHYSICAL_DICE)
     weight = probs @ FACE_OF_DIE.T.astype(np.float64)  # (N, K): P(i shows some face of j)
-    forward = [np.zeros(1 << dice)]
+    size = 1 << dice
+    # forward[i][s]: the ways dice 0..i-1 fill the physical dice of subset s;
+    # backward[i][s]: the ways dice i.. fill those not in s.
+    forward = [np.zeros(size)]
     forward[0][0] = 1.0
     for i in range(count):
-        nxt = np.zeros(1 << dice)
-        for j in range(dice):
-            nxt[_WITH[j]] += forward[i][_WITHOUT[j]] * weight[i, j]
-        forward.append(nxt)
-    backward = [np.ones(1 << dice)]
+        ways = forward[i].take(_WITHOUT) * weight[i][:, None]
+        forward.append(np.bincount(_WITH.ravel(), ways.ravel(), minlength=size))
+    backward = [np.ones(size)]
     for i in range(count - 1, -1, -1):
-        later = backward[0]
-        here = np.zeros(1 << dice)
-        for j in range(dice):
-            here[_WITHOUT[j]] += weight[i, j] * later[_WITH[j]]
-        backward.insert(0, here)
+        ways = weight[i][:, None] * backward[0].take(_WITH)
+        backward.insert(0, np.bincount(_WITHOUT.ravel(), ways.ravel(), minlength=size))
     total = backward[0][0]
-    assigned = np.zeros((count, dice))  # P(read die i is physical die j)
-    for i in range(count):
-        for j in range(dice):
-            assigned[i, j] = (
-                forward[i][_WITHOUT[j]] @ backward[i + 1][_WITH[j]] * weight[i, j] / total
-            )
+    before = np.take(np.stack(forward[:-1]), _WITHOUT, axis=1)  # (N, K, 2**(K-1))
+    after = np.take(np.stack(backward[1:]), _WITH, axis=1)
+    # P(read die i is physical die j)
+    assigned = np.einsum("ijs,ijs->ij", before, after) * weight / total
     # Within physical die j, face f is chosen in proportion to P(i shows f).
     share = np.where(FACE_OF_DIE[None], probs[:, None, :], 0.0) / weight[:, :, None]
     posterior = np.einsum("ij,ijf->if", assigned, share)

@@ -1,5 +1,7 @@
 """Joint decoding against the inventory: low-confidence faces resolved, conflicts flagged."""
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -196,3 +198,34 @@ def test_true_roll_is_recovered_when_one_die_is_blurred(roll, blurred, sure, ran
     # The truth, or an alternative marked unsure: never a silent guess.
     assert got == str(roll) or decoding.faces[index].unsure
     assert all(not face.unsure for i, face in enumerate(decoding.faces) if i != index)
+
+
+def _assignments(count):
+    """Every way `count` read dice can be distinct physical dice."""
+    return itertools.permutations(range(len(PHYSICAL_DICE)), count)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), count=st.integers(1, 3), spread=st.sampled_from([0.05, 1.0]))
+def test_matching_and_posterior_agree_with_every_assignment_of_the_dice(seed, count, spread):
+    # The subset programmes against the definition: enumerate every assignment of the
+    # read dice to distinct physical dice.
+    from vision.decode import FACE_OF_DIE, _best_matching, _posterior
+
+    rng = np.random.default_rng(seed)
+    values = rng.dirichlet(np.full(11, spread), size=count)
+    probs = face_probabilities(values, rng.dirichlet(np.full(4, spread), size=count))
+    carried = np.where(FACE_OF_DIE[None], probs[:, None, :], 0.0)  # (N, K, 44)
+    weight = carried.sum(axis=2)
+    best = max(
+        sum(np.log(carried[i, j].max()) for i, j in enumerate(dice)) for dice in _assignments(count)
+    )
+    chosen = _best_matching(probs)
+    assert np.isclose(sum(np.log(probs[i, f]) for i, f in enumerate(chosen)), best)
+    posterior = np.zeros_like(probs)
+    for dice in _assignments(count):
+        ways = np.prod([weight[i, j] for i, j in enumerate(dice)])
+        for i, j in enumerate(dice):
+            posterior[i] += ways / weight[i, j] * carried[i, j]
+    posterior /= posterior.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(_posterior(probs), posterior, rtol=1e-9, atol=1e-12)
