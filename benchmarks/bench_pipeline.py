@@ -1,6 +1,6 @@
 """How fast a frame is read: locate the dice, crop and classify them, decode the roll.
 
-Target: a 1280x960 frame with ten dice in at most 40 ms median, OpenCV and the
+Target: a 1280x960 frame with ten dice in at most 30 ms median, OpenCV and the
 classifier each on one thread. The frames cycle through 20 held-out scenes
 (light and dark dice, clusters, tilted dice), so the median is over typical
 tables, not one lucky picture.
