@@ -30,6 +30,8 @@ from typing import Final
 import cv2
 import numpy as np
 
+from vision.crops import channel_medians
+
 #: A box's body this far (Lab units) from the median of the frame's other boxes is odd ...
 ODD_BODY: Final[float] = 30.0
 #: ... and at least this many times the others' extent (the farthest of them from
@@ -54,7 +56,7 @@ def body_colours(crops: np.ndarray) -> np.ndarray:
         return np.zeros((0, 3))
     lab = cv2.cvtColor(np.ascontiguousarray(crops).reshape(-1, crops.shape[2], 3),
                        cv2.COLOR_BGR2LAB)
-    return np.median(lab.reshape(len(crops), -1, 3).astype(np.float64), axis=1)
+    return channel_medians(lab.reshape(len(crops), -1, 3))
 
 
 def never_odd(

@@ -30,6 +30,7 @@ from typing import Final
 import numpy as np
 
 from scorer.dice import COLOUR_RGB
+from vision.crops import channel_medians
 from vision.frame_inks import frame_ink_evidence
 from vision.model_io import COLOUR_LABELS
 from vision.onnx_model import LoadedModel, load_session
@@ -102,10 +103,9 @@ WARM: Final[tuple[int, int]] = warm_pair()
 def crop_lightness(crops: np.ndarray) -> np.ndarray:
     """(N,) lightness of each crop's body in 0..1: the mean over channels of each
     channel's median (most of a crop is its die's body)."""
-    array = np.asarray(crops, np.float64)
-    if len(array) == 0:
+    if len(crops) == 0:
         return np.zeros(0)
-    return np.median(array.reshape(len(array), -1, 3), axis=1).mean(axis=1) / 255.0
+    return channel_medians(crops).mean(axis=1) / 255.0
 
 
 @dataclass(frozen=True)

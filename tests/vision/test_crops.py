@@ -6,8 +6,10 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from vision.crops import CROP_SIZE, crop_face, crops_to_tensor, order_corners
+from vision.crops import CROP_SIZE, channel_medians, crop_face, crops_to_tensor, order_corners
 from vision.labels import NO_LABEL
 from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.synth import render_scene
@@ -120,3 +122,21 @@ def test_face_crops_are_labelled_reproducible_and_mixed():
     np.testing.assert_array_equal(crops, again[0])
     np.testing.assert_array_equal(values, again[1])
     assert not np.array_equal(crops, render_face_crops(8, 120)[0])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    images=st.integers(0, 4),
+    side=st.integers(1, 9),
+    channels=st.sampled_from([1, 3]),
+    levels=st.lists(st.integers(0, 255), min_size=1, max_size=4),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_channel_medians_are_numpys_medians(images, side, channels, levels, seed):
+    # Few levels, so many pixels share the middle ones, and odd and even counts alike.
+    rng = np.random.default_rng(seed)
+    crops = rng.choice(np.array(levels, np.uint8), size=(images, side, side, channels))
+    flat = crops.reshape(images, side * side, channels).astype(np.float64)
+    expected = np.median(flat, axis=1) if images else np.zeros((0, channels))
+    np.testing.assert_array_equal(channel_medians(crops), expected)
+    np.testing.assert_array_equal(channel_medians(crops.astype(np.float32)), expected)
