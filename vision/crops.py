@@ -2,6 +2,7 @@
 
 Training and the runtime classifier both go through these two functions, so a
 crop the model sees at run time is made exactly like the crops it learnt from.
+`channel_medians` measures crops (their bodies' colour) for the reader's checks.
 """
 
 from __future__ import annotations

@@ -578,12 +578,10 @@ def _box(
     ys, xs = np.nonzero(owned)
     if len(xs) == 0:
         return None
-    rows, cols = top.shape
-    x0, y0 = max(int(xs.min()) - 1, 0), max(int(ys.min()) - 1, 0)
-    x1, y1 = min(int(xs.max()) + 2, cols), min(int(ys.max()) + 2, rows)
+    near = _around(ys, xs, 1, top.shape)  # its cells and the ring its edge fades into
+    y0, x0 = near[0].start, near[1].start
     grown = cv2.dilate(owned.astype(np.uint8), np.ones((3, 3), np.uint8)) & free
-    grown = grown[y0:y1, x0:x1]
-    probability = top[y0:y1, x0:x1] * grown
+    probability = top[near] * grown[near]
     factor = max(1, int(round(max(cell))))
     fine = cv2.resize(probability, None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(
