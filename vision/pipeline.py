@@ -221,6 +221,8 @@ class DiceReader:
             evidence = profile.evidence(readout.descriptors[keep], chroma)
         if use_inks:
             inks = by_face(self._frame_colours(readout.crops[keep], chroma, colour_probs[keep]))
+            if use_profile:
+                inks = inks * profile.frame_ink_weight  # the profile's inks speak too
             evidence = inks if evidence is None else evidence + inks
         decoding = decode(
             value_probs[keep],

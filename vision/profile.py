@@ -69,6 +69,14 @@ INK_PEAK: Final[float] = 0.02
 INK_SIGMA: Final[float] = 0.2
 #: A colour needs this many examples before its reference is trusted.
 INK_MIN_EXAMPLES: Final[int] = 2
+#: Beside a profile's ink references, the colour evidence from the frame's other dice
+#: (`vision.frame_colours`) counts this much. Both judge a die by its ink chroma, and the
+#: frame network was fitted to stand beside the classifier alone, so at full weight the
+#: same ink counted twice, and where a set's red and orange lie close the frame's guess
+#: outvoted the references the household confirmed. Chosen on 40 dice sets in the
+#: training fonts (benchmarks/eval_profile.py, 3 rolls taught, 7 read): dice not read
+#: right and sure 21 at 1, 16 at 0.75 and 0.5, 20 at 0.25 and 0.
+PROFILE_FRAME_INK_WEIGHT: Final[float] = 0.5
 #: Evidence for a colour the profile has no reference for: as if 2 sigma from it.
 _UNSEEN_INK: Final[float] = -2.0
 #: The face's middle, where the print is: the crop less this margin on each side.
@@ -247,6 +255,13 @@ class ProfileMatcher:
             for colour in range(len(COLOUR_LABELS))
             if np.count_nonzero(profile.colours == colour) >= INK_MIN_EXAMPLES
         }
+
+    @property
+    def frame_ink_weight(self) -> float:
+        """How much the frame's colour evidence counts beside this profile's: less once
+        the profile holds ink references of its own (PROFILE_FRAME_INK_WEIGHT), fully
+        while it has none, so an empty profile reads as no profile."""
+        return PROFILE_FRAME_INK_WEIGHT if len(self._inks) >= 2 else 1.0
 
     def evidence(self, descriptors: np.ndarray, chroma: np.ndarray) -> np.ndarray:
         """(N, 44) log-likelihood adjustments, in `vision.decode.FACES` order, for dice with

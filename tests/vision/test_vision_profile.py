@@ -11,6 +11,7 @@ from vision.decode import FACES
 from vision.pipeline import DiceReader
 from vision.profile import (
     PROFILE_FILE,
+    PROFILE_FRAME_INK_WEIGHT,
     DiceProfile,
     ProfileError,
     ProfileMatcher,
@@ -257,3 +258,41 @@ def test_a_taught_profile_reads_the_same_set_at_least_as_well(reader, tmp_path):
             )
     finally:
         reader.profile = None
+
+
+def test_the_frame_inks_count_less_beside_a_profiles_own_ink_references():
+    assert ProfileMatcher(DiceProfile.empty()).frame_ink_weight == 1.0
+    assert ProfileMatcher(_profile("1R 5R 7B")).frame_ink_weight == 1.0  # one colour's inks
+    with_inks = ProfileMatcher(_profile("1R 5R 7O 9O"))
+    assert with_inks.frame_ink_weight == PROFILE_FRAME_INK_WEIGHT < 1.0
+
+
+def test_a_reader_with_a_profile_weighs_the_frames_ink_evidence_so(reader, monkeypatch):
+    import vision.pipeline
+
+    class NeutralProfile:
+        """A profile whose own evidence is nothing, so the decoder sees the frame's alone."""
+
+        frame_ink_weight = 0.25
+
+        def evidence(self, descriptors, chroma):
+            return np.zeros((len(descriptors), len(FACES)))
+
+    seen = []
+
+    def decode(*args, evidence=None, **kwargs):
+        seen.append(evidence)
+        return real_decode(*args, evidence=evidence, **kwargs)
+
+    real_decode = vision.pipeline.decode
+    monkeypatch.setattr(vision.pipeline, "decode", decode)
+    image = render_scene(SEED).image
+    reader.read(image)
+    reader.profile = NeutralProfile()
+    try:
+        reader.read(image)
+    finally:
+        reader.profile = None
+    alone, beside = seen
+    assert np.abs(alone).max() > 0.1  # the frame had something to say
+    np.testing.assert_allclose(beside, 0.25 * alone)
