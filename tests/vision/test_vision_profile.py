@@ -267,7 +267,9 @@ def test_the_frame_inks_count_less_beside_a_profiles_own_ink_references():
     assert with_inks.frame_ink_weight == PROFILE_FRAME_INK_WEIGHT < 1.0
 
 
-def test_a_reader_with_a_profile_weighs_the_frames_ink_evidence_so(reader, monkeypatch):
+def test_a_reader_with_a_profile_scales_the_frames_ink_evidence_by_its_weight(
+    reader, monkeypatch
+):
     import vision.pipeline
 
     class NeutralProfile:
