@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/eval_profile.py --sets 40 --teach 3 --json
     .venv/bin/python benchmarks/eval_profile.py --group train-light --group train-dark
     .venv/bin/python benchmarks/eval_profile.py --renderer foreign   # the second renderer
+    .venv/bin/python benchmarks/eval_profile.py --sets 40 --first-set 40   # 40 other sets
 
 A household rolls the same ten dice every game. Each set here is one dice set (one
 font and style, one set of inks, one body, drawn with `random_look`) shown in
@@ -47,24 +48,28 @@ FOREIGN_SET_BASE = 8_000_000
 SceneOf = Callable[[int, int], tuple[int, np.ndarray, Sequence]]
 
 
-def rendered_scenes(groups: list[str]) -> SceneOf:
-    """Scenes of the renderer the networks learnt from, set k in group k mod len(groups)."""
+def rendered_scenes(groups: list[str], first_set: int = 0) -> SceneOf:
+    """Scenes of the renderer the networks learnt from: the k-th set evaluated is set
+    first_set + k, in group (first_set + k) mod len(groups)."""
 
     def scene_of(index: int, number: int) -> tuple[int, np.ndarray, Sequence]:
-        scene = dice_set_scene(groups[index % len(groups)], index, number)
-        return scene_seed(index, number), scene.image, scene.dice
+        dice_set = first_set + index
+        scene = dice_set_scene(groups[dice_set % len(groups)], dice_set, number)
+        return scene_seed(dice_set, number), scene.image, scene.dice
 
     return scene_of
 
 
-def foreign_scenes() -> SceneOf:
-    """Scenes of the second renderer: even sets light-bodied, odd ones dark."""
+def foreign_scenes(first_set: int = 0) -> SceneOf:
+    """Scenes of the second renderer, from set `first_set` on: even sets light-bodied,
+    odd ones dark."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from foreign_scenes import fonts, foreign_scene, foreign_set
 
     fonts()  # MissingFontError now, naming the package, rather than at the first set
 
     def scene_of(index: int, number: int) -> tuple[int, np.ndarray, Sequence]:
+        index += first_set
         first = FOREIGN_SET_BASE + 100 * index
         dice_set = foreign_set(first, dark=bool(index % 2))
         scene = foreign_scene(first + 1 + number, dice_set=dice_set)
@@ -109,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", type=int, default=20, help="dice sets (20)")
     parser.add_argument("--scenes", type=int, default=10, help="scenes per set (10)")
     parser.add_argument("--teach", type=int, default=3, help="scenes taught per set (3)")
+    parser.add_argument(
+        "--first-set", type=int, default=0, help="the first set's number (0): a fresh draw"
+    )
     parser.add_argument("--group", action="append", default=None, help="eval group (repeatable)")
     parser.add_argument(
         "--renderer",
@@ -122,8 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    if args.sets < 1 or not 0 <= args.teach < args.scenes:
-        parser.error("need --sets >= 1 and 0 <= --teach < --scenes")
+    if args.sets < 1 or args.first_set < 0 or not 0 <= args.teach < args.scenes:
+        parser.error("need --sets >= 1, --first-set >= 0 and 0 <= --teach < --scenes")
     cv2.setNumThreads(1)
     reader = DiceReader(
         FaceClassifier.load(args.model), finder=TopFinder.load(args.locator), threads=1
@@ -134,11 +142,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.group:
             parser.error("--group picks scenes of our renderer; not with --renderer foreign")
         try:
-            scene_of = foreign_scenes()
+            scene_of = foreign_scenes(args.first_set)
         except (RuntimeError, ImportError) as error:  # fonts not installed, no Pillow
             parser.error(str(error))
     else:
-        scene_of = rendered_scenes(args.group or list(DEFAULT_GROUPS))
+        scene_of = rendered_scenes(args.group or list(DEFAULT_GROUPS), args.first_set)
     scores = evaluate(reader, scene_of, args.sets, args.scenes, args.teach)
     if args.json:
         print(json.dumps({key: score.to_dict() for key, score in scores.items()}))
