@@ -94,7 +94,8 @@ def evaluate(
                 try:
                     profile = teach(reader, image, [roll[i] for i in order], profile).profile
                 except TeachError as error:
-                    print(f"set {index} scene {number}: not taught ({error})", file=sys.stderr)
+                    print(f"scene {seed} (set {index} of this run, scene {number}): not "
+                          f"taught ({error})", file=sys.stderr)
                 continue
             if number == taught:  # taught: the profile as the app reads with it
                 use_profile(reader, profile)
