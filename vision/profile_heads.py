@@ -8,9 +8,10 @@ confirmed faces, so a correction to each head, linear in the same features, can 
 fitted to them: the network's own log-probabilities plus `descriptor @ weights + bias`,
 trained by cross-entropy on the examples. Starting from zero, with a weight penalty
 and a few hundred gradient steps, it only moves where the network was wrong or unsure
-on the user's dice, and stays near zero elsewhere. What it learns of a value on one
-colour applies to every colour (and of a colour to every value), so faces the profile
-has not seen gain from it too.
+on the user's dice, and stays near zero elsewhere; a class the examples never show is
+left as the network reads it. What it learns of a value on one colour applies to every
+colour (and of a colour to every value), so faces the profile has not seen gain from it
+too.
 
 Each example is described at its four quarter turns, each a sample of its own (a die
 lands any way up). `fit_profile_heads` needs the classifier (for its outputs on the
@@ -73,24 +74,41 @@ def fit_correction(
     rate: float = HEAD_RATE,
 ) -> HeadCorrection:
     """The correction that, added to `base_log_probs` (N, K), best explains `labels` (N,)
-    from `features` (N, D): gradient descent on the mean cross-entropy plus
-    `penalty` / 2 times the squared weights, from zero."""
+    from `features` (N, D): gradient descent on the mean cross-entropy among the classes
+    the labels show, plus `penalty` / 2 times the squared weights, from zero.
+
+    A class no example shows keeps a correction of zero, and so does every class while
+    the examples show fewer than two. Every set carries every value and colour, so a
+    few confirmed rolls without a green die say nothing of how the household's green
+    looks: fitted over every class, one taught roll pushed each class it lacked down for
+    every die, and read worse than no profile (MODEL_CARD.md)."""
     x = np.asarray(features, np.float64)
     base = np.asarray(base_log_probs, np.float64)
+    labels = np.asarray(labels, int)
     count, classes = base.shape
     if x.shape[0] != count or len(labels) != count:
         raise ValueError(f"{x.shape[0]} features, {count} base rows and {len(labels)} labels")
-    target = np.eye(classes)[np.asarray(labels, int)]
+    if count and not 0 <= labels.min() <= labels.max() < classes:
+        raise ValueError(f"labels must be classes 0 to {classes - 1}")
     weights = np.zeros((x.shape[1], classes))
     bias = np.zeros(classes)
-    for _ in range(steps if count else 0):
-        logits = base + x @ weights + bias
+    shown = np.flatnonzero(np.bincount(labels, minlength=classes))
+    if len(shown) < 2:
+        return HeadCorrection(weights, bias)
+    base = base[:, shown]
+    target = (labels[:, None] == shown[None, :]).astype(np.float64)
+    fitted_weights = np.zeros((x.shape[1], len(shown)))
+    fitted_bias = np.zeros(len(shown))
+    for _ in range(steps):
+        logits = base + x @ fitted_weights + fitted_bias
         logits -= logits.max(axis=1, keepdims=True)
         probs = np.exp(logits)
         probs /= probs.sum(axis=1, keepdims=True)
         gradient = (probs - target) / count
-        weights -= rate * (x.T @ gradient + penalty * weights)
-        bias -= rate * (gradient.sum(axis=0) + penalty * bias)
+        fitted_weights -= rate * (x.T @ gradient + penalty * fitted_weights)
+        fitted_bias -= rate * (gradient.sum(axis=0) + penalty * fitted_bias)
+    weights[:, shown] = fitted_weights
+    bias[shown] = fitted_bias
     return HeadCorrection(weights, bias)
 
 
