@@ -5,13 +5,19 @@
     .venv/bin/python benchmarks/eval_profile.py --group train-light --group train-dark
     .venv/bin/python benchmarks/eval_profile.py --renderer foreign   # the second renderer
     .venv/bin/python benchmarks/eval_profile.py --sets 40 --first-set 40   # 40 other sets
+    .venv/bin/python benchmarks/eval_profile.py --teach 1 --read-from 5 --scenes 12
+    .venv/bin/python benchmarks/eval_profile.py --corrections       # no roll taught
 
 A household rolls the same ten dice every game. Each set here is one dice set (one
 font and style, one set of inks, one body, drawn with `random_look`) shown in
 `--scenes` scenes that differ in everything else (the roll, where the dice lie, the
 mat, the lamp and its white balance). The first `--teach` scenes of a set are taught
 as a user would (`vision.teach.teach` with the true roll, in shuffled order); the
-rest are read without and with the profile. Half the sets are dark-bodied (the
+rest (from scene `--read-from` on, so that runs teaching more or fewer rolls can
+read the same scenes) are read without and with the profile. With `--corrections` no
+roll is taught: every scene is read in turn, and each die the profile's reading got
+wrong joins the profile with its true face, as a correction on the scorepad adds it
+(the household that only corrects). Half the sets are dark-bodied (the
 held-out groups, by default: font families training never saw). With `--renderer
 foreign` the sets and their scenes come from the second renderer
 (`benchmarks/foreign_scenes.py`: held-out fonts, printers' inks, drawing code of its
@@ -33,11 +39,13 @@ import cv2
 import numpy as np
 
 from vision.classifier import FaceClassifier
-from vision.evaluation import PipelineScore, score_reading
+from vision.crops import crop_face
+from vision.evaluation import MATCH_RADIUS, PipelineScore, SceneScore, score_reading
 from vision.pipeline import DiceReader
 from vision.profile import DiceProfile
+from vision.reading import Reading
 from vision.synth.dice_sets import dice_set_scene, scene_seed
-from vision.teach import TeachError, teach, use_profile
+from vision.teach import TeachError, described_for, teach, use_profile
 from vision.tops import TopFinder
 
 DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
@@ -79,14 +87,21 @@ def foreign_scenes(first_set: int = 0) -> SceneOf:
 
 
 def evaluate(
-    reader: DiceReader, scene_of: SceneOf, sets: int, scenes: int, taught: int
+    reader: DiceReader,
+    scene_of: SceneOf,
+    sets: int,
+    scenes: int,
+    taught: int,
+    read_from: int | None = None,
 ) -> dict[str, PipelineScore]:
-    """Scores without ("before") and with ("after") the profile, over every set."""
+    """Scores without ("before") and with ("after") the profile taught from each set's
+    first `taught` scenes, over its scenes from `read_from` (None: `taught`) on."""
+    read_from = taught if read_from is None else read_from
     before, after = [], []
     for index in range(sets):
         profile = DiceProfile.empty()
         matcher = None
-        for number in range(scenes):
+        for number in [*range(taught), *range(read_from, scenes)]:
             seed, image, dice = scene_of(index, number)
             if number < taught:
                 roll = [truth.die for truth in dice]
@@ -97,17 +112,73 @@ def evaluate(
                     print(f"scene {seed} (set {index} of this run, scene {number}): not "
                           f"taught ({error})", file=sys.stderr)
                 continue
-            if number == taught:  # taught: the profile as the app reads with it
+            if number == read_from:  # taught: the profile as the app reads with it
                 use_profile(reader, profile)
                 matcher = reader.profile
             for scores, used in ((before, None), (after, matcher)):
                 reader.profile = used
-                start = cv2.getTickCount()
-                reading = reader.read(image)
-                seconds = (cv2.getTickCount() - start) / cv2.getTickFrequency()
-                scores.append(score_reading(seed, dice, reading, seconds))
+                scores.append(timed_score(reader, seed, image, dice)[0])
     reader.profile = None
     return {"before": PipelineScore(tuple(before)), "after": PipelineScore(tuple(after))}
+
+
+def evaluate_corrections(
+    reader: DiceReader, scene_of: SceneOf, sets: int, scenes: int
+) -> dict[str, PipelineScore]:
+    """Scores without ("before") and with ("after") a profile learnt only from
+    corrections: each set's scenes read in turn, and after each one every die the
+    profile's reading got wrong added with its true face."""
+    before, after = [], []
+    for index in range(sets):
+        profile = DiceProfile.empty()
+        for number in range(scenes):
+            seed, image, dice = scene_of(index, number)
+            reader.profile = None
+            before.append(timed_score(reader, seed, image, dice)[0])
+            use_profile(reader, profile)
+            score, reading = timed_score(reader, seed, image, dice)
+            after.append(score)
+            profile = corrected(reader, profile, image, reading, dice)
+    reader.profile = None
+    return {"before": PipelineScore(tuple(before)), "after": PipelineScore(tuple(after))}
+
+
+def timed_score(
+    reader: DiceReader, seed: int, image: np.ndarray, dice: Sequence
+) -> tuple[SceneScore, Reading]:
+    """`reader`'s reading of `image`, scored against the true `dice`, and the reading."""
+    start = cv2.getTickCount()
+    reading = reader.read(image)
+    seconds = (cv2.getTickCount() - start) / cv2.getTickFrequency()
+    return score_reading(seed, dice, reading, seconds), reading
+
+
+def corrected(
+    reader: DiceReader, profile: DiceProfile, image: np.ndarray, reading: Reading,
+    dice: Sequence,
+) -> DiceProfile:
+    """`profile` with each die of `reading` that shows another face than the true die
+    nearest it (within `MATCH_RADIUS` sides, as `score_reading` matches) added with the
+    true face: its crop as the reader cut it, as a correction on the scorepad adds it."""
+    if not dice:
+        return profile
+    centres = np.array([truth.centre for truth in dice], np.float64)
+    side = float(np.median([np.linalg.norm(truth.corners[0] - truth.corners[1])
+                            for truth in dice]))
+    crops, faces = [], []
+    for read in reading.dice:
+        distances = np.hypot(*(centres - np.asarray(read.centre)).T)
+        nearest = int(np.argmin(distances))
+        if distances[nearest] <= MATCH_RADIUS * side and read.die != dice[nearest].die:
+            crops.append(crop_face(image, np.asarray(read.corners, np.float32)))
+            faces.append(dice[nearest].die)
+    if not crops:
+        return profile
+    classifier = reader.classifier
+    array = np.stack(crops)
+    return described_for(reader, profile).add(
+        array, faces, classifier.describe(array, reader.turns), classifier.sha256
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,6 +186,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", type=int, default=20, help="dice sets (20)")
     parser.add_argument("--scenes", type=int, default=10, help="scenes per set (10)")
     parser.add_argument("--teach", type=int, default=3, help="scenes taught per set (3)")
+    parser.add_argument(
+        "--read-from", type=int, default=None,
+        help="the first scene read of each set (default: the first not taught)",
+    )
+    parser.add_argument(
+        "--corrections", action="store_true",
+        help="teach no roll: read every scene in turn, learning each die read wrong",
+    )
     parser.add_argument(
         "--first-set", type=int, default=0, help="the first set's number (0): a fresh draw"
     )
@@ -131,8 +210,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    if args.sets < 1 or args.first_set < 0 or not 0 <= args.teach < args.scenes:
-        parser.error("need --sets >= 1, --first-set >= 0 and 0 <= --teach < --scenes")
+    read_from = args.teach if args.read_from is None else args.read_from
+    if args.sets < 1 or args.first_set < 0 or not 0 <= args.teach <= read_from < args.scenes:
+        parser.error("need --sets >= 1, --first-set >= 0 and "
+                     "0 <= --teach <= --read-from < --scenes")
     cv2.setNumThreads(1)
     reader = DiceReader(
         FaceClassifier.load(args.model), finder=TopFinder.load(args.locator), threads=1
@@ -148,7 +229,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(error))
     else:
         scene_of = rendered_scenes(args.group or list(DEFAULT_GROUPS), args.first_set)
-    scores = evaluate(reader, scene_of, args.sets, args.scenes, args.teach)
+    if args.corrections:
+        scores = evaluate_corrections(reader, scene_of, args.sets, args.scenes)
+    else:
+        scores = evaluate(reader, scene_of, args.sets, args.scenes, args.teach, read_from)
     if args.json:
         print(json.dumps({key: score.to_dict() for key, score in scores.items()}))
         return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from benchmark_modules import load_benchmark
 
@@ -30,8 +31,70 @@ def test_a_later_first_set_draws_the_sets_a_longer_run_reaches(monkeypatch):
 
 
 @pytest.mark.parametrize("argv", [["--first-set", "-1"], ["--sets", "0"],
-                                  ["--teach", "10", "--scenes", "10"]])
+                                  ["--teach", "10", "--scenes", "10"],
+                                  ["--teach", "3", "--read-from", "2"]])
 def test_impossible_draws_are_refused_before_anything_is_read(argv, capsys):
     with pytest.raises(SystemExit):
         eval_profile.main(argv)
-    assert "need --sets >= 1, --first-set >= 0" in capsys.readouterr().err
+    assert "need --sets >= 1, --first-set >= 0 and 0 <= --teach <= --read-from" in (
+        capsys.readouterr().err)
+
+
+def test_read_from_reads_the_same_scenes_whatever_was_taught(monkeypatch):
+    """Teaching one roll or three, `--read-from 5` reads scenes 5 to 11 of each set, and
+    renders no scene it neither teaches nor reads."""
+    monkeypatch.setattr(eval_profile, "teach", lambda reader, image, roll, profile:
+                        SimpleNamespace(profile=profile))
+    monkeypatch.setattr(eval_profile, "use_profile", lambda reader, profile: None)
+    monkeypatch.setattr(eval_profile, "timed_score", lambda reader, seed, image, dice:
+                        (SimpleNamespace(seed=seed), None))
+    for taught in (1, 3):
+        drawn = []
+
+        def scene_of(index, number, drawn=drawn):
+            drawn.append(number)
+            return index * 100 + number, None, ()
+
+        scores = eval_profile.evaluate(SimpleNamespace(profile=None), scene_of, 2, 12, taught,
+                                       read_from=5)
+        read = [*range(5, 12), *range(105, 112)]
+        assert [score.seed for score in scores["after"].scenes] == read
+        assert [score.seed for score in scores["before"].scenes] == read
+        assert drawn == [*range(taught), *range(5, 12)] * 2
+
+
+@pytest.fixture(scope="module")
+def reader():
+    from vision.pipeline import DiceReader
+
+    return DiceReader(threads=1)
+
+
+def test_a_die_read_wrong_joins_the_profile_with_its_true_face(reader):
+    """As a correction on the scorepad does: the die's crop as the reader cut it, with
+    the face the table truly shows; the dice read right add nothing."""
+    from dataclasses import replace
+
+    from scorer import Die
+    from vision.crops import crop_face
+    from vision.evaluation import score_reading
+    from vision.profile import DiceProfile
+    from vision.synth import render_scene
+
+    scene = render_scene(11)
+    reading = reader.read(scene.image)
+    assert len(reading.dice) == len(scene.dice)
+    assert score_reading(11, scene.dice, reading, 0).read_right == len(scene.dice), (
+        "the test wants a scene the reader reads right")
+    empty = DiceProfile.empty()
+    assert not len(eval_profile.corrected(reader, empty, scene.image, reading, scene.dice))
+    first = reading.dice[0]
+    nearest = min(range(len(scene.dice)), key=lambda i: sum(
+        (a - b) ** 2 for a, b in zip(scene.dice[i].centre, first.centre, strict=True)))
+    other = Die(1, "G") if first.die != Die(1, "G") else Die(2, "B")
+    truth = list(scene.dice)
+    truth[nearest] = replace(truth[nearest], die=other)
+    learnt = eval_profile.corrected(reader, empty, scene.image, reading, truth)
+    assert learnt.dice == [other]
+    assert (learnt.crops[0] == crop_face(scene.image, np.asarray(first.corners,
+                                                                np.float32))).all()
