@@ -7,6 +7,7 @@
     .venv/bin/python benchmarks/eval_profile.py --sets 40 --first-set 40   # 40 other sets
     .venv/bin/python benchmarks/eval_profile.py --teach 1 --read-from 5 --scenes 12
     .venv/bin/python benchmarks/eval_profile.py --corrections       # no roll taught
+    .venv/bin/python benchmarks/eval_profile.py --mistyped          # one colour slip
 
 A household rolls the same ten dice every game. Each set here is one dice set (one
 font and style, one set of inks, one body, drawn with `random_look`) shown in
@@ -17,7 +18,9 @@ rest (from scene `--read-from` on, so that runs teaching more or fewer rolls can
 read the same scenes) are read without and with the profile. With `--corrections` no
 roll is taught: every scene is read in turn, and each die the profile's reading got
 wrong joins the profile with its true face, as a correction on the scorepad adds it
-(the household that only corrects). Half the sets are dark-bodied (the
+(the household that only corrects). With `--mistyped` the first taught roll of each
+set has one die's colour typed wrong (red for orange, green for blue, and back), as a
+slip of the household's would. Half the sets are dark-bodied (the
 held-out groups, by default: font families training never saw). With `--renderer
 foreign` the sets and their scenes come from the second renderer
 (`benchmarks/foreign_scenes.py`: held-out fonts, printers' inks, drawing code of its
@@ -38,6 +41,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.dice import Die
 from vision.classifier import FaceClassifier
 from vision.crops import crop_face
 from vision.evaluation import MATCH_RADIUS, PipelineScore, SceneScore, score_reading
@@ -49,6 +53,8 @@ from vision.teach import TeachError, described_for, teach, use_profile
 from vision.tops import TopFinder
 
 DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
+MISTYPED = {"R": "O", "O": "R", "G": "B", "B": "G"}
+"""A colour typed wrong for `--mistyped`: the one each is most easily taken for."""
 FOREIGN_SET_BASE = 8_000_000
 """Seeds of the second renderer's dice sets: set k's scenes are FOREIGN_SET_BASE + 100 k + n."""
 
@@ -93,9 +99,11 @@ def evaluate(
     scenes: int,
     taught: int,
     read_from: int | None = None,
+    mistyped: bool = False,
 ) -> dict[str, PipelineScore]:
     """Scores without ("before") and with ("after") the profile taught from each set's
-    first `taught` scenes, over its scenes from `read_from` (None: `taught`) on."""
+    first `taught` scenes, over its scenes from `read_from` (None: `taught`) on. With
+    `mistyped`, the first taught roll of each set has one die's colour typed wrong."""
     read_from = taught if read_from is None else read_from
     before, after = [], []
     for index in range(sets):
@@ -105,6 +113,8 @@ def evaluate(
             seed, image, dice = scene_of(index, number)
             if number < taught:
                 roll = [truth.die for truth in dice]
+                if mistyped and number == 0 and roll:
+                    roll[0] = Die(roll[0].value, MISTYPED[roll[0].colour])
                 order = np.random.default_rng(seed).permutation(len(roll))
                 try:
                     profile = teach(reader, image, [roll[i] for i in order], profile).profile
@@ -195,6 +205,10 @@ def main(argv: list[str] | None = None) -> int:
         help="teach no roll: read every scene in turn, learning each die read wrong",
     )
     parser.add_argument(
+        "--mistyped", action="store_true",
+        help="type one die's colour wrong in each set's first taught roll",
+    )
+    parser.add_argument(
         "--first-set", type=int, default=0, help="the first set's number (0): a fresh draw"
     )
     parser.add_argument("--group", action="append", default=None, help="eval group (repeatable)")
@@ -232,7 +246,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.corrections:
         scores = evaluate_corrections(reader, scene_of, args.sets, args.scenes)
     else:
-        scores = evaluate(reader, scene_of, args.sets, args.scenes, args.teach, read_from)
+        scores = evaluate(reader, scene_of, args.sets, args.scenes, args.teach, read_from,
+                          args.mistyped)
     if args.json:
         print(json.dumps({key: score.to_dict() for key, score in scores.items()}))
         return 0

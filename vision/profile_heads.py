@@ -141,6 +141,15 @@ def fit_profile_heads(profile: DiceProfile, classifier: FaceClassifier) -> Profi
     )
 
 
+def example_colour_probs(profile: DiceProfile, classifier: FaceClassifier) -> np.ndarray:
+    """(N, C) the classifier's colour probabilities for each of `profile`'s examples, the
+    mean over its FIT_TURNS quarter turns (kept with the outputs the heads are fitted on)."""
+    if not len(profile):
+        return np.zeros((0, len(COLOUR_LABELS)))
+    _, _, colour_log = _TURN_OUTPUTS.of(np.asarray(profile.crops), classifier)
+    return np.exp(colour_log).reshape(len(profile), FIT_TURNS, -1).mean(axis=1)
+
+
 def _log(probs: np.ndarray) -> np.ndarray:
     array = np.maximum(np.asarray(probs, np.float64), _PROB_FLOOR)
     return np.log(array / array.sum(axis=1, keepdims=True))

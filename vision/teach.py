@@ -11,13 +11,23 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from scorer.dice import Die
 from vision.pipeline import DiceReader, is_frame, set_dice
-from vision.profile import DiceProfile, ProfileMatcher, label_by_roll
-from vision.profile_heads import fit_profile_heads
+from vision.profile import (
+    DiceProfile,
+    ProfileMatcher,
+    contradicted_colours,
+    ink_chroma,
+    label_by_roll,
+)
+from vision.profile_heads import example_colour_probs, fit_profile_heads
+
+if TYPE_CHECKING:
+    from vision.classifier import FaceClassifier
 
 logger = logging.getLogger(__name__)
 
@@ -78,8 +88,28 @@ def use_profile(reader: DiceReader, profile: DiceProfile) -> DiceProfile:
         reader.profile = None
         return profile
     described = described_for(reader, profile)
-    reader.profile = ProfileMatcher(described, fit_profile_heads(described, classifier))
+    trusted = trusted_examples(described, classifier)
+    reader.profile = ProfileMatcher(trusted, fit_profile_heads(trusted, classifier))
     return described
+
+
+def trusted_examples(profile: DiceProfile, classifier: FaceClassifier) -> DiceProfile:
+    """`profile` less the examples whose confirmed colour their ink and the classifier
+    both contradict (`vision.profile.contradicted_colours`: a colour mistyped or
+    mis-tapped, which the heads would otherwise learn for every die like it). They stay
+    in the profile on disk; the household can look at them and teach again."""
+    slips = contradicted_colours(
+        ink_chroma(profile.crops), profile.colours, example_colour_probs(profile, classifier)
+    )
+    if not slips.any():
+        return profile
+    logger.warning(
+        "dice profile: %d taught dice left out, their confirmed colour unlike their ink "
+        "and the classifier's reading (%s)",
+        int(slips.sum()), " ".join(str(die) for die, slip in zip(profile.dice, slips,
+                                                                 strict=True) if slip),
+    )
+    return profile.subset(~slips)
 
 
 def described_for(reader: DiceReader, profile: DiceProfile) -> DiceProfile:

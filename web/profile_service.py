@@ -426,11 +426,7 @@ def _without_crops(profile: DiceProfile, crops: np.ndarray) -> DiceProfile:
     same = (profile.crops[:, None] == crops[None]).all(axis=(2, 3, 4)).any(axis=1)
     if not same.any():
         return profile
-    keep = ~same
-    from vision.profile import DiceProfile
-
-    return DiceProfile(profile.crops[keep], profile.values[keep], profile.colours[keep],
-                       profile.descriptors[keep], profile.model)
+    return profile.subset(~same)
 
 
 def cut_crops(reading: Reading, image: np.ndarray) -> list[np.ndarray | None]:

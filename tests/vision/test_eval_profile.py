@@ -98,3 +98,18 @@ def test_a_die_read_wrong_joins_the_profile_with_its_true_face(reader):
     assert learnt.dice == [other]
     assert (learnt.crops[0] == crop_face(scene.image, np.asarray(first.corners,
                                                                 np.float32))).all()
+
+
+def test_mistyped_types_one_colour_wrong_in_each_sets_first_taught_roll(monkeypatch):
+    from scorer import Die
+
+    taught = []
+    monkeypatch.setattr(eval_profile, "teach", lambda reader, image, roll, profile:
+                        taught.append(sorted(map(str, roll))) or SimpleNamespace(profile=profile))
+    monkeypatch.setattr(eval_profile, "use_profile", lambda reader, profile: None)
+    monkeypatch.setattr(eval_profile, "timed_score", lambda reader, seed, image, dice:
+                        (SimpleNamespace(seed=seed), None))
+    dice = [SimpleNamespace(die=Die(5, "R")), SimpleNamespace(die=Die(2, "G"))]
+    eval_profile.evaluate(SimpleNamespace(profile=None), lambda index, number: (
+        index * 100 + number, None, dice), 2, 4, 2, mistyped=True)
+    assert taught == [["2G", "5O"], ["2G", "5R"]] * 2

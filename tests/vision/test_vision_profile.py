@@ -8,6 +8,7 @@ import pytest
 from scorer import Die, parse_roll
 from vision.crops import CROP_SIZE
 from vision.decode import FACES
+from vision.model_io import COLOUR_LABELS
 from vision.pipeline import DiceReader
 from vision.profile import (
     PROFILE_FILE,
@@ -15,6 +16,7 @@ from vision.profile import (
     DiceProfile,
     ProfileError,
     ProfileMatcher,
+    contradicted_colours,
     ink_chroma,
     label_by_roll,
 )
@@ -298,3 +300,65 @@ def test_a_reader_with_a_profile_scales_the_frames_ink_evidence_by_its_weight(
     alone, beside = seen
     assert np.abs(alone).max() > 0.1  # the frame had something to say
     np.testing.assert_allclose(beside, 0.25 * alone)
+
+
+def _inks(*points: tuple[float, float, float]) -> np.ndarray:
+    return np.array(points, np.float64)
+
+
+RED_INK, ORANGE_INK = (0.5, -0.3, -0.2), (0.2, 0.1, -0.3)  # chroma: B, G, R less their mean
+
+
+def test_a_colour_its_ink_and_the_classifier_both_contradict_is_a_slip():
+    """Three reds, three oranges, and a red die confirmed orange: its ink lies among the
+    reds and the classifier reads it red, so it is a slip. The same die is no slip if
+    the classifier allows orange, or if no other orange says how the set's orange looks."""
+    red, orange = COLOUR_LABELS.index("R"), COLOUR_LABELS.index("O")
+    chroma = _inks(RED_INK, RED_INK, RED_INK, ORANGE_INK, ORANGE_INK, ORANGE_INK, RED_INK)
+    chroma = chroma + np.random.default_rng(0).normal(0, 0.01, chroma.shape)
+    colours = np.array([red] * 3 + [orange] * 4)
+    reads = np.zeros((7, len(COLOUR_LABELS)))
+    reads[:3, red] = reads[3:6, orange] = 0.97
+    reads[6, red], reads[6, orange] = 0.98, 0.01
+    assert contradicted_colours(chroma, colours, reads).tolist() == [False] * 6 + [True]
+    allowed = reads.copy()
+    allowed[6, red], allowed[6, orange] = 0.9, 0.08
+    assert not contradicted_colours(chroma, colours, allowed).any()
+    alone = [0, 1, 2, 6]  # the oranges left out: the die is the only orange
+    assert not contradicted_colours(chroma[alone], colours[alone], reads[alone]).any()
+    assert contradicted_colours(chroma[:0], colours[:0], reads[:0]).shape == (0,)
+
+
+def test_a_set_whose_ink_the_classifier_misreads_is_no_slip():
+    """Four teal greens the classifier reads blue, beside three blues: their inks agree
+    with one another, so none is set aside (the heads are there to learn them)."""
+    green, blue = COLOUR_LABELS.index("G"), COLOUR_LABELS.index("B")
+    teal, navy = (-0.1, 0.2, -0.1), (0.4, 0.0, -0.4)
+    chroma = _inks(teal, teal, teal, teal, navy, navy, navy)
+    chroma = chroma + np.random.default_rng(1).normal(0, 0.02, chroma.shape)
+    colours = np.array([green] * 4 + [blue] * 3)
+    reads = np.zeros((7, len(COLOUR_LABELS)))
+    reads[:, blue] = 0.98
+    assert not contradicted_colours(chroma, colours, reads).any()
+
+
+def test_a_mistyped_colour_is_left_out_of_the_reading_but_kept_in_the_profile(reader):
+    """A roll taught with one die's colour typed wrong (a red called orange): the reader
+    reads with the other examples, and the profile returned (saved by the app) keeps all."""
+    from collections import Counter
+
+    taught = DiceProfile.empty()
+    for offset in (3, 4, 5):
+        scene = render_scene(SEED + offset)
+        roll = [d.die for d in scene.dice]
+        if offset == 3:
+            index = next(i for i, die in enumerate(roll) if die.colour == "R")
+            slip = roll[index] = Die(roll[index].value, "O")
+        taught = teach(reader, scene.image, roll, taught).profile
+    try:
+        described = use_profile(reader, taught)
+        assert len(described) == len(taught) == 30
+        used = reader.profile.profile
+        assert Counter(taught.dice) - Counter(used.dice) == Counter([slip])
+    finally:
+        reader.profile = None
