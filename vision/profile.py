@@ -85,6 +85,7 @@ PROFILE_FRAME_INK_WEIGHT: Final[float] = 0.5
 #: in the training fonts from 16 to 29 dice not read right and sure (the heads' colour
 #: correction learnt the slip); set aside, 19. Without slips, nothing changed (0 and 1
 #: nats, 0.05 and 0.2 alike; the ink alone at 1 nat set good examples aside, 16 -> 19).
+#: See MODEL_CARD.md, "A colour typed wrong is left out of the reading".
 INK_CONTRADICTION: Final[float] = 1.0
 DOUBTED_COLOUR: Final[float] = 0.05
 #: Evidence for a colour the profile has no reference for: as if 2 sigma from it.
