@@ -251,9 +251,15 @@ def unit_rows(vectors: np.ndarray) -> np.ndarray:
 class ProfileMatcher:
     """Evidence from a profile's examples for the faces of newly read dice."""
 
-    def __init__(self, profile: DiceProfile, heads: ProfileHeads | None = None) -> None:
+    def __init__(
+        self,
+        profile: DiceProfile,
+        heads: ProfileHeads | None = None,
+        chroma: np.ndarray | None = None,
+    ) -> None:
         """`heads`: the classifier's heads fitted to this profile
-        (`vision.profile_heads.fit_profile_heads`); None weighs by resemblance and ink only."""
+        (`vision.profile_heads.fit_profile_heads`); None weighs by resemblance and ink only.
+        `chroma`: the examples' `ink_chroma`, where the caller has it (None: measured here)."""
         self.profile = profile
         self.heads = heads
         faces = profile.values.astype(np.int64) * len(COLOUR_LABELS) + profile.colours
@@ -265,7 +271,9 @@ class ProfileMatcher:
         self._examples = (
             unit_rows(profile.descriptors[order] - self._centre) if len(profile) else None
         )
-        chroma = ink_chroma(profile.crops)
+        chroma = ink_chroma(profile.crops) if chroma is None else np.asarray(chroma)
+        if len(chroma) != len(profile):
+            raise ValueError(f"{len(chroma)} inks for {len(profile)} examples")
         self._inks = {
             colour: chroma[profile.colours == colour].mean(axis=0)
             for colour in range(len(COLOUR_LABELS))

@@ -88,28 +88,29 @@ def use_profile(reader: DiceReader, profile: DiceProfile) -> DiceProfile:
         reader.profile = None
         return profile
     described = described_for(reader, profile)
-    trusted = trusted_examples(described, classifier)
-    reader.profile = ProfileMatcher(trusted, fit_profile_heads(trusted, classifier))
+    chroma = ink_chroma(described.crops)
+    kept = ~taught_slips(described, chroma, classifier)
+    trusted = described.subset(kept)
+    reader.profile = ProfileMatcher(trusted, fit_profile_heads(trusted, classifier), chroma[kept])
     return described
 
 
-def trusted_examples(profile: DiceProfile, classifier: FaceClassifier) -> DiceProfile:
-    """`profile` less the examples whose confirmed colour their ink and the classifier
-    both contradict (`vision.profile.contradicted_colours`: a colour mistyped or
-    mis-tapped, which the heads would otherwise learn for every die like it). They stay
-    in the profile on disk; the household can look at them and teach again."""
-    slips = contradicted_colours(
-        ink_chroma(profile.crops), profile.colours, example_colour_probs(profile, classifier)
-    )
-    if not slips.any():
-        return profile
-    logger.warning(
-        "dice profile: %d taught dice left out, their confirmed colour unlike their ink "
-        "and the classifier's reading (%s)",
-        int(slips.sum()), " ".join(str(die) for die, slip in zip(profile.dice, slips,
-                                                                 strict=True) if slip),
-    )
-    return profile.subset(~slips)
+def taught_slips(
+    profile: DiceProfile, chroma: np.ndarray, classifier: FaceClassifier
+) -> np.ndarray:
+    """(N,) the examples of `profile` (inks `chroma`) whose confirmed colour their ink and
+    the classifier both contradict (`vision.profile.contradicted_colours`): a colour
+    mistyped or mis-tapped, which the heads would otherwise learn for every die like it.
+    The reader leaves them out; they stay in the profile on disk, and the log names them."""
+    slips = contradicted_colours(chroma, profile.colours,
+                                 example_colour_probs(profile, classifier))
+    if slips.any():
+        logger.warning(
+            "dice profile: %d taught dice left out, their confirmed colour unlike their "
+            "ink and the classifier's reading (%s)", int(slips.sum()),
+            " ".join(str(die) for die, slip in zip(profile.dice, slips, strict=True) if slip),
+        )
+    return slips
 
 
 def described_for(reader: DiceReader, profile: DiceProfile) -> DiceProfile:

@@ -362,3 +362,17 @@ def test_a_mistyped_colour_is_left_out_of_the_reading_but_kept_in_the_profile(re
         assert Counter(taught.dice) - Counter(used.dice) == Counter([slip])
     finally:
         reader.profile = None
+
+
+def test_a_matcher_given_its_examples_inks_weighs_as_one_that_measures_them():
+    profile = _profile("5R 5O 8R 8O 3G 3B", seed=4)
+    chroma = ink_chroma(profile.crops)
+    queries = np.random.default_rng(5).normal(size=(3, 8))
+    query_inks = chroma[[0, 3, 5]]
+    given = ProfileMatcher(profile, None, chroma).evidence(queries, query_inks)
+    measured = ProfileMatcher(profile).evidence(queries, query_inks)
+    assert np.array_equal(given, measured)
+    moved = ProfileMatcher(profile, None, chroma + 0.3).evidence(queries, query_inks)
+    assert not np.array_equal(moved, measured)  # the inks given are the ones weighed
+    with pytest.raises(ValueError, match="5 inks for 6 examples"):
+        ProfileMatcher(profile, None, chroma[:5])
