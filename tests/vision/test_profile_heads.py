@@ -105,6 +105,12 @@ def test_mismatched_inputs_are_refused():
         fit_correction(np.zeros((3, 4)), np.zeros((2, 5)), np.zeros(2, int))
 
 
+def _taught(classifier, crops: np.ndarray, values: np.ndarray, colours: np.ndarray):
+    """A profile of `crops` confirmed as the faces of `values` and `colours` (class indices)."""
+    dice = [Die(VALUE_LABELS[v], COLOUR_LABELS[c]) for v, c in zip(values, colours, strict=True)]
+    return DiceProfile.empty().add(crops, dice, classifier.describe(crops, 1), classifier.sha256)
+
+
 @pytest.fixture(scope="module")
 def reader() -> DiceReader:
     return DiceReader(threads=1)
@@ -130,12 +136,9 @@ def test_a_household_whose_ink_the_network_misreads_is_read_its_way_once_taught(
     crops[greens] = np.stack([_hue_turned(crop, 30) for crop in crops[greens]])
     taught = np.concatenate([greens[:4], others[:26]])
     assert (colours[taught] == blue).sum() >= 3, "the taught faces need blues beside the greens"
-    dice = [Die(VALUE_LABELS[v], COLOUR_LABELS[c]) for v, c in
-            zip(values[taught], colours[taught], strict=True)]
     classifier = reader.classifier
-    profile = DiceProfile.empty().add(crops[taught], dice, classifier.describe(crops[taught], 1),
-                                      classifier.sha256)
-    heads = fit_profile_heads(profile, classifier)
+    heads = fit_profile_heads(_taught(classifier, crops[taught], values[taught],
+                                      colours[taught]), classifier)
     assert heads is not None
     unseen = np.concatenate([greens[4:], others[26:]])
     read = classifier.predict(crops[unseen])
@@ -156,12 +159,9 @@ def test_a_colour_no_taught_die_shows_is_read_as_before(reader):
     crops, values, colours = crops[faces], values[faces], colours[faces]
     green = COLOUR_LABELS.index("G")
     taught = np.flatnonzero(colours != green)[:10]
-    dice = [Die(VALUE_LABELS[v], COLOUR_LABELS[c]) for v, c in
-            zip(values[taught], colours[taught], strict=True)]
     classifier = reader.classifier
-    profile = DiceProfile.empty().add(crops[taught], dice, classifier.describe(crops[taught], 1),
-                                      classifier.sha256)
-    heads = fit_profile_heads(profile, classifier)
+    heads = fit_profile_heads(_taught(classifier, crops[taught], values[taught],
+                                      colours[taught]), classifier)
     assert heads is not None
     greens = np.flatnonzero(colours == green)
     read = classifier.predict(crops[greens])
@@ -174,10 +174,8 @@ def test_a_colour_no_taught_die_shows_is_read_as_before(reader):
 def test_the_reader_uses_the_heads_and_an_empty_profile_has_none(reader):
     crops, values, colours, faces = render_face_crops(HELD_OUT_SEED_BASE + 8_801, 12)
     crops, values, colours = crops[faces], values[faces], colours[faces]
-    dice = [Die(VALUE_LABELS[v], COLOUR_LABELS[c]) for v, c in zip(values, colours, strict=True)]
     classifier = reader.classifier
-    profile = DiceProfile.empty().add(crops, dice, classifier.describe(crops, 1),
-                                      classifier.sha256)
+    profile = _taught(classifier, crops, values, colours)
     try:
         use_profile(reader, profile)
         assert isinstance(reader.profile, ProfileMatcher)
