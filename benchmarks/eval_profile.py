@@ -20,7 +20,8 @@ roll is taught: every scene is read in turn, and each die the profile's reading 
 wrong joins the profile with its true face, as a correction on the scorepad adds it
 (the household that only corrects). With `--mistyped` the first taught roll of each
 set has one die's colour typed wrong (red for orange, green for blue, and back), as a
-slip of the household's would. Half the sets are dark-bodied (the
+slip of the household's would; `--mistyped-value` types a value wrong instead (a 6 for
+a 9, a 1 for a 7, and back; else the next value up). Half the sets are dark-bodied (the
 held-out groups, by default: font families training never saw). With `--renderer
 foreign` the sets and their scenes come from the second renderer
 (`benchmarks/foreign_scenes.py`: held-out fonts, printers' inks, drawing code of its
@@ -41,7 +42,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.dice import Die
+from scorer.dice import WILD, Die
 from vision.classifier import FaceClassifier
 from vision.crops import crop_face
 from vision.evaluation import MATCH_RADIUS, PipelineScore, SceneScore, score_reading
@@ -55,6 +56,8 @@ from vision.tops import TopFinder
 DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
 MISTYPED = {"R": "O", "O": "R", "G": "B", "B": "G"}
 """A colour typed wrong for `--mistyped`: the one each is most easily taken for."""
+MISTYPED_VALUE = {6: 9, 9: 6, 1: 7, 7: 1, 10: 5, 4: 3, WILD: 1}
+"""A value typed wrong for `--mistyped-value`: these, else the next value up."""
 FOREIGN_SET_BASE = 8_000_000
 """Seeds of the second renderer's dice sets: set k's scenes are FOREIGN_SET_BASE + 100 k + n."""
 
@@ -100,10 +103,12 @@ def evaluate(
     taught: int,
     read_from: int | None = None,
     mistyped: bool = False,
+    mistyped_value: bool = False,
 ) -> dict[str, PipelineScore]:
     """Scores without ("before") and with ("after") the profile taught from each set's
     first `taught` scenes, over its scenes from `read_from` (None: `taught`) on. With
-    `mistyped`, the first taught roll of each set has one die's colour typed wrong."""
+    `mistyped` (`mistyped_value`), the first taught roll of each set has one die's colour
+    (value) typed wrong."""
     read_from = taught if read_from is None else read_from
     before, after = [], []
     for index in range(sets):
@@ -115,6 +120,9 @@ def evaluate(
                 roll = [truth.die for truth in dice]
                 if mistyped and number == 0 and roll:
                     roll[0] = Die(roll[0].value, MISTYPED[roll[0].colour])
+                if mistyped_value and number == 0 and roll:
+                    roll[0] = Die(MISTYPED_VALUE.get(roll[0].value, roll[0].value + 1),
+                                  roll[0].colour)
                 order = np.random.default_rng(seed).permutation(len(roll))
                 try:
                     profile = teach(reader, image, [roll[i] for i in order], profile).profile
@@ -209,6 +217,10 @@ def main(argv: list[str] | None = None) -> int:
         help="type one die's colour wrong in each set's first taught roll",
     )
     parser.add_argument(
+        "--mistyped-value", action="store_true",
+        help="type one die's value wrong in each set's first taught roll",
+    )
+    parser.add_argument(
         "--first-set", type=int, default=0, help="the first set's number (0): a fresh draw"
     )
     parser.add_argument("--group", action="append", default=None, help="eval group (repeatable)")
@@ -247,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         scores = evaluate_corrections(reader, scene_of, args.sets, args.scenes)
     else:
         scores = evaluate(reader, scene_of, args.sets, args.scenes, args.teach, read_from,
-                          args.mistyped)
+                          args.mistyped, args.mistyped_value)
     if args.json:
         print(json.dumps({key: score.to_dict() for key, score in scores.items()}))
         return 0

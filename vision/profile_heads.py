@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 
 from vision.decode import by_face
-from vision.model_io import COLOUR_LABELS
+from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.profile import unit_rows
 
 if TYPE_CHECKING:
@@ -141,13 +141,18 @@ def fit_profile_heads(profile: DiceProfile, classifier: FaceClassifier) -> Profi
     )
 
 
-def example_colour_probs(profile: DiceProfile, classifier: FaceClassifier) -> np.ndarray:
-    """(N, C) the classifier's colour probabilities for each of `profile`'s examples, the
-    mean over its FIT_TURNS quarter turns (kept with the outputs the heads are fitted on)."""
+def example_probs(
+    profile: DiceProfile, classifier: FaceClassifier
+) -> tuple[np.ndarray, np.ndarray]:
+    """(N, V) value and (N, C) colour probabilities the classifier gives each of
+    `profile`'s examples, the mean over its FIT_TURNS quarter turns (kept with the outputs
+    the heads are fitted on)."""
     if not len(profile):
-        return np.zeros((0, len(COLOUR_LABELS)))
-    _, _, colour_log = _TURN_OUTPUTS.of(np.asarray(profile.crops), classifier)
-    return np.exp(colour_log).reshape(len(profile), FIT_TURNS, -1).mean(axis=1)
+        return np.zeros((0, len(VALUE_LABELS))), np.zeros((0, len(COLOUR_LABELS)))
+    _, value_log, colour_log = _TURN_OUTPUTS.of(np.asarray(profile.crops), classifier)
+    value, colour = (np.exp(log).reshape(len(profile), FIT_TURNS, -1).mean(axis=1)
+                     for log in (value_log, colour_log))
+    return value, colour
 
 
 def _log(probs: np.ndarray) -> np.ndarray:

@@ -21,10 +21,11 @@ from vision.profile import (
     DiceProfile,
     ProfileMatcher,
     contradicted_colours,
+    contradicted_values,
     ink_chroma,
     label_by_roll,
 )
-from vision.profile_heads import example_colour_probs, fit_profile_heads
+from vision.profile_heads import example_probs, fit_profile_heads
 
 if TYPE_CHECKING:
     from vision.classifier import FaceClassifier
@@ -99,15 +100,18 @@ def taught_slips(
     profile: DiceProfile, chroma: np.ndarray, classifier: FaceClassifier
 ) -> np.ndarray:
     """(N,) the examples of `profile` (inks `chroma`) whose confirmed colour their ink and
-    the classifier both contradict (`vision.profile.contradicted_colours`): a colour
-    mistyped or mis-tapped, which the heads would otherwise learn for every die like it.
-    The reader leaves them out; they stay in the profile on disk, and the log names them."""
-    slips = contradicted_colours(chroma, profile.colours,
-                                 example_colour_probs(profile, classifier))
+    the classifier both contradict, or whose confirmed value their likeness to the other
+    examples and the classifier both do (`vision.profile.contradicted_colours`,
+    `contradicted_values`): a face mistyped or mis-tapped, which the heads would otherwise
+    learn for every die like it. The reader leaves them out; they stay in the profile on
+    disk, and the log names them."""
+    value_probs, colour_probs = example_probs(profile, classifier)
+    slips = contradicted_colours(chroma, profile.colours, colour_probs) | contradicted_values(
+        profile.descriptors, profile.values, value_probs)
     if slips.any():
         logger.warning(
-            "dice profile: %d taught dice left out, their confirmed colour unlike their "
-            "ink and the classifier's reading (%s)", int(slips.sum()),
+            "dice profile: %d taught dice left out, their confirmed face unlike how they "
+            "look and the classifier's reading (%s)", int(slips.sum()),
             " ".join(str(die) for die, slip in zip(profile.dice, slips, strict=True) if slip),
         )
     return slips

@@ -113,3 +113,18 @@ def test_mistyped_types_one_colour_wrong_in_each_sets_first_taught_roll(monkeypa
     eval_profile.evaluate(SimpleNamespace(profile=None), lambda index, number: (
         index * 100 + number, None, dice), 2, 4, 2, mistyped=True)
     assert taught == [["2G", "5O"], ["2G", "5R"]] * 2
+
+
+def test_mistyped_value_types_one_value_wrong_in_each_sets_first_taught_roll(monkeypatch):
+    from scorer import Die
+
+    taught = []
+    monkeypatch.setattr(eval_profile, "teach", lambda reader, image, roll, profile:
+                        taught.append(sorted(map(str, roll))) or SimpleNamespace(profile=profile))
+    monkeypatch.setattr(eval_profile, "use_profile", lambda reader, profile: None)
+    monkeypatch.setattr(eval_profile, "timed_score", lambda reader, seed, image, dice:
+                        (SimpleNamespace(seed=seed), None))
+    dice = [SimpleNamespace(die=Die(6, "R")), SimpleNamespace(die=Die(2, "G"))]
+    eval_profile.evaluate(SimpleNamespace(profile=None), lambda index, number: (
+        index * 100 + number, None, dice), 1, 3, 2, mistyped_value=True)
+    assert taught == [["2G", "9R"], ["2G", "6R"]]

@@ -8,7 +8,7 @@ import pytest
 from scorer import Die, parse_roll
 from vision.crops import CROP_SIZE
 from vision.decode import FACES
-from vision.model_io import COLOUR_LABELS
+from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.pipeline import DiceReader
 from vision.profile import (
     PROFILE_FILE,
@@ -17,6 +17,7 @@ from vision.profile import (
     ProfileError,
     ProfileMatcher,
     contradicted_colours,
+    contradicted_values,
     ink_chroma,
     label_by_roll,
 )
@@ -376,3 +377,42 @@ def test_a_matcher_given_its_examples_inks_weighs_as_one_that_measures_them():
     assert not np.array_equal(moved, measured)  # the inks given are the ones weighed
     with pytest.raises(ValueError, match="5 inks for 6 examples"):
         ProfileMatcher(profile, None, chroma[:5])
+
+
+def test_a_value_the_classifier_and_its_likeness_both_contradict_is_a_slip():
+    """Two 6s and two 9s that look like their values, and a 6 confirmed as a 9: it looks
+    like the 6s and the classifier reads 6, so it is a slip. Two 1s of a font the
+    classifier reads as 7s, alike, beside a 7 that looks otherwise, are no slip."""
+    six, nine, one, seven = (VALUE_LABELS.index(v) for v in (6, 9, 1, 7))
+    rng = np.random.default_rng(2)
+    looks = {name: rng.normal(size=16) for name in ("6", "9", "1", "7")}
+    drawn = ["6", "6", "9", "9", "6", "1", "1", "7"]
+    descriptors = np.stack([looks[name] + 0.1 * rng.normal(size=16) for name in drawn])
+    values = np.array([six, six, nine, nine, nine, one, one, seven])
+    reads = np.full((8, len(VALUE_LABELS)), 0.001)
+    for row, value in enumerate([six, six, nine, nine, six, seven, seven, seven]):
+        reads[row, value] = 0.98
+    slips = contradicted_values(descriptors, values, reads)
+    assert slips.tolist() == [False] * 4 + [True] + [False] * 3
+    unsure = reads.copy()
+    unsure[4, nine] = 0.1  # the classifier allows a 9: no slip
+    assert not contradicted_values(descriptors, values, unsure).any()
+    assert contradicted_values(descriptors[:0], values[:0], reads[:0]).shape == (0,)
+
+
+def test_a_mistyped_value_is_left_out_of_the_reading_but_kept_in_the_profile(reader):
+    from collections import Counter
+
+    taught = DiceProfile.empty()
+    for offset in (3, 4, 5):
+        scene = render_scene(SEED + offset)
+        roll = [d.die for d in scene.dice]
+        if offset == 3:
+            index = next(i for i, die in enumerate(roll) if 5 <= die.value <= 9)
+            slip = roll[index] = Die(roll[index].value + 1, roll[index].colour)
+        taught = teach(reader, scene.image, roll, taught).profile
+    try:
+        assert len(use_profile(reader, taught)) == 30
+        assert Counter(taught.dice) - Counter(reader.profile.profile.dice) == Counter([slip])
+    finally:
+        reader.profile = None
