@@ -100,7 +100,10 @@ def test_a_die_read_wrong_joins_the_profile_with_its_true_face(reader):
                                                                 np.float32))).all()
 
 
-def test_mistyped_types_one_colour_wrong_in_each_sets_first_taught_roll(monkeypatch):
+@pytest.mark.parametrize(("option", "typed"), [("mistyped", "5O"), ("mistyped_value", "9R")])
+def test_a_slip_is_typed_in_each_sets_first_taught_roll_only(monkeypatch, option, typed):
+    """`--mistyped` types the first die's colour wrong (5R as 5O), `--mistyped-value` its
+    value (6R as 9R), in the first taught roll of each set and no other."""
     from scorer import Die
 
     taught = []
@@ -109,22 +112,8 @@ def test_mistyped_types_one_colour_wrong_in_each_sets_first_taught_roll(monkeypa
     monkeypatch.setattr(eval_profile, "use_profile", lambda reader, profile: None)
     monkeypatch.setattr(eval_profile, "timed_score", lambda reader, seed, image, dice:
                         (SimpleNamespace(seed=seed), None))
-    dice = [SimpleNamespace(die=Die(5, "R")), SimpleNamespace(die=Die(2, "G"))]
+    first = Die(5, "R") if option == "mistyped" else Die(6, "R")
+    dice = [SimpleNamespace(die=first), SimpleNamespace(die=Die(2, "G"))]
     eval_profile.evaluate(SimpleNamespace(profile=None), lambda index, number: (
-        index * 100 + number, None, dice), 2, 4, 2, mistyped=True)
-    assert taught == [["2G", "5O"], ["2G", "5R"]] * 2
-
-
-def test_mistyped_value_types_one_value_wrong_in_each_sets_first_taught_roll(monkeypatch):
-    from scorer import Die
-
-    taught = []
-    monkeypatch.setattr(eval_profile, "teach", lambda reader, image, roll, profile:
-                        taught.append(sorted(map(str, roll))) or SimpleNamespace(profile=profile))
-    monkeypatch.setattr(eval_profile, "use_profile", lambda reader, profile: None)
-    monkeypatch.setattr(eval_profile, "timed_score", lambda reader, seed, image, dice:
-                        (SimpleNamespace(seed=seed), None))
-    dice = [SimpleNamespace(die=Die(6, "R")), SimpleNamespace(die=Die(2, "G"))]
-    eval_profile.evaluate(SimpleNamespace(profile=None), lambda index, number: (
-        index * 100 + number, None, dice), 1, 3, 2, mistyped_value=True)
-    assert taught == [["2G", "9R"], ["2G", "6R"]]
+        index * 100 + number, None, dice), 2, 4, 2, **{option: True})
+    assert taught == [["2G", typed], sorted(["2G", str(first)])] * 2
