@@ -389,15 +389,15 @@ def contradicted_values(
     than DOUBTED_VALUE, and by its likeness: its descriptor lies LIKENESS_MARGIN of cosine
     nearer an example of the value the classifier reads than any other example of its
     own value (or none shares its value). A font the classifier misreads is not
-    contradicted once its faces have examples alike, and none of the value it is read as
-    (which then looks otherwise)."""
+    contradicted once its faces have examples alike: each looks as much like its own
+    value's other examples as like any example of the value it is read as."""
     values = np.asarray(values, int)
     count = len(values)
     if count == 0:
         return np.zeros(0, bool)
     probs = np.asarray(value_probs, np.float64)
-    read = probs.argmax(axis=1)
-    doubted = (probs[np.arange(count), values] < DOUBTED_VALUE) & (read != values)
+    read = probs.argmax(axis=1)  # never its own value while that is doubted
+    doubted = probs[np.arange(count), values] < DOUBTED_VALUE
     centred = unit_rows(np.asarray(descriptors) - np.mean(descriptors, axis=0))
     likeness = (centred @ centred.T).astype(np.float64)
     np.fill_diagonal(likeness, -np.inf)
