@@ -156,6 +156,15 @@ class DiceProfile:
         return DiceProfile(self.crops[keep], self.values[keep], self.colours[keep],
                            self.descriptors[keep], self.model)
 
+    def relabelled(self, index: int, die: Die) -> DiceProfile:
+        """This profile with example `index` confirmed as `die` instead (its crop and
+        descriptor kept): a face the players typed wrong, put right."""
+        if not 0 <= index < len(self):
+            raise IndexError(f"no example {index} in a profile of {len(self)}")
+        values, colours = self.values.copy(), self.colours.copy()
+        values[index], colours[index] = value_index(die), colour_index(die)
+        return DiceProfile(self.crops, values, colours, self.descriptors, self.model)
+
     def add(
         self, crops: np.ndarray, dice: Sequence[Die], descriptors: np.ndarray, model: str
     ) -> DiceProfile:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from scorer.dice import Die
+from vision.labels import die_from_indices
 from vision.pipeline import DiceReader, is_frame, set_dice
 from vision.profile import (
     DiceProfile,
@@ -77,44 +78,75 @@ def teach(
     return Lesson(taught, tuple(labels), centres)
 
 
-def use_profile(reader: DiceReader, profile: DiceProfile) -> DiceProfile:
+@dataclass(frozen=True)
+class LeftOut:
+    """A taught die the reader leaves out (`taught_slips`): where it is in the profile, the
+    face it was confirmed as, and the face it looks like (the confirmed one with what was
+    contradicted, value or colour or both, as the classifier reads it)."""
+
+    index: int
+    confirmed: Die
+    looks_like: Die
+
+
+@dataclass(frozen=True)
+class ProfileInUse:
+    """A profile as a reader reads with it: described by the reader's model, and the
+    taught dice left out of the reading (they stay in the profile)."""
+
+    profile: DiceProfile
+    left_out: tuple[LeftOut, ...] = ()
+
+
+def use_profile(reader: DiceReader, profile: DiceProfile) -> ProfileInUse:
     """Make `reader` weigh its readings with `profile` (described by the reader's model,
     recomputed from the crops when another model described them, and the model's heads
-    fitted to its examples: `vision.profile_heads`); returns the profile as described.
-    An empty profile, or a model without an embedding, reads as none."""
+    fitted to its examples: `vision.profile_heads`), less the taught dice that look like
+    a slip of the finger (`taught_slips`). An empty profile, or a model without an
+    embedding, reads as none."""
     classifier = reader.classifier
     if not len(profile) or not classifier.has_embedding:
         if len(profile):
             logger.warning("%s gives no embedding: reading without the profile", classifier.name)
         reader.profile = None
-        return profile
+        return ProfileInUse(profile)
     described = described_for(reader, profile)
     chroma = ink_chroma(described.crops)
-    kept = ~taught_slips(described, chroma, classifier)
+    left_out = taught_slips(described, chroma, classifier)
+    kept = np.ones(len(described), bool)
+    kept[[slip.index for slip in left_out]] = False
     trusted = described.subset(kept)
     reader.profile = ProfileMatcher(trusted, fit_profile_heads(trusted, classifier), chroma[kept])
-    return described
+    return ProfileInUse(described, left_out)
 
 
 def taught_slips(
     profile: DiceProfile, chroma: np.ndarray, classifier: FaceClassifier
-) -> np.ndarray:
-    """(N,) the examples of `profile` (inks `chroma`) whose confirmed colour their ink and
-    the classifier both contradict, or whose confirmed value their likeness to the other
+) -> tuple[LeftOut, ...]:
+    """The examples of `profile` (inks `chroma`) whose confirmed colour their ink and the
+    classifier both contradict, or whose confirmed value their likeness to the other
     examples and the classifier both do (`vision.profile.contradicted_colours`,
     `contradicted_values`): a face mistyped or mis-tapped, which the heads would otherwise
     learn for every die like it. The reader leaves them out; they stay in the profile on
-    disk, and the log names them."""
+    disk, the log names them, and the set-up page shows them to be fixed."""
     value_probs, colour_probs = example_probs(profile, classifier)
-    slips = contradicted_colours(chroma, profile.colours, colour_probs) | contradicted_values(
-        profile.descriptors, profile.values, value_probs)
-    if slips.any():
+    colour_slips = contradicted_colours(chroma, profile.colours, colour_probs)
+    value_slips = contradicted_values(profile.descriptors, profile.values, value_probs)
+    looks_values = np.where(value_slips, value_probs.argmax(axis=1), profile.values)
+    looks_colours = np.where(colour_slips, colour_probs.argmax(axis=1), profile.colours)
+    confirmed = profile.dice
+    left_out = tuple(
+        LeftOut(int(index), confirmed[index],
+                die_from_indices(int(looks_values[index]), int(looks_colours[index])))
+        for index in np.flatnonzero(colour_slips | value_slips)
+    )
+    if left_out:
         logger.warning(
             "dice profile: %d taught dice left out, their confirmed face unlike how they "
-            "look and the classifier's reading (%s)", int(slips.sum()),
-            " ".join(str(die) for die, slip in zip(profile.dice, slips, strict=True) if slip),
+            "look and the classifier's reading (%s)", len(left_out),
+            ", ".join(f"{slip.confirmed} looks like {slip.looks_like}" for slip in left_out),
         )
-    return slips
+    return left_out
 
 
 def described_for(reader: DiceReader, profile: DiceProfile) -> DiceProfile:

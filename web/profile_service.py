@@ -15,6 +15,9 @@
   uploaded photo) and keeps each die's crop under a token; `confirm` adds the
   crops with the faces the players confirmed, saves the profile (atomically)
   and counts one roll confirmed.
+- **Dice left out.** A taught die whose face looks typed wrong is left out of the
+  reading (`vision.teach.taught_slips`); the summary shows each with its picture, and
+  `fix_example` puts its face right or forgets it.
 - **During play**, the camera thread and the photo upload hand over the crops of
   each roll they put on the table (`remember_read_roll`, keyed by the roll's id,
   kept in memory only);
@@ -27,6 +30,7 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import logging
 import secrets
@@ -49,6 +53,7 @@ if TYPE_CHECKING:
 
     from vision.profile import DiceProfile
     from vision.reading import Reading
+    from vision.teach import LeftOut
     from web.store import GameStore
 
 log = logging.getLogger(__name__)
@@ -88,6 +93,12 @@ class UnknownReadingError(TeachingError):
     status = 404
 
 
+class UnknownExampleError(TeachingError):
+    """A change to an example the profile does not hold (changed or reset meanwhile)."""
+
+    status = 404
+
+
 class ProfileSaveError(TeachingError):
     """The profile could not be written; the one on disk (and in use) is unchanged."""
 
@@ -119,6 +130,7 @@ class TableProfile:
         self._use_reader = use_reader
         self._lock = threading.RLock()
         self._profile: DiceProfile | None = None  # None: no profile (none on disk, or unusable)
+        self._left_out: tuple[LeftOut, ...] = ()  # taught dice the readers leave out
         self.error: str | None = None
         self._readers: list[Any] = []
         self._pending: OrderedDict[str, _Pending] = OrderedDict()
@@ -195,6 +207,7 @@ class TableProfile:
             return  # a stand-in reader (tests) has no profile to swap
         if profile is None:
             reader.profile = None
+            self._left_out = ()
             return
         key = (reader.classifier.sha256, reader.turns)
         if built is not None and key in built:
@@ -203,15 +216,16 @@ class TableProfile:
         from vision.teach import use_profile
 
         try:
-            described = use_profile(reader, profile)
+            in_use = use_profile(reader, profile)
         except Exception:  # noqa: BLE001 - a reader without its profile still reads
             log.exception("the dice profile could not be applied: reading without it")
             reader.profile = None
             return
         if built is not None:
             built[key] = reader.profile
-        if described.model == reader.classifier.sha256:
-            self._profile = described  # described by this model from now on: no recompute
+        if in_use.profile.model == reader.classifier.sha256:
+            self._profile = in_use.profile  # described by this model from now on: no recompute
+            self._left_out = in_use.left_out
 
     def _apply_all(self) -> None:
         built: dict[tuple[str, int], Any] = {}
@@ -241,7 +255,7 @@ class TableProfile:
         """Examples per face, faces seen of the sixty, rolls confirmed, settings, any error."""
         with self._lock:
             profile, error, progress = self._profile, self.error, dict(self._progress)
-            rolls = list(self._rolls)
+            rolls, left_out = list(self._rolls), self._left_out
         counts: dict[Die, int] = {} if profile is None else profile.counts()
         return {
             "examples": sum(counts.values()),
@@ -255,6 +269,10 @@ class TableProfile:
                        "dice": DICE_FACES.count(face)} for face in DISTINCT_FACES],
             "learn_from_corrections": self.learns_from_corrections,
             "layout": check_layout(rolls).to_dict(),
+            "left_out": [] if profile is None else [
+                {"key": example_key(profile.crops[out.index]),
+                 "confirmed": die_dict(out.confirmed), "looks_like": die_dict(out.looks_like),
+                 "crop": png_data_url(profile.crops[out.index])} for out in left_out],
             "error": error,
         }
 
@@ -333,6 +351,45 @@ class TableProfile:
             self._apply_all()
         log.info("dice profile reset")
 
+    def fix_example(self, key: str, face: Die | None) -> None:
+        """Confirm the example whose picture has `key` (`example_key`) as `face` instead,
+        or forget it (None): a die taught with a face typed wrong, put right."""
+        import numpy as np
+
+        with self._lock:
+            profile = self._profile
+            if self.error is not None:
+                raise TeachingError(f"the dice profile on disk cannot be used ({self.error}); "
+                                    "reset it first")
+            found = [] if profile is None else [
+                index for index, crop in enumerate(profile.crops) if example_key(crop) == key]
+            if profile is None or not found:
+                raise UnknownExampleError("the profile holds no such die (it changed "
+                                          "meanwhile): reload the page")
+            if face is None:
+                keep = np.ones(len(profile), bool)
+                keep[found] = False
+                profile = profile.subset(keep)
+            else:
+                for index in found:
+                    profile = profile.relabelled(index, face)
+            self._save(profile)
+        log.info("dice profile: a taught die %s", "forgotten" if face is None
+                 else f"confirmed as {face}")
+
+    def _save(self, profile: DiceProfile) -> None:
+        """Save `profile` and swap it into the readers (the lock held); ProfileSaveError
+        leaves the one on disk and in use as it was."""
+        try:
+            profile.save(self.folder)
+        except OSError as error:
+            log.exception("the dice profile could not be saved")
+            raise ProfileSaveError("the dice profile could not be saved, nothing "
+                                   f"changed: {error}") from error
+        self._profile = profile if len(profile) else None
+        self._left_out = ()
+        self._apply_all()
+
     def _learn(self, crops: Sequence[np.ndarray], faces: Sequence[Die], *,
                replace_same: bool = False) -> None:
         """Add examples, save, swap the new profile into the readers. With `replace_same`,
@@ -358,15 +415,7 @@ class TableProfile:
                 profile = described_for(reader, self._profile or DiceProfile.empty())
                 if replace_same:
                     profile = _without_crops(profile, array)
-                profile = profile.add(array, list(faces), descriptors, classifier.sha256)
-                try:
-                    profile.save(self.folder)
-                except OSError as error:
-                    log.exception("the dice profile could not be saved")
-                    raise ProfileSaveError("the dice profile could not be saved, nothing "
-                                           f"changed: {error}") from error
-                self._profile = profile
-                self._apply_all()
+                self._save(profile.add(array, list(faces), descriptors, classifier.sha256))
 
         self._use_reader(work)
 
@@ -427,6 +476,12 @@ def _without_crops(profile: DiceProfile, crops: np.ndarray) -> DiceProfile:
     if not same.any():
         return profile
     return profile.subset(~same)
+
+
+def example_key(crop: np.ndarray) -> str:
+    """A name for an example that stays while the profile changes around it: its pixels'
+    digest (the page sends it back to fix or forget that die)."""
+    return hashlib.sha256(crop.tobytes()).hexdigest()[:16]
 
 
 def cut_crops(reading: Reading, image: np.ndarray) -> list[np.ndarray | None]:

@@ -103,6 +103,17 @@ def test_examples_of_another_classifier_are_described_again_before_more_are_adde
     assert profile.described_by(describe, "m1").descriptors is profile.descriptors
 
 
+def test_a_relabelled_example_keeps_its_picture_and_leaves_the_others_alone():
+    profile = _profile("1R 5B 7G 9O")
+    fixed = profile.relabelled(1, Die(5, "G"))
+    assert fixed.dice == list(parse_roll("1R 5G 7G 9O").dice)
+    assert profile.dice == list(parse_roll("1R 5B 7G 9O").dice)  # the profile itself is unchanged
+    np.testing.assert_array_equal(fixed.crops, profile.crops)
+    np.testing.assert_array_equal(fixed.descriptors, profile.descriptors)
+    with pytest.raises(IndexError):
+        profile.relabelled(4, Die(5, "G"))
+
+
 def test_the_confirmed_faces_are_matched_to_the_dice_most_likely_to_show_them():
     roll = list(parse_roll("1R 7R 9O 6O"))
     probs = np.full((4, len(FACES)), 0.01)
@@ -348,19 +359,16 @@ def test_a_mistyped_colour_is_left_out_of_the_reading_but_kept_in_the_profile(re
     reads with the other examples, and the profile returned (saved by the app) keeps all."""
     from collections import Counter
 
-    taught = DiceProfile.empty()
-    for offset in (3, 4, 5):
-        scene = render_scene(SEED + offset)
-        roll = [d.die for d in scene.dice]
-        if offset == 3:
-            index = next(i for i, die in enumerate(roll) if die.colour == "R")
-            slip = roll[index] = Die(roll[index].value, "O")
-        taught = teach(reader, scene.image, roll, taught).profile
+    from profile_helpers import slipped_profile
+
+    taught, slip = slipped_profile(reader)
     try:
-        described = use_profile(reader, taught)
-        assert len(described) == len(taught) == 30
+        in_use = use_profile(reader, taught)
+        assert len(in_use.profile) == len(taught) == 30
         used = reader.profile.profile
         assert Counter(taught.dice) - Counter(used.dice) == Counter([slip])
+        assert [(taught.dice[out.index], out.confirmed, out.looks_like)
+                for out in in_use.left_out] == [(slip, slip, Die(slip.value, "R"))]
     finally:
         reader.profile = None
 
@@ -412,7 +420,10 @@ def test_a_mistyped_value_is_left_out_of_the_reading_but_kept_in_the_profile(rea
             slip = roll[index] = Die(roll[index].value + 1, roll[index].colour)
         taught = teach(reader, scene.image, roll, taught).profile
     try:
-        assert len(use_profile(reader, taught)) == 30
+        in_use = use_profile(reader, taught)
+        assert len(in_use.profile) == 30
         assert Counter(taught.dice) - Counter(reader.profile.profile.dice) == Counter([slip])
+        assert [(out.confirmed, out.looks_like) for out in in_use.left_out] == [
+            (slip, Die(slip.value - 1, slip.colour))]
     finally:
         reader.profile = None

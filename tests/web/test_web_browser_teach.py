@@ -4,29 +4,16 @@ next reading of that face is right."""
 
 from __future__ import annotations
 
-import cv2
 import pytest
-from fakes import FakeWatcher
 from flask import Flask
-from profile_helpers import MISREAD, READ_AS, TRUE_FACE, dice_set_scene, truth_of
+from profile_helpers import MISREAD, READ_AS, TRUE_FACE, FrameWatcher, dice_set_scene, truth_of
 
 pytestmark = pytest.mark.browser
 
 
-class TeachWatcher(FakeWatcher):
-    """The fake table camera showing a frame of the household's dice, live view included."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.frame = dice_set_scene(*MISREAD).image
-
-    def latest_overlay_jpeg(self) -> bytes | None:
-        return cv2.imencode(".jpg", cv2.resize(self.frame, (640, 480)))[1].tobytes()
-
-
 @pytest.fixture
-def watcher() -> TeachWatcher:
-    return TeachWatcher()
+def watcher() -> FrameWatcher:
+    return FrameWatcher(dice_set_scene(*MISREAD).image)
 
 
 @pytest.fixture

@@ -20,10 +20,13 @@ from profile_helpers import (
     ROLL_TRUE_FACE,
     TRUE_FACE,
     dice_set_scene,
+    open_with_profile,
+    slipped_profile,
     truth_of,
 )
 from scorepad_helpers import make_config, open_camera_app, wait_until
 
+from scorer import Die
 from vision.camera_contract import RollEvent
 from vision.pipeline import DiceReader
 from vision.profile import PROFILE_FILE, DiceProfile
@@ -172,8 +175,57 @@ def test_every_change_needs_the_pin(tmp_path):
                            json={"token": "x", "dice": ["1B"]}).status_code == 401
         assert client.put("/api/profile/settings",
                           json={"learn_from_corrections": False}).status_code == 401
+        assert client.put("/api/profile/examples/0123abcd", json={"face": "8R"}).status_code == 401
+        assert client.delete("/api/profile/examples/0123abcd").status_code == 401
         assert client.delete("/api/profile").status_code == 401
         assert client.delete("/api/profile", headers={"X-Table-Pin": "2468"}).status_code == 200
+    finally:
+        close_app(app)
+
+
+@pytest.fixture(scope="module")
+def slipped() -> tuple:
+    """A profile of three rolls, one red die of the first typed orange, and that face."""
+    return slipped_profile(DiceReader(threads=1))
+
+
+def test_a_die_taught_with_a_face_typed_wrong_is_shown_and_can_be_put_right(tmp_path, slipped):
+    profile, slip = slipped
+    red = str(Die(slip.value, "R"))
+    app = open_with_profile(tmp_path, profile)
+    try:
+        client = app.test_client()
+        summary = client.get("/api/profile").json
+        [out] = summary["left_out"]
+        assert (out["confirmed"]["notation"], out["looks_like"]["notation"]) == (str(slip), red)
+        assert out["crop"].startswith("data:image/png;base64,")
+        assert client.put(f"/api/profile/examples/{out['key']}",
+                          json={"face": "3Q"}).status_code == 400
+        assert client.put("/api/profile/examples/0123abcd",
+                          json={"face": red}).status_code == 404  # no such die
+
+        fixed = client.put(f"/api/profile/examples/{out['key']}", json={"face": red}).json
+        assert fixed["left_out"] == [] and fixed["examples"] == 30
+        assert counts(fixed).get(str(slip), 0) == counts(summary)[str(slip)] - 1
+        assert counts(fixed)[red] == counts(summary).get(red, 0) + 1
+        saved = DiceProfile.load(tmp_path / "data" / PROFILE_DIR).dice
+        assert saved.count(slip) == profile.dice.count(slip) - 1
+        assert client.get("/api/profile").json["left_out"] == []
+    finally:
+        close_app(app)
+
+
+def test_a_die_left_out_can_be_forgotten(tmp_path, slipped):
+    profile, slip = slipped
+    app = open_with_profile(tmp_path, profile)
+    try:
+        client = app.test_client()
+        [out] = client.get("/api/profile").json["left_out"]
+        forgotten = client.delete(f"/api/profile/examples/{out['key']}").json
+        assert forgotten["left_out"] == [] and forgotten["examples"] == 29
+        saved = DiceProfile.load(tmp_path / "data" / PROFILE_DIR).dice
+        assert saved.count(slip) == profile.dice.count(slip) - 1 and len(saved) == 29
+        assert client.delete(f"/api/profile/examples/{out['key']}").status_code == 404
     finally:
         close_app(app)
 

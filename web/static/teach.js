@@ -40,11 +40,43 @@
     $("teach-layout").dataset.disagrees = data.layout.disagrees ? "yes" : "no";
     say("profile-error", data.error || "");
     showLayout(data.dice_layout);
+    showLeftOut(data.left_out || []);
     $("teach-learn").checked = Boolean(data.learn_from_corrections);
     $("teach-faces").replaceChildren(...data.faces.map((face) => el("li",
       { class: face.count ? null : "none", dataset: { notation: face.notation, count: String(face.count) } },
       dieElement(face), el("span", { text: `× ${face.count}` }))));
   }
+
+  /* taught dice the reader leaves out (a face typed wrong?): put each right, or forget it */
+  function showLeftOut(leftOut) {
+    $("teach-left-out").hidden = !leftOut.length;
+    $("teach-left-out-list").replaceChildren(...leftOut.map((die) => el("li",
+      { dataset: { key: die.key, confirmed: die.confirmed.notation, looksLike: die.looks_like.notation } },
+      el("img", { class: "teach-crop", src: die.crop, alt: `A taught die confirmed as ${die.confirmed.notation}` }),
+      el("span", { class: "teach-left-out-faces" }, "Confirmed as ", dieElement(die.confirmed),
+         ", looks like ", dieElement(die.looks_like)),
+      el("span", { class: "row" },
+        el("button", { type: "button", class: "primary", dataset: { action: "fix" },
+                       text: `It is ${die.looks_like.notation}` }),
+        el("button", { type: "button", class: "quiet", dataset: { action: "forget" },
+                       text: "Forget it" })))));
+  }
+  $("teach-left-out-list").addEventListener("click", async (event) => {
+    const button = event.target.closest("button[data-action]");
+    if (!button) return;
+    const item = button.closest("li");
+    const url = `/api/profile/examples/${encodeURIComponent(item.dataset.key)}`;
+    item.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    say("teach-error", "");
+    const result = button.dataset.action === "fix"
+      ? await api("PUT", url, { face: item.dataset.looksLike })
+      : await api("DELETE", url, {});
+    if (result.ok) showSummary(result.data);
+    else {
+      say("teach-error", result.data.error || "not changed");
+      item.querySelectorAll("button").forEach((b) => { b.disabled = false; });
+    }
+  });
 
   /* the household's dice layout: the check's message, the table to save, a proposal */
   let layoutShown = null;

@@ -165,6 +165,23 @@ def confirm() -> ResponseReturnValue:
     return jsonify({**_summary(), "taught": taught})
 
 
+@bp.put("/examples/<key>")
+def fix_example(key: str) -> ResponseReturnValue:
+    """Confirm a taught die (named by the summary's "left_out" key) as another face."""
+    body = json_body("face")
+    require_pin(body)
+    _profile().fix_example(key, Die.from_text(body_field(body, "face", str)))
+    return jsonify(_summary())
+
+
+@bp.delete("/examples/<key>")
+def forget_example(key: str) -> ResponseReturnValue:
+    """Forget a taught die (named by the summary's "left_out" key)."""
+    require_pin(json_body())
+    _profile().fix_example(key, None)
+    return jsonify(_summary())
+
+
 @bp.put("/settings")
 def settings() -> ResponseReturnValue:
     """Whether a corrected camera-read die teaches the profile (on by default)."""

@@ -1,0 +1,58 @@
+"""A taught die whose face looks typed wrong, on /setup in a real headless Chromium,
+phone-sized (issue 15): shown with its picture, the face it was confirmed as and the one
+it looks like; one tap puts it right, and it is read with again."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+from profile_helpers import open_with_profile, slipped_profile
+
+from scorer import Die
+from vision.pipeline import DiceReader
+from vision.profile import DiceProfile
+from web.app import close_app
+from web.profile_service import PROFILE_DIR
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def slipped() -> tuple:
+    return slipped_profile(DiceReader(threads=1))
+
+
+@pytest.fixture
+def app(tmp_path, slipped) -> Iterator[Flask]:
+    application = open_with_profile(tmp_path, slipped[0])
+    yield application
+    close_app(application)
+
+
+def test_a_die_typed_wrong_is_shown_and_put_right_with_one_tap(app, page, slipped, tmp_path):
+    profile, slip = slipped
+    red = str(Die(slip.value, "R"))
+    page.goto(page.base_url + "/setup")
+    page.wait_for_selector("#teach[data-ready=yes]")
+    box = page.locator("[data-testid=teach-left-out]")
+    assert box.is_visible()
+    item = page.locator("#teach-left-out-list li")
+    assert item.count() == 1
+    assert (item.get_attribute("data-confirmed"), item.get_attribute("data-looks-like")) == (
+        str(slip), red)
+    assert item.locator("img.teach-crop").get_attribute("src").startswith("data:image/png")
+    assert f"It is {red}" in item.inner_text()
+    page.screenshot(path=str(tmp_path / "left-out-phone.png"), full_page=True)
+
+    item.locator("button[data-action=fix]").click()
+    page.wait_for_selector("[data-testid=teach-left-out]", state="hidden")
+    assert page.locator("#teach-left-out-list li").count() == 0
+    assert page.locator(f"#teach-faces li[data-notation='{red}']").get_attribute(
+        "data-count") == str(profile.dice.count(Die(slip.value, "R")) + 1)
+    saved = DiceProfile.load(tmp_path / "data" / PROFILE_DIR)
+    assert saved.dice.count(slip) == profile.dice.count(slip) - 1 and len(saved) == 30
+    page.reload()
+    page.wait_for_selector("#teach[data-ready=yes]")
+    assert not page.locator("[data-testid=teach-left-out]").is_visible()
