@@ -5,7 +5,9 @@ usual notation, in any order, quoted or not). Each die is labelled with the face
 of ROLL it most likely shows (one face per die), and its crop is added to the
 profile in DIR (created when missing). `phase10 read --profile DIR` then reads
 with it, and the server uses the profile in its data folder. Refused, with the
-profile left as it was, when the image has no dice or not as many as ROLL.
+profile left as it was, when the image has no dice or not as many as ROLL. Taught
+dice whose face looks typed wrong (`vision.teach.taught_slips`: the reader leaves
+them out) are named, so the roll can be checked.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.classifier import ModelFileError
     from vision.pipeline import DiceReader
     from vision.profile import DiceProfile, ProfileError
-    from vision.teach import TeachError, teach
+    from vision.teach import TeachError, teach, use_profile
 
     roll = list(parse_roll(" ".join(args.roll)))  # InvalidRollError: main reports it
     try:
@@ -62,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     except TeachError as error:
         return _fail(f"{args.image}: {error}; the profile is unchanged")
     lesson.profile.save(args.profile)
+    left_out = use_profile(reader, lesson.profile).left_out
     counts = lesson.profile.counts()
     if args.json:
         print(
@@ -74,6 +77,10 @@ def run(args: argparse.Namespace) -> int:
                     ],
                     "examples": len(lesson.profile),
                     "faces_seen": len(counts),
+                    "left_out": [
+                        {"confirmed": str(out.confirmed), "looks_like": str(out.looks_like)}
+                        for out in left_out
+                    ],
                 }
             )
         )
@@ -83,6 +90,13 @@ def run(args: argparse.Namespace) -> int:
             f"({' '.join(str(die) for die in lesson.dice)}); the profile in {args.profile} "
             f"holds {len(lesson.profile)} examples of {len(counts)} faces"
         )
+        if left_out:
+            print(
+                f"{len(left_out)} taught {'die is' if len(left_out) == 1 else 'dice are'} "
+                "left out of the reading, the face confirmed unlike how it looks ("
+                + ", ".join(f"{out.confirmed} looks like {out.looks_like}" for out in left_out)
+                + "): check the rolls typed; the scorepad's set-up page can put them right"
+            )
     return 0
 
 

@@ -48,3 +48,29 @@ def test_a_corrupt_profile_is_named_and_nothing_is_overwritten(capsys, tmp_path)
     assert (tmp_path / PROFILE_FILE).read_bytes() == b"garbage"
     assert main(["read", "--profile", str(tmp_path), light]) == 2
     assert "not a readable dice profile" in capsys.readouterr().err
+
+
+def test_a_face_typed_wrong_is_named_after_teaching(capsys, tmp_path):
+    """Three rolls taught, one red die of the first typed orange: the reader leaves it
+    out, and `teach` says which it is."""
+    import cv2
+    from profile_helpers import SLIP_SCENES
+
+    from vision.synth import render_scene
+
+    profile = tmp_path / "profile"
+    for number, seed in enumerate(SLIP_SCENES):
+        scene = render_scene(seed)
+        image = tmp_path / f"roll{number}.png"
+        cv2.imwrite(str(image), scene.image)
+        roll = [str(truth.die) for truth in scene.dice]
+        if number == 0:
+            index = next(i for i, face in enumerate(roll) if face.endswith("R"))
+            slip, roll[index] = roll[index], roll[index][:-1] + "O"
+        assert main(["teach", "--profile", str(profile), "--json", str(image), *roll]) == 0
+        taught = json.loads(capsys.readouterr().out)
+    assert taught["left_out"] == [{"confirmed": slip[:-1] + "O", "looks_like": slip}]
+    assert len(DiceProfile.load(profile)) == 30  # kept in the profile, left out of reading
+    assert main(["teach", "--profile", str(profile), str(image), *roll]) == 0
+    assert f"left out of the reading, the face confirmed unlike how it looks ({slip[:-1]}O " \
+        f"looks like {slip})" in capsys.readouterr().out
