@@ -137,6 +137,7 @@ class TableProfile:
         self._read_rolls: OrderedDict[int, _ReadRoll] = OrderedDict()
         self._progress = {"rolls_confirmed": 0, "from_corrections": 0}
         self._rolls: list[Roll] = []  # whole rolls confirmed: what the dice table is checked by
+        self._roll_keys: list[tuple[str, ...]] = []  # per roll, its dice's examples (or none)
         self._load()
 
     # --- loading and the readers --------------------------------------------------------
@@ -154,37 +155,48 @@ class TableProfile:
             log.error("%s", self.error)
             return
         self._profile = profile if len(profile) else None
-        counts, self._rolls = self._read_progress()
+        counts, self._rolls, self._roll_keys = self._read_progress()
         self._progress.update(counts)
         log.info("dice profile loaded from %s: %d examples", self.folder, len(profile))
 
-    def _read_progress(self) -> tuple[dict[str, int], list[Roll]]:
-        """The counts and the whole rolls confirmed, as saved; what cannot be read is left
-        out (progress shown to the players, not the profile)."""
+    def _read_progress(self) -> tuple[dict[str, int], list[Roll], list[tuple[str, ...]]]:
+        """The counts, the whole rolls confirmed and each roll's examples (`example_key`,
+        die by die; none for a roll saved without them), as saved; what cannot be read is
+        left out (progress shown to the players, not the profile)."""
         try:
             data = json.loads((self.folder / PROGRESS_FILE).read_text(encoding="utf-8"))
         except FileNotFoundError:
-            return {}, []
+            return {}, [], []
         except (OSError, ValueError) as error:
             log.warning("dice profile progress %s not readable (%s): counting anew",
                         self.folder / PROGRESS_FILE, error)
-            return {}, []
+            return {}, [], []
         if not isinstance(data, dict):
-            return {}, []
+            return {}, [], []
         counts = {key: int(value) for key, value in data.items()
                   if key in self._progress and isinstance(value, int) and value >= 0}
-        rolls = []
-        for text in data.get("rolls", []) if isinstance(data.get("rolls"), list) else []:
+        texts = data.get("rolls") if isinstance(data.get("rolls"), list) else []
+        saved_keys = data.get("roll_examples")
+        if not isinstance(saved_keys, list) or len(saved_keys) != len(texts):
+            saved_keys = [[] for _ in texts]
+        rolls, keys = [], []
+        for text, roll_keys in zip(texts, saved_keys, strict=True):
             try:
-                rolls.append(Roll.from_text(str(text)))
+                roll = Roll.from_text(str(text))
             except ValueError:
                 log.warning("dice profile progress: %r is not a roll, left out", text)
-        return counts, rolls
+                continue
+            linked = (isinstance(roll_keys, list) and len(roll_keys) == len(roll.dice)
+                      and all(isinstance(key, str) for key in roll_keys))
+            rolls.append(roll)
+            keys.append(tuple(roll_keys) if linked else ())
+        return counts, rolls, keys
 
     def _write_progress(self) -> None:
         """Best effort: the counts are progress shown to the players, not the profile."""
         try:
-            body = {**self._progress, "rolls": [str(roll) for roll in self._rolls]}
+            body = {**self._progress, "rolls": [str(roll) for roll in self._rolls],
+                    "roll_examples": [list(keys) for keys in self._roll_keys]}
             write_atomically(self.folder / PROGRESS_FILE, json.dumps(body).encode("utf-8"))
         except OSError:
             log.exception("could not save the dice profile's progress")
@@ -331,6 +343,7 @@ class TableProfile:
             self._progress["rolls_confirmed"] += 1
             if len(faces) == FULL_ROLL and all(face is not None for face in faces):
                 self._rolls.append(Roll.from_dice(face for face in faces if face is not None))
+                self._roll_keys.append(tuple(example_key(crop) for crop, _ in chosen))
             self._write_progress()
         log.info("dice profile: a roll of %d dice confirmed", len(chosen))
         return len(chosen)
@@ -346,14 +359,16 @@ class TableProfile:
             self._profile = None
             self.error = None
             self._progress = {"rolls_confirmed": 0, "from_corrections": 0}
-            self._rolls = []
+            self._rolls, self._roll_keys = [], []
             self._pending.clear()
             self._apply_all()
         log.info("dice profile reset")
 
     def fix_example(self, key: str, face: Die | None) -> None:
         """Confirm the example whose picture has `key` (`example_key`) as `face` instead,
-        or forget it (None): a die taught with a face typed wrong, put right."""
+        or forget it (None): a die taught with a face typed wrong, put right. The whole
+        roll it was confirmed in is put right too (the dice table is checked by it), or,
+        forgotten, no longer counts for the check."""
         import numpy as np
 
         with self._lock:
@@ -374,8 +389,31 @@ class TableProfile:
                 for index in found:
                     profile = profile.relabelled(index, face)
             self._save(profile)
+            self._fix_rolls(key, face)
         log.info("dice profile: a taught die %s", "forgotten" if face is None
                  else f"confirmed as {face}")
+
+    def _fix_rolls(self, key: str, face: Die | None) -> None:
+        """The confirmed rolls holding example `key` with its die as `face`, or left out
+        (None, or a face that makes no roll); the progress saved (the lock held)."""
+        rolls, roll_keys = [], []
+        for roll, keys in zip(self._rolls, self._roll_keys, strict=True):
+            if key in keys:
+                if face is None:
+                    continue
+                dice = [face if mine == key else die
+                        for die, mine in zip(roll.dice, keys, strict=True)]
+                try:
+                    roll = Roll.from_dice(dice)
+                except ValueError:
+                    log.warning("dice profile: %s with %s is no roll, left out of the "
+                                "layout check", roll, face)
+                    continue
+            rolls.append(roll)
+            roll_keys.append(keys)
+        if rolls != self._rolls:
+            self._rolls, self._roll_keys = rolls, roll_keys
+            self._write_progress()
 
     def _save(self, profile: DiceProfile) -> None:
         """Save `profile` and swap it into the readers (the lock held); ProfileSaveError

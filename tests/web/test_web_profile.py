@@ -429,6 +429,52 @@ def test_confirmed_whole_rolls_check_the_dice_table(app, scene, tmp_path):
     assert saved["rolls"] == [" ".join(truth), " ".join(odd)] and saved["rolls_confirmed"] == 2
 
 
+def test_putting_a_slip_right_puts_its_confirmed_roll_right_too(tmp_path):
+    """Three rolls confirmed on the page, one red die of the first typed orange: the die is
+    left out of the reading; put right, the roll the dice table is checked by is too, and
+    forgotten, that roll no longer counts."""
+    from profile_helpers import SLIP_SCENES, FrameWatcher
+
+    from vision.synth import render_scene
+
+    watcher = FrameWatcher(render_scene(SLIP_SCENES[0]).image)
+    app = open_camera_app(tmp_path, watcher)
+    try:
+        client = app.test_client()
+        for number, seed in enumerate(SLIP_SCENES):
+            scene = render_scene(seed)
+            watcher.frame = scene.image
+            reading = client.post("/api/profile/reading", json={}).json
+            confirmed = [die["notation"] for die in reading["dice"]]
+            assert sorted(confirmed) == sorted(str(truth.die) for truth in scene.dice)
+            if number == 0:
+                index = next(i for i, face in enumerate(confirmed) if face.endswith("R"))
+                right = confirmed[index]
+                confirmed[index] = right[:-1] + "O"
+                first = " ".join(confirmed)
+            summary = client.post("/api/profile/confirm", json={
+                "token": reading["token"], "dice": confirmed}).json
+        [out] = summary["left_out"]
+        assert (out["confirmed"]["notation"], out["looks_like"]["notation"]) == (
+            right[:-1] + "O", right)
+        profile = app.extensions["phase10"].profile
+        assert str(profile.confirmed_rolls()[0]) == first and summary["layout"]["rolls"] == 3
+
+        fixed = client.put(f"/api/profile/examples/{out['key']}", json={"face": right}).json
+        rolls = [str(roll) for roll in profile.confirmed_rolls()]
+        assert rolls[0].split() == [right if i == index else face
+                                    for i, face in enumerate(first.split())]
+        assert fixed["layout"]["rolls"] == 3 and fixed["left_out"] == []
+        saved = json.loads((tmp_path / "data" / PROFILE_DIR / "teaching.json").read_text())
+        assert saved["rolls"] == rolls and len(saved["roll_examples"]) == 3
+
+        forgotten = client.delete(f"/api/profile/examples/{out['key']}").json
+        assert forgotten["layout"]["rolls"] == 2 and forgotten["examples"] == 29
+        assert [str(roll) for roll in profile.confirmed_rolls()] == rolls[1:]
+    finally:
+        close_app(app)
+
+
 def test_readers_that_describe_faces_alike_share_one_fitted_profile(taught_profile, tmp_path):
     """The camera's reader and the photos' reader read with the same matcher: the heads
     are fitted once per change of the profile, not once per reader."""
