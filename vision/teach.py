@@ -98,12 +98,15 @@ class ProfileInUse:
     left_out: tuple[LeftOut, ...] = ()
 
 
-def use_profile(reader: DiceReader, profile: DiceProfile) -> ProfileInUse:
+def use_profile(
+    reader: DiceReader, profile: DiceProfile, checked: np.ndarray | None = None
+) -> ProfileInUse:
     """Make `reader` weigh its readings with `profile` (described by the reader's model,
     recomputed from the crops when another model described them, and the model's heads
     fitted to its examples: `vision.profile_heads`), less the taught dice that look like
-    a slip of the finger (`taught_slips`). An empty profile, or a model without an
-    embedding, reads as none."""
+    a slip of the finger (`taught_slips`) unless `checked` ((N,) bool) says the players
+    have looked at that die again. An empty profile, or a model without an embedding,
+    reads as none."""
     classifier = reader.classifier
     if not len(profile) or not classifier.has_embedding:
         if len(profile):
@@ -112,7 +115,7 @@ def use_profile(reader: DiceReader, profile: DiceProfile) -> ProfileInUse:
         return ProfileInUse(profile)
     described = described_for(reader, profile)
     chroma = ink_chroma(described.crops)
-    left_out = taught_slips(described, chroma, classifier)
+    left_out = taught_slips(described, chroma, classifier, checked)
     kept = np.ones(len(described), bool)
     kept[[slip.index for slip in left_out]] = False
     trusted = described.subset(kept)
@@ -121,17 +124,25 @@ def use_profile(reader: DiceReader, profile: DiceProfile) -> ProfileInUse:
 
 
 def taught_slips(
-    profile: DiceProfile, chroma: np.ndarray, classifier: FaceClassifier
+    profile: DiceProfile,
+    chroma: np.ndarray,
+    classifier: FaceClassifier,
+    checked: np.ndarray | None = None,
 ) -> tuple[LeftOut, ...]:
     """The examples of `profile` (inks `chroma`) whose confirmed colour their ink and the
     classifier both contradict, or whose confirmed value their likeness to the other
     examples and the classifier both do (`vision.profile.contradicted_colours`,
     `contradicted_values`): a face mistyped or mis-tapped, which the heads would otherwise
     learn for every die like it. The reader leaves them out; they stay in the profile on
-    disk, the log names them, and the set-up page shows them to be fixed."""
+    disk, the log names them, and the set-up page shows them to be fixed. An example
+    `checked` ((N,) bool: the players looked at it again and kept its face) is never one:
+    a face the classifier misreads and the set's other dice do not show."""
     value_probs, colour_probs = example_probs(profile, classifier)
     colour_slips = contradicted_colours(chroma, profile.colours, colour_probs)
     value_slips = contradicted_values(profile.descriptors, profile.values, value_probs)
+    if checked is not None:
+        colour_slips &= ~np.asarray(checked, bool)
+        value_slips &= ~np.asarray(checked, bool)
     looks_values = np.where(value_slips, value_probs.argmax(axis=1), profile.values)
     looks_colours = np.where(colour_slips, colour_probs.argmax(axis=1), profile.colours)
     confirmed = profile.dice

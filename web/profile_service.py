@@ -17,7 +17,8 @@
   and counts one roll confirmed.
 - **Dice left out.** A taught die whose face looks typed wrong is left out of the
   reading (`vision.teach.taught_slips`); the summary shows each with its picture, and
-  `fix_example` puts its face right or forgets it.
+  `fix_example` puts its face right, keeps it (the players checked it: it is read with
+  from then on) or forgets it.
 - **During play**, the camera thread and the photo upload hand over the crops of
   each roll they put on the table (`remember_read_roll`, keyed by the roll's id,
   kept in memory only);
@@ -138,6 +139,7 @@ class TableProfile:
         self._progress = {"rolls_confirmed": 0, "from_corrections": 0}
         self._rolls: list[Roll] = []  # whole rolls confirmed: what the dice table is checked by
         self._roll_keys: list[tuple[str, ...]] = []  # per roll, its dice's examples (or none)
+        self._checked: set[str] = set()  # examples the players checked: never left out
         self._load()
 
     # --- loading and the readers --------------------------------------------------------
@@ -155,24 +157,27 @@ class TableProfile:
             log.error("%s", self.error)
             return
         self._profile = profile if len(profile) else None
-        counts, self._rolls, self._roll_keys = self._read_progress()
+        counts, self._rolls, self._roll_keys, self._checked = self._read_progress()
         self._progress.update(counts)
         log.info("dice profile loaded from %s: %d examples", self.folder, len(profile))
 
-    def _read_progress(self) -> tuple[dict[str, int], list[Roll], list[tuple[str, ...]]]:
-        """The counts, the whole rolls confirmed and each roll's examples (`example_key`,
-        die by die; none for a roll saved without them), as saved; what cannot be read is
-        left out (progress shown to the players, not the profile)."""
+    def _read_progress(
+        self,
+    ) -> tuple[dict[str, int], list[Roll], list[tuple[str, ...]], set[str]]:
+        """The counts, the whole rolls confirmed, each roll's examples (`example_key`, die
+        by die; none for a roll saved without them) and the examples the players checked,
+        as saved; what cannot be read is left out (progress shown to the players, not the
+        profile)."""
         try:
             data = json.loads((self.folder / PROGRESS_FILE).read_text(encoding="utf-8"))
         except FileNotFoundError:
-            return {}, [], []
+            return {}, [], [], set()
         except (OSError, ValueError) as error:
             log.warning("dice profile progress %s not readable (%s): counting anew",
                         self.folder / PROGRESS_FILE, error)
-            return {}, [], []
+            return {}, [], [], set()
         if not isinstance(data, dict):
-            return {}, [], []
+            return {}, [], [], set()
         counts = {key: int(value) for key, value in data.items()
                   if key in self._progress and isinstance(value, int) and value >= 0}
         texts = data.get("rolls") if isinstance(data.get("rolls"), list) else []
@@ -190,13 +195,15 @@ class TableProfile:
                       and all(isinstance(key, str) for key in roll_keys))
             rolls.append(roll)
             keys.append(tuple(roll_keys) if linked else ())
-        return counts, rolls, keys
+        checked = data.get("checked") if isinstance(data.get("checked"), list) else []
+        return counts, rolls, keys, {key for key in checked if isinstance(key, str)}
 
     def _write_progress(self) -> None:
         """Best effort: the counts are progress shown to the players, not the profile."""
         try:
             body = {**self._progress, "rolls": [str(roll) for roll in self._rolls],
-                    "roll_examples": [list(keys) for keys in self._roll_keys]}
+                    "roll_examples": [list(keys) for keys in self._roll_keys],
+                    "checked": sorted(self._checked)}
             write_atomically(self.folder / PROGRESS_FILE, json.dumps(body).encode("utf-8"))
         except OSError:
             log.exception("could not save the dice profile's progress")
@@ -228,7 +235,7 @@ class TableProfile:
         from vision.teach import use_profile
 
         try:
-            in_use = use_profile(reader, profile)
+            in_use = use_profile(reader, profile, self._checked_mask(profile))
         except Exception:  # noqa: BLE001 - a reader without its profile still reads
             log.exception("the dice profile could not be applied: reading without it")
             reader.profile = None
@@ -238,6 +245,14 @@ class TableProfile:
         if in_use.profile.model == reader.classifier.sha256:
             self._profile = in_use.profile  # described by this model from now on: no recompute
             self._left_out = in_use.left_out
+
+    def _checked_mask(self, profile: DiceProfile) -> np.ndarray | None:
+        """(N,) which examples of `profile` the players checked (None: none)."""
+        if not self._checked:
+            return None
+        import numpy as np
+
+        return np.array([example_key(crop) in self._checked for crop in profile.crops])
 
     def _apply_all(self) -> None:
         built: dict[tuple[str, int], Any] = {}
@@ -359,14 +374,15 @@ class TableProfile:
             self._profile = None
             self.error = None
             self._progress = {"rolls_confirmed": 0, "from_corrections": 0}
-            self._rolls, self._roll_keys = [], []
+            self._rolls, self._roll_keys, self._checked = [], [], set()
             self._pending.clear()
             self._apply_all()
         log.info("dice profile reset")
 
     def fix_example(self, key: str, face: Die | None) -> None:
-        """Confirm the example whose picture has `key` (`example_key`) as `face` instead,
-        or forget it (None): a die taught with a face typed wrong, put right. The whole
+        """Confirm the example whose picture has `key` (`example_key`) as `face`, or forget
+        it (None): a die taught with a face typed wrong, put right, or its face kept. A die
+        the players checked this way is never left out of the reading again. The whole
         roll it was confirmed in is put right too (the dice table is checked by it), or,
         forgotten, no longer counts for the check."""
         import numpy as np
@@ -381,21 +397,29 @@ class TableProfile:
             if profile is None or not found:
                 raise UnknownExampleError("the profile holds no such die (it changed "
                                           "meanwhile): reload the page")
+            checked = set(self._checked)
             if face is None:
                 keep = np.ones(len(profile), bool)
                 keep[found] = False
                 profile = profile.subset(keep)
+                self._checked.discard(key)
             else:
                 for index in found:
                     profile = profile.relabelled(index, face)
-            self._save(profile)
+                self._checked.add(key)
+            try:
+                self._save(profile)
+            except ProfileSaveError:
+                self._checked = checked
+                raise
             self._fix_rolls(key, face)
         log.info("dice profile: a taught die %s", "forgotten" if face is None
                  else f"confirmed as {face}")
 
     def _fix_rolls(self, key: str, face: Die | None) -> None:
         """The confirmed rolls holding example `key` with its die as `face`, or left out
-        (None, or a face that makes no roll); the progress saved (the lock held)."""
+        (None, or a face that makes no roll); the progress (the examples checked too)
+        saved. The lock held."""
         rolls, roll_keys = [], []
         for roll, keys in zip(self._rolls, self._roll_keys, strict=True):
             if key in keys:
@@ -411,9 +435,8 @@ class TableProfile:
                     continue
             rolls.append(roll)
             roll_keys.append(keys)
-        if rolls != self._rolls:
-            self._rolls, self._roll_keys = rolls, roll_keys
-            self._write_progress()
+        self._rolls, self._roll_keys = rolls, roll_keys
+        self._write_progress()
 
     def _save(self, profile: DiceProfile) -> None:
         """Save `profile` and swap it into the readers (the lock held); ProfileSaveError

@@ -369,6 +369,10 @@ def test_a_mistyped_colour_is_left_out_of_the_reading_but_kept_in_the_profile(re
         assert Counter(taught.dice) - Counter(used.dice) == Counter([slip])
         assert [(taught.dice[out.index], out.confirmed, out.looks_like)
                 for out in in_use.left_out] == [(slip, slip, Die(slip.value, "R"))]
+        checked = np.zeros(len(taught), bool)
+        checked[in_use.left_out[0].index] = True  # the players looked again and kept it
+        assert use_profile(reader, taught, checked).left_out == ()
+        assert len(reader.profile.profile) == 30
     finally:
         reader.profile = None
 

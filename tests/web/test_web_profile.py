@@ -215,6 +215,27 @@ def test_a_die_taught_with_a_face_typed_wrong_is_shown_and_can_be_put_right(tmp_
         close_app(app)
 
 
+def test_a_die_left_out_whose_face_the_players_keep_is_read_with_from_then_on(
+        tmp_path, slipped):
+    profile, slip = slipped
+    app = open_with_profile(tmp_path, profile)
+    try:
+        client = app.test_client()
+        before = client.get("/api/profile").json
+        [out] = before["left_out"]
+        kept = client.put(f"/api/profile/examples/{out['key']}",
+                          json={"face": str(slip)}).json
+        assert kept["left_out"] == [] and counts(kept) == counts(before)
+        assert DiceProfile.load(tmp_path / "data" / PROFILE_DIR).dice == profile.dice
+    finally:
+        close_app(app)
+    again = open_with_profile(tmp_path, profile)  # a restart: still checked
+    try:
+        assert again.test_client().get("/api/profile").json["left_out"] == []
+    finally:
+        close_app(again)
+
+
 def test_a_die_left_out_can_be_forgotten(tmp_path, slipped):
     profile, slip = slipped
     app = open_with_profile(tmp_path, profile)

@@ -56,8 +56,10 @@
       el("span", { class: "teach-left-out-faces" }, "Confirmed as ", dieElement(die.confirmed),
          ", looks like ", dieElement(die.looks_like)),
       el("span", { class: "row" },
-        el("button", { type: "button", class: "primary", dataset: { action: "fix" },
+        el("button", { type: "button", class: "primary", dataset: { action: "fix", face: die.looks_like.notation },
                        text: `It is ${die.looks_like.notation}` }),
+        el("button", { type: "button", dataset: { action: "fix", face: die.confirmed.notation },
+                       text: `It is ${die.confirmed.notation}` }),
         el("button", { type: "button", class: "quiet", dataset: { action: "forget" },
                        text: "Forget it" })))));
   }
@@ -69,7 +71,7 @@
     item.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     say("teach-error", "");
     const result = button.dataset.action === "fix"
-      ? await api("PUT", url, { face: item.dataset.looksLike })
+      ? await api("PUT", url, { face: button.dataset.face })
       : await api("DELETE", url, {});
     if (result.ok) showSummary(result.data);
     else {
