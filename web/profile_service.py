@@ -303,6 +303,18 @@ class TableProfile:
             "error": error,
         }
 
+    def examples_of(self, face: Die) -> list[dict[str, Any]]:
+        """The taught pictures of `face`, oldest first: each with its key (to forget it or
+        confirm it otherwise), its picture, and whether the reader leaves it out."""
+        with self._lock:
+            profile, left_out = self._profile, {out.index for out in self._left_out}
+        if profile is None:
+            return []
+        return [{"key": example_key(profile.crops[index]),
+                 "crop": png_data_url(profile.crops[index]),
+                 "left_out": index in left_out}
+                for index, die in enumerate(profile.dice) if die == face]
+
     # --- teaching from /setup -----------------------------------------------------------
 
     def read_frame(self, frame: np.ndarray, tray: Sequence[Sequence[float]] | None

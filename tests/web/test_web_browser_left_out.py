@@ -57,3 +57,26 @@ def test_a_die_typed_wrong_is_shown_and_put_right_with_one_tap(app, page, slippe
     page.reload()
     page.wait_for_selector("#teach[data-ready=yes]")
     assert not page.locator("[data-testid=teach-left-out]").is_visible()
+
+
+def test_the_pictures_of_a_face_are_shown_and_one_can_be_forgotten(app, page, slipped, tmp_path):
+    profile = slipped[0]
+    face = next(die for die in profile.dice if profile.dice.count(die) >= 2)
+    count = profile.dice.count(face)
+    page.goto(page.base_url + "/setup")
+    page.wait_for_selector("#teach[data-ready=yes]")
+    page.click(".teach-faces-box summary")
+    page.click(f"#teach-faces li[data-notation='{face}'] .die")
+    box = page.locator("[data-testid=teach-face-examples]")
+    page.wait_for_selector(f"[data-testid=teach-face-examples][data-face='{face}']")
+    assert box.locator("img.teach-crop").count() == count
+    assert page.inner_text("#teach-face-title") == f"{face}: {count} pictures learnt"
+    box.screenshot(path=str(tmp_path / "face-pictures.png"))
+
+    box.locator("button[data-action=forget]").first.click()
+    page.wait_for_function(
+        f"document.querySelectorAll('#teach-face-list img').length === {count - 1}")
+    assert page.locator(f"#teach-faces li[data-notation='{face}']").get_attribute(
+        "data-count") == str(count - 1)
+    saved = DiceProfile.load(tmp_path / "data" / PROFILE_DIR)
+    assert len(saved) == len(profile) - 1 and saved.dice.count(face) == count - 1

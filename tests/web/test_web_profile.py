@@ -199,6 +199,12 @@ def test_a_die_taught_with_a_face_typed_wrong_is_shown_and_can_be_put_right(tmp_
         [out] = summary["left_out"]
         assert (out["confirmed"]["notation"], out["looks_like"]["notation"]) == (str(slip), red)
         assert out["crop"].startswith("data:image/png;base64,")
+        pictures = client.get(f"/api/profile/examples?face={slip}").json
+        assert pictures["face"] == str(slip)
+        assert len(pictures["examples"]) == counts(summary)[str(slip)] == profile.dice.count(slip)
+        assert [p["key"] for p in pictures["examples"] if p["left_out"]] == [out["key"]]
+        assert client.get("/api/profile/examples").status_code == 400
+        assert client.get("/api/profile/examples?face=3Q").status_code == 400
         assert client.put(f"/api/profile/examples/{out['key']}",
                           json={"face": "3Q"}).status_code == 400
         assert client.put("/api/profile/examples/0123abcd",

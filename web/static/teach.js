@@ -44,8 +44,42 @@
     $("teach-learn").checked = Boolean(data.learn_from_corrections);
     $("teach-faces").replaceChildren(...data.faces.map((face) => el("li",
       { class: face.count ? null : "none", dataset: { notation: face.notation, count: String(face.count) } },
-      dieElement(face), el("span", { text: `× ${face.count}` }))));
+      dieElement(face, { button: true }), el("span", { text: `× ${face.count}` }))));
+    if (shownFace) showFaceExamples(shownFace);
   }
+
+  /* the pictures of one face, each to be forgotten (one that shows another face) */
+  let shownFace = null;
+  async function showFaceExamples(notation) {
+    const result = await api("GET", `/api/profile/examples?face=${encodeURIComponent(notation)}`);
+    if (!result.ok) { say("teach-error", result.data.error || "not shown"); return; }
+    shownFace = notation;
+    const pictures = result.data.examples;
+    $("teach-face-examples").hidden = false;
+    $("teach-face-examples").dataset.face = notation;
+    $("teach-face-title").textContent = pictures.length
+      ? `${notation}: ${plural(pictures.length, "picture", "pictures")} learnt`
+      : `${notation}: no picture learnt yet`;
+    $("teach-face-list").replaceChildren(...pictures.map((picture) => el("li",
+      { dataset: { key: picture.key } },
+      el("img", { class: "teach-crop", src: picture.crop, alt: `A taught ${notation}` }),
+      picture.left_out ? el("span", { class: "teach-note", text: "left out" }) : null,
+      el("button", { type: "button", class: "quiet", dataset: { action: "forget" }, text: "Forget" }))));
+  }
+  $("teach-faces").addEventListener("click", (event) => {
+    const die = event.target.closest(".die");
+    if (die) showFaceExamples(die.dataset.notation);
+  });
+  $("teach-face-list").addEventListener("click", async (event) => {
+    const button = event.target.closest("button[data-action=forget]");
+    if (!button) return;
+    button.disabled = true;
+    say("teach-error", "");
+    const key = button.closest("li").dataset.key;
+    const result = await api("DELETE", `/api/profile/examples/${encodeURIComponent(key)}`, {});
+    if (result.ok) showSummary(result.data);
+    else { say("teach-error", result.data.error || "not forgotten"); button.disabled = false; }
+  });
 
   /* taught dice the reader leaves out (a face typed wrong?): put each right, or forget it */
   function showLeftOut(leftOut) {

@@ -165,6 +165,16 @@ def confirm() -> ResponseReturnValue:
     return jsonify({**_summary(), "taught": taught})
 
 
+@bp.get("/examples")
+def examples() -> ResponseReturnValue:
+    """The taught pictures of one face (`?face=8R`), oldest first."""
+    text = request.args.get("face")
+    if not text:
+        raise BadActionError("say which face: /api/profile/examples?face=8R")
+    face = Die.from_text(text)  # InvalidDieError: 400
+    return jsonify(face=str(face), examples=_profile().examples_of(face))
+
+
 @bp.put("/examples/<key>")
 def fix_example(key: str) -> ResponseReturnValue:
     """Confirm a taught die (named by the summary's "left_out" key) as another face."""
