@@ -81,7 +81,7 @@
     else { say("teach-error", result.data.error || "not forgotten"); button.disabled = false; }
   });
 
-  /* taught dice the reader leaves out (a face typed wrong?): put each right, or forget it */
+  /* taught dice the reader leaves out (a face typed wrong?): put each right, keep it, or forget it */
   function showLeftOut(leftOut) {
     $("teach-left-out").hidden = !leftOut.length;
     $("teach-left-out-list").replaceChildren(...leftOut.map((die) => el("li",
