@@ -80,3 +80,16 @@ def test_the_pictures_of_a_face_are_shown_and_one_can_be_forgotten(app, page, sl
         "data-count") == str(count - 1)
     saved = DiceProfile.load(tmp_path / "data" / PROFILE_DIR)
     assert len(saved) == len(profile) - 1 and saved.dice.count(face) == count - 1
+
+
+def test_confirming_a_roll_says_when_a_taught_die_looks_typed_wrong(app, page):
+    page.goto(page.base_url + "/setup")
+    page.wait_for_selector("#teach[data-ready=yes]")
+    page.click("[data-testid=teach-read]")
+    page.wait_for_function("document.querySelectorAll('#teach-dice li').length === 10")
+    page.click("[data-testid=teach-confirm]")
+    page.wait_for_selector("#teach[data-examples='40']")
+    assert page.inner_text("[data-testid=teach-message]") == (
+        "Learnt 10 dice: roll again and read the next roll. "
+        "1 taught die looks typed wrong: check above.")
+    assert page.locator("#teach-left-out-list li").count() == 1

@@ -240,7 +240,9 @@
     $("teach-actions").hidden = true;
     $("teach-dice").replaceChildren();
     $("teach-overlay").hidden = true;
-    say("teach-message", `Learnt ${plural(result.data.taught, "die", "dice")}: roll again and read the next roll.`, "teach-message");
+    const leftOut = (result.data.left_out || []).length;
+    say("teach-message", `Learnt ${plural(result.data.taught, "die", "dice")}: roll again and read the next roll.` +
+      (leftOut ? ` ${plural(leftOut, "taught die looks", "taught dice look")} typed wrong: check above.` : ""), "teach-message");
   });
 
   $("teach-learn").addEventListener("change", async () => {
