@@ -131,7 +131,9 @@ class TableProfile:
         self._use_reader = use_reader
         self._lock = threading.RLock()
         self._profile: DiceProfile | None = None  # None: no profile (none on disk, or unusable)
-        self._left_out: tuple[LeftOut, ...] = ()  # taught dice the readers leave out
+        # The taught dice the readers leave out; None until a reader has read with the
+        # profile as it is (the photos' reader loads on the first photo: `check_left_out`).
+        self._left_out: tuple[LeftOut, ...] | None = ()
         self.error: str | None = None
         self._readers: list[Any] = []
         self._pending: OrderedDict[str, _Pending] = OrderedDict()
@@ -157,6 +159,7 @@ class TableProfile:
             log.error("%s", self.error)
             return
         self._profile = profile if len(profile) else None
+        self._left_out = None
         counts, self._rolls, self._roll_keys, self._checked = self._read_progress()
         self._progress.update(counts)
         log.info("dice profile loaded from %s: %d examples", self.folder, len(profile))
@@ -299,15 +302,31 @@ class TableProfile:
             "left_out": [] if profile is None else [
                 {"key": example_key(profile.crops[out.index]),
                  "confirmed": die_dict(out.confirmed), "looks_like": die_dict(out.looks_like),
-                 "crop": png_data_url(profile.crops[out.index])} for out in left_out],
+                 "crop": png_data_url(profile.crops[out.index])} for out in left_out or ()],
+            "left_out_checked": profile is None or left_out is not None,
             "error": error,
         }
+
+    def check_left_out(self) -> None:
+        """Work out which taught dice the readers leave out, when no reader has read with
+        the profile as it is: on a table without a camera the photos' reader loads on the
+        first photo, so this loads it (a second or two, once)."""
+        with self._lock:
+            if self._profile is None or self._left_out is not None:
+                return
+
+        def work(reader: Any) -> None:
+            with self._lock:
+                if self._left_out is None:  # loaded before, or its profile not applied
+                    self._apply(reader)
+
+        self._use_reader(work)
 
     def examples_of(self, face: Die) -> list[dict[str, Any]]:
         """The taught pictures of `face`, oldest first: each with its key (to forget it or
         confirm it otherwise), its picture, and whether the reader leaves it out."""
         with self._lock:
-            profile, left_out = self._profile, {out.index for out in self._left_out}
+            profile, left_out = self._profile, {out.index for out in self._left_out or ()}
         if profile is None:
             return []
         return [{"key": example_key(profile.crops[index]),
@@ -460,7 +479,7 @@ class TableProfile:
             raise ProfileSaveError("the dice profile could not be saved, nothing "
                                    f"changed: {error}") from error
         self._profile = profile if len(profile) else None
-        self._left_out = ()
+        self._left_out = None
         self._apply_all()
 
     def _learn(self, crops: Sequence[np.ndarray], faces: Sequence[Die], *,

@@ -9,11 +9,12 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 from profile_helpers import open_with_profile, slipped_profile
+from scorepad_helpers import make_config
 
 from scorer import Die
 from vision.pipeline import DiceReader
 from vision.profile import DiceProfile
-from web.app import close_app
+from web.app import close_app, create_app
 from web.profile_service import PROFILE_DIR
 
 pytestmark = pytest.mark.browser
@@ -25,8 +26,14 @@ def slipped() -> tuple:
 
 
 @pytest.fixture
-def app(tmp_path, slipped) -> Iterator[Flask]:
-    application = open_with_profile(tmp_path, slipped[0])
+def app(request, tmp_path, slipped) -> Iterator[Flask]:
+    """The scorepad with the slipped profile: with a (fake) camera, or, parametrised
+    "photos", without one and before any photo (no reader loaded)."""
+    if getattr(request, "param", "camera") == "photos":
+        slipped[0].save(tmp_path / "data" / PROFILE_DIR)
+        application = create_app(make_config(tmp_path))
+    else:
+        application = open_with_profile(tmp_path, slipped[0])
     yield application
     close_app(application)
 
@@ -93,3 +100,13 @@ def test_confirming_a_roll_says_when_a_taught_die_looks_typed_wrong(app, page):
         "Learnt 10 dice: roll again and read the next roll. "
         "1 taught die looks typed wrong: check above.")
     assert page.locator("#teach-left-out-list li").count() == 1
+
+
+@pytest.mark.parametrize("app", ["photos"], indirect=True)
+def test_without_a_camera_the_page_works_out_the_dice_left_out_when_it_opens(app, page):
+    assert app.test_client().get("/api/profile").json["left_out_checked"] is False
+    page.goto(page.base_url + "/setup")
+    page.wait_for_selector("#teach[data-ready=yes]")
+    assert page.locator("[data-testid=teach-left-out]").is_visible()
+    assert page.locator("#teach-left-out-list li").count() == 1
+    assert page.inner_text("[data-testid=teach-message]") == ""

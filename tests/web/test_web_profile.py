@@ -242,6 +242,31 @@ def test_a_die_left_out_whose_face_the_players_keep_is_read_with_from_then_on(
         close_app(again)
 
 
+def test_without_a_camera_the_dice_left_out_are_worked_out_on_request(tmp_path, slipped):
+    """No reader reads with the profile until the first photo: the summary says the dice
+    left out are not worked out yet, and the check loads the photos' reader for it."""
+    profile, slip = slipped
+    profile.save(tmp_path / "data" / PROFILE_DIR)
+    app = create_app(make_config(tmp_path))
+    try:
+        client = app.test_client()
+        before = client.get("/api/profile").json
+        assert (before["left_out_checked"], before["left_out"], before["examples"]) == (
+            False, [], 30)
+        checked = client.post("/api/profile/check", json={}).json
+        assert checked["left_out_checked"] is True
+        assert [out["confirmed"]["notation"] for out in checked["left_out"]] == [str(slip)]
+        assert client.post("/api/profile/check", json={}).json["left_out"] == \
+            checked["left_out"]  # worked out once
+    finally:
+        close_app(app)
+    empty = create_app(make_config(tmp_path / "none"))
+    try:
+        assert empty.test_client().get("/api/profile").json["left_out_checked"] is True
+    finally:
+        close_app(empty)
+
+
 def test_a_die_left_out_can_be_forgotten(tmp_path, slipped):
     profile, slip = slipped
     app = open_with_profile(tmp_path, profile)

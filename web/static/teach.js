@@ -293,7 +293,14 @@
   }
 
   window.addEventListener("pageshow", async () => {
-    const result = await api("GET", "/api/profile");
+    let result = await api("GET", "/api/profile");
+    if (result.ok && !result.data.left_out_checked) {
+      /* no reader has read with the profile since the start (no camera): load one */
+      say("teach-message", "Checking the taught dice…", "teach-message");
+      const checked = await api("POST", "/api/profile/check", {});
+      say("teach-message", "");
+      if (checked.ok) result = checked;
+    }
     if (result.ok) showSummary(result.data);
     section.dataset.ready = "yes";
   });

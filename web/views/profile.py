@@ -165,6 +165,14 @@ def confirm() -> ResponseReturnValue:
     return jsonify({**_summary(), "taught": taught})
 
 
+@bp.post("/check")
+def check_left_out() -> ResponseReturnValue:
+    """The summary with the taught dice left out worked out (loading the photos' reader
+    when no reader has read with the profile yet: a table without a camera)."""
+    _profile().check_left_out()
+    return jsonify(_summary())
+
+
 @bp.get("/examples")
 def examples() -> ResponseReturnValue:
     """The taught pictures of one face (`?face=8R`), oldest first."""
