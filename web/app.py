@@ -84,7 +84,6 @@ def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None,
         feed = CameraFeed(source, factory, service, dice_profile)
         service.camera_attached = True
         feed.apply_settings(settings.current)
-        feed.start()
     layout = TableLayout(config.data_dir, dice_profile.confirmed_rolls)
     app.extensions["phase10"] = Table(config, store, hub, service, feed, settings,
                                       photos=photos, profile=dice_profile, layout=layout,
@@ -93,6 +92,12 @@ def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None,
     for blueprint in (pages.bp, api.bp, cards.bp, photo.bp, stream.bp, camera.bp, setup.bp,
                       profile.bp):
         app.register_blueprint(blueprint)
+    if feed is not None:
+        # Started once the app is built: a camera that fails at once logs its traceback,
+        # and Python 3.11's traceback formatting parses source (`ast`) while the routes
+        # above are compiled (`ast` too): two threads doing so at once can fail in Python
+        # 3.11 (CPython gh-106905, "AST constructor recursion depth mismatch").
+        feed.start()
     log.info("scorepad ready: data in %s, camera %s", config.data_dir, config.camera)
     return app
 
