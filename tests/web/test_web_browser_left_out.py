@@ -1,6 +1,8 @@
 """A taught die whose face looks typed wrong, on /setup in a real headless Chromium,
 phone-sized (issue 15): shown with its picture, the face it was confirmed as and the one
-it looks like; one tap puts it right, and it is read with again."""
+it looks like; one tap puts it right, and it is read with again. Also: a face's taught
+pictures, one forgotten; the message after a confirmed roll; and, without a camera, the
+page working the list out as it opens."""
 
 from __future__ import annotations
 
