@@ -3,6 +3,8 @@
     .venv/bin/python benchmarks/eval_pipeline.py                 # 150 scenes per held-out group
     .venv/bin/python benchmarks/eval_pipeline.py --group hershey --scenes 300
     .venv/bin/python benchmarks/eval_pipeline.py --scenes 50 --json
+    .venv/bin/python benchmarks/eval_pipeline.py --scenes 50 --die-scale 0.6   # smaller dice
+    .venv/bin/python benchmarks/eval_pipeline.py --scenes 50 --size 640x480     # another camera
 
 Groups (`vision.synth.looks.EVAL_GROUPS`): dice sets drawn in font families
 training never saw on light and on dark bodies (the default), in the training
@@ -12,7 +14,8 @@ with all ten dice read right (an unsure die counts as not right), the per-die
 accuracy overall and by true colour, the same two shares counting each die's first
 reading whether marked unsure or not (the reading the players are asked to confirm),
 and the median read time; with --json,
-one JSON object with those figures and the failed seeds.
+one JSON object with those figures and the failed seeds. `--size` and `--die-scale`
+draw the same scenes at another frame size, or with the dice larger or smaller.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pathlib import Path
 import cv2
 
 from vision.classifier import FaceClassifier
-from vision.evaluation import PipelineScore, evaluate_pipeline
+from vision.evaluation import SCENE_SIZE, PipelineScore, evaluate_pipeline
 from vision.pipeline import DEFAULT_TURNS, DiceReader
 from vision.synth.looks import eval_group
 from vision.synth.seeds import HELD_OUT_SEED_BASE
@@ -64,6 +67,15 @@ def scores_json(scores: dict[str, PipelineScore]) -> str:
     return json.dumps(result)
 
 
+def frame_size(text: str) -> tuple[int, int]:
+    """"1920x1080" as (1920, 1080); argparse reports anything else."""
+    width, sep, height = text.lower().partition("x")
+    if not (sep and width.isdigit() and height.isdigit() and int(width) >= 64
+            and int(height) >= 64):
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1920x1080, got {text!r}")
+    return int(width), int(height)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=150, help="scenes per group (150)")
@@ -94,11 +106,21 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="read without mending distinct inks read as one colour (vision/ink_order.py)",
     )
+    parser.add_argument(
+        "--size", type=frame_size, default=SCENE_SIZE, metavar="WxH",
+        help="frame size the scenes are drawn at (1280x960, the tray camera's)",
+    )
+    parser.add_argument(
+        "--die-scale", type=float, default=1.0, metavar="F",
+        help="the dice's size times F (1.0): smaller or larger dice than the camera's",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("-v", "--verbose", action="store_true", help="log each failed scene")
     args = parser.parse_args(argv)
     if args.scenes < 1:
         parser.error(f"--scenes must be at least 1, got {args.scenes}")
+    if args.die_scale <= 0:
+        parser.error(f"--die-scale must be above 0, got {args.die_scale}")
     try:
         groups = [eval_group(key) for key in args.group or DEFAULT_GROUPS]
         looks = [group.mix() for group in groups]
@@ -118,7 +140,10 @@ def main(argv: list[str] | None = None) -> int:
         # Each group its own seeds, so no scene is counted twice in the pooled figures.
         first = args.first_seed + index * args.scenes
         seeds = range(first, first + args.scenes)
-        scores[group.key] = evaluate_pipeline(reader, seeds, None if group.split is None else look)
+        scores[group.key] = evaluate_pipeline(
+            reader, seeds, None if group.split is None else look, size=args.size,
+            die_scale=args.die_scale,
+        )
     if args.json:
         print(scores_json(scores))
         return 0

@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -169,22 +169,52 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
     )
 
 
-def evaluate_pipeline(reader, seeds: Iterable[int], look=None) -> PipelineScore:
-    """Render each seed's full scene, read it with `reader` (a DiceReader) and score it.
+#: The frame size scenes are rendered at unless asked otherwise: the tray camera's.
+SCENE_SIZE: tuple[int, int] = (1280, 960)
 
-    `look` (a `synth.looks.LookMix`) draws each scene's dice set, e.g. in fonts training
-    never saw; None renders the first renderer's Hershey dice.
-    """
+
+def evaluation_scene(
+    seed: int, look=None, *, size: tuple[int, int] = SCENE_SIZE, die_scale: float = 1.0
+):
+    """The full scene of `seed` that `evaluate_pipeline` reads (a `synth.Scene`).
+
+    `look` (a `synth.looks.LookMix`) draws its dice set; None, the first renderer's
+    Hershey dice. `size` (width, height) and `die_scale` (the dice's size times this) ask
+    how the reader holds up where a camera sees the tray otherwise: the same draw, drawn
+    at another size, or with larger or smaller dice."""
     from vision.synth import random_conditions, render_scene  # the renderer: evaluation only
 
+    if look is None and size == SCENE_SIZE and die_scale == 1.0:
+        return render_scene(seed)
+    if die_scale <= 0:
+        raise ValueError(f"die_scale must be above 0, got {die_scale}")
+    rng = np.random.default_rng([seed, 7])
+    conditions = random_conditions(rng, size)
+    if look is not None:
+        conditions = look.apply(rng, conditions)
+    if die_scale != 1.0:
+        conditions = replace(conditions, scale=conditions.scale * die_scale)
+    return render_scene(seed, conditions=conditions, size=size)
+
+
+def evaluate_pipeline(
+    reader,
+    seeds: Iterable[int],
+    look=None,
+    *,
+    size: tuple[int, int] = SCENE_SIZE,
+    die_scale: float = 1.0,
+) -> PipelineScore:
+    """Render each seed's full scene (`evaluation_scene`), read it with `reader` (a
+    DiceReader) and score it.
+
+    `look` (a `synth.looks.LookMix`) draws each scene's dice set, e.g. in fonts training
+    never saw; None renders the first renderer's Hershey dice. `size` and `die_scale` as
+    `evaluation_scene` takes them.
+    """
     scores = []
     for seed in seeds:
-        if look is None:
-            scene = render_scene(seed)
-        else:
-            rng = np.random.default_rng([seed, 7])
-            conditions = look.apply(rng, random_conditions(rng, (1280, 960)))
-            scene = render_scene(seed, conditions=conditions)
+        scene = evaluation_scene(seed, look, size=size, die_scale=die_scale)
         start = time.perf_counter()
         reading = reader.read(scene.image)
         seconds = time.perf_counter() - start
