@@ -14,6 +14,7 @@ from flask.typing import ResponseReturnValue
 
 from web.camera import CameraControlError, CameraFeed
 from web.camera_settings import ExposureLock, parse_tray
+from web.dice_size import small_dice_advice
 from web.presenters import read_dice_dicts
 from web.views.common import json_body, require_pin, table
 
@@ -117,8 +118,13 @@ def test_reading() -> ResponseReturnValue:
         message += (f"; {'1 of them' if unreadable == 1 else f'{unreadable} of them'} could "
                     "not be read (shown as ?): turn that die so its face is up and lit, "
                     "then read again")
+    advice = small_dice_advice(
+        (die.corners for die in (*reading.dice, *reading.unreadable)), reading.frame_size[0])
+    if advice:
+        message += f"; {advice}"
     return jsonify(
         message=message,
+        small_dice=advice is not None,
         dice=dice,
         unreadable=unreadable,
         flags=list(reading.flags),
