@@ -4,11 +4,9 @@ them well (`web/dice_size.py`)."""
 from __future__ import annotations
 
 import pytest
-from scorepad_helpers import open_camera_app
 
 from scorer import parse_roll
 from vision.reading import ReadDie, Reading, UnreadableDie
-from web.app import close_app
 from web.dice_size import die_side, small_dice_advice
 
 
@@ -40,19 +38,8 @@ def test_dice_under_a_twentieth_of_the_width_get_advice_and_larger_ones_none():
     assert small_dice_advice([(), ()], 1280) is None and small_dice_advice([], 1280) is None
 
 
-@pytest.fixture
-def camera(tmp_path):
-    from fakes import FakeWatcher
-
-    watcher = FakeWatcher()
-    app = open_camera_app(tmp_path, watcher)
-    yield app, watcher
-    close_app(app)
-
-
-def test_the_test_reading_says_when_the_dice_look_too_small(camera):
-    app, watcher = camera
-    client = app.test_client()
+def test_the_test_reading_says_when_the_dice_look_too_small(camera_app, watcher):
+    client = camera_app.test_client()
     watcher.now = _reading(40, unreadable=1)
     small = client.post("/api/camera/test-reading", json={}).json
     assert small["small_dice"] is True
