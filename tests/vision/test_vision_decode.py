@@ -72,6 +72,22 @@ def test_inventory_resolves_an_ambiguous_colour():
     assert decoding.faces[0].confidence > independent.faces[0].confidence
 
 
+@pytest.mark.parametrize(("orange", "settled"), [(0.015, True), (0.011, True), (0.004, False)])
+def test_the_table_settles_a_colour_given_a_percent_but_never_one_all_but_ruled_out(
+    orange, settled
+):
+    # The 5 reads red for sure, but no matching of these dice holds a 5R beside the rest.
+    roll = Roll.from_text("5O 9O 6R 7O 8O 10O 1B 2B 3R WR")
+    values, colours = probs_for(roll, sure=0.99)
+    colours[0] = [1 - orange - 0.002, orange, 0.001, 0.001]
+    decoding = decode(values, colours)
+    if settled:
+        assert faces(decoding) == str(roll) and decoding.flags == ()
+    else:  # a set laid out otherwise than the table is read as it shows
+        assert str(decoding.faces[0].die) == "5R"
+        assert decoding.flags == (ReadingFlag.NOT_EXPLAINED,)
+
+
 def test_low_confidence_die_stays_unsure_when_the_prior_cannot_decide():
     values, colours = probs_for(FULL)
     colours[0] = [0.5, 0.0, 0.0, 0.5]  # 8R or 8B: both are faces of free dice
@@ -123,6 +139,14 @@ def test_a_die_torn_between_high_and_low_reads_as_the_four_low_dice_allow(share)
         assert not decoding.used_inventory
     assert decode(values, colours).flags == (ReadingFlag.NOT_EXPLAINED,)
     assert decode(values, colours, use_inventory=False).flags == ()
+
+
+def test_the_composition_settles_a_die_read_low_for_all_but_sure():
+    # The 9R is read a 2 at 99.5 %: beside four plain low dice it can only be high.
+    values, colours = torn(NOT_IN_THE_TABLE, 5, 2, share=0.005)
+    decoding = decode(values, colours)
+    assert faces(decoding) == str(NOT_IN_THE_TABLE)
+    assert decoding.flags == (ReadingFlag.NOT_EXPLAINED,)  # no BAD_COMPOSITION: it holds
 
 
 def test_a_torn_die_stays_unsure_while_the_composition_allows_either():
