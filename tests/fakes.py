@@ -106,16 +106,25 @@ class FakeWatcher:
 
 class CannotReadFirst:
     """A face classifier that cannot read the first crop of each call (the topmost die
-    found): the real one's predictions, with crop 0's face probability forced down."""
+    found): the real one's predictions, with crop 0's face probability forced down and
+    its value and colour spread evenly; with `legible`, its value and colour kept (the
+    crop doubted as a face, its numeral read all the same)."""
 
-    def __init__(self, classifier: Any) -> None:
-        self.classifier = classifier
+    def __init__(self, classifier: Any, *, legible: bool = False) -> None:
+        self.classifier, self.legible = classifier, legible
 
     def predict_turns(self, crops: np.ndarray, turns: int = 4) -> Any:
         predictions = self.classifier.predict_turns(crops, turns)
         face = np.array(predictions.face_prob, copy=True)
         face[0] = 0.02
-        return dataclasses.replace(predictions, face_prob=face)
+        if self.legible:
+            return dataclasses.replace(predictions, face_prob=face)
+        values = np.array(predictions.value_probs, copy=True)
+        colours = np.array(predictions.colour_probs, copy=True)
+        values[0], colours[0] = 1 / values.shape[1], 1 / colours.shape[1]
+        return dataclasses.replace(
+            predictions, face_prob=face, value_probs=values, colour_probs=colours
+        )
 
 
 class WithOneMoreBox:

@@ -3,11 +3,13 @@
 `DiceReader` holds the classifier (loaded once) and the tray region; it never
 knows where frames come from. A frame that is not an image, or a tray without
 dice, gives an empty Reading rather than an error, because a camera loop must
-keep going. A die found but not read is listed as unreadable (`is_unreadable_die`);
-a box read as a face without certainty must be shaped like a die's top
-(`vision.die_shape`), and a box whose body colour is unlike the rest of the set's is
-no die (`vision.body_check`); a hand flag never empties a reading. The dice of a soft
-(out-of-focus) frame are sharpened before the classifier reads them (`vision.focus`).
+keep going. A die found but not read is listed as unreadable (`is_unreadable_die`),
+unless its numeral and ink are read for sure though the crop is doubted as a face: it
+is then read, marked unsure (`legible_dice`); a box read as a face without certainty
+must be shaped like a die's top (`vision.die_shape`), and a box whose body colour is
+unlike the rest of the set's is no die (`vision.body_check`); a hand flag never empties
+a reading. The dice of a soft (out-of-focus) frame are sharpened before the classifier
+reads them (`vision.focus`).
 """
 
 from __future__ import annotations
@@ -236,10 +238,10 @@ class DiceReader:
                 confidence=face.confidence,
                 centre=_centre(corners),
                 corners=_corners(corners),
-                unsure=face.unsure,
+                unsure=face.unsure or bool(face_prob[index] < MIN_FACE_PROB),  # legible
                 alternatives=face.alternatives,
             )
-            for face, corners in zip(decoding.faces, boxes, strict=True)
+            for face, corners, index in zip(decoding.faces, boxes, keep, strict=True)
         ]
         dice.sort(key=lambda read: (read.centre[1], read.centre[0]))
         flags += [flag for flag in decoding.flags if flag not in flags]
@@ -259,13 +261,36 @@ class DiceReader:
         return evidence + ink_order_evidence(chroma, belief)
 
 
+#: A die found for sure whose crop the classifier calls no face (a die at the frame's
+#: edge under a low camera, its sides in the crop), but whose value and colour it reads
+#: at least this surely, is read, marked unsure, rather than listed unreadable.
+LEGIBLE_BELOW_FACE: Final[float] = 0.9
+
+
+def legible_dice(readout: Readout, keep: np.ndarray, unread: np.ndarray) -> np.ndarray:
+    """Those of the `unread` boxes (indices into `readout`) whose value and colour the
+    classifier reads surely although it doubts the crop is a face (`LEGIBLE_BELOW_FACE`),
+    where the frame's dice read as faces (`keep`) outnumber them: a Phase 10 set with a
+    die or two seen oddly, not a tray of other dice."""
+    if not unread.size or keep.size <= unread.size:
+        return np.zeros(0, int)
+    sure = (readout.value_probs[unread].max(axis=1) >= LEGIBLE_BELOW_FACE) & (
+        readout.colour_probs[unread].max(axis=1) >= LEGIBLE_BELOW_FACE)
+    return np.asarray(unread, int)[sure]
+
+
 def read_dice(readout: Readout) -> tuple[np.ndarray, np.ndarray]:
     """`set_dice` of a readout whose rejected boxes are judged by `is_unreadable_die`:
-    the dice a reading decodes and those it lists unreadable."""
+    the dice a reading decodes (with the `legible_dice` among them, in box order) and
+    those it lists unreadable."""
     located, face_prob = readout.located, readout.face_prob
-    return set_dice(readout, np.array(
+    keep, unread = set_dice(readout, np.array(
         [index for index in range(len(located.boxes))
          if face_prob[index] < MIN_FACE_PROB and is_unreadable_die(located, index)], int))
+    legible = legible_dice(readout, keep, unread)
+    if not legible.size:
+        return keep, unread
+    return np.sort(np.concatenate([keep, legible])), np.setdiff1d(unread, legible)
 
 
 def set_dice(

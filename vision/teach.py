@@ -17,7 +17,7 @@ import numpy as np
 
 from scorer.dice import Die
 from vision.labels import die_from_indices
-from vision.pipeline import DiceReader, is_frame, set_dice
+from vision.pipeline import DiceReader, is_frame, read_dice
 from vision.profile import (
     DiceProfile,
     ProfileMatcher,
@@ -61,7 +61,7 @@ def teach(
     if not is_frame(frame):
         raise TeachError("not a colour image")
     readout = reader.readout(frame)
-    faces, _ = set_dice(readout)  # the dice a reading of this frame shows
+    faces, _ = read_dice(readout)  # the dice a reading of this frame shows
     if faces.size == 0:
         raise TeachError("no dice found in the picture")
     if faces.size != len(roll):

@@ -179,6 +179,34 @@ def test_a_die_the_classifier_cannot_read_is_listed_as_unreadable(reader):
     assert read == sorted(str(d.die) for d in scene.dice if d is not topmost)
 
 
+def test_a_die_doubted_as_a_face_but_plainly_read_is_read_and_marked_unsure(reader):
+    # A die at the frame's edge under a low camera: its sides fill the crop, so the
+    # classifier doubts it is a face, yet reads its numeral and ink for sure.
+    scene = render_scene(HELD_OUT_SEED_BASE + 3)
+    stubbed = DiceReader(CannotReadFirst(reader.classifier, legible=True), finder=reader.finder)
+    reading = stubbed.read(scene.image)
+    assert len(reading.dice) == 10 and reading.unreadable == ()
+    assert ReadingFlag.UNREADABLE not in reading.flags and not reading.is_complete()
+    topmost = min(scene.dice, key=lambda die: die.corners.mean(axis=0)[1])
+    doubted = min(reading.dice, key=lambda r: np.hypot(*np.subtract(r.centre, topmost.centre)))
+    assert doubted.die == topmost.die and doubted.unsure
+    assert sum(r.unsure for r in reading.dice) == 1
+    assert sorted(str(r.die) for r in reading.dice) == sorted(str(d.die) for d in scene.dice)
+
+
+def test_a_tray_of_dice_doubted_as_faces_stays_unreadable(reader):
+    # Where the dice doubted as faces are as many as those read (pip dice, another
+    # game's), none of them is read from its numeral: they stay unreadable.
+    from vision.pipeline import legible_dice
+
+    stubbed = DiceReader(CannotReadFirst(reader.classifier, legible=True), finder=reader.finder)
+    readout = stubbed.readout(render_scene(HELD_OUT_SEED_BASE + 3).image)
+    doubted = np.array([0])  # the crop CannotReadFirst doubts
+    assert legible_dice(readout, np.arange(1, 10), doubted).tolist() == [0]
+    assert legible_dice(readout, np.arange(1, 2), doubted).size == 0
+    assert legible_dice(readout, np.arange(0), doubted).size == 0
+
+
 def located_with(box, score=0.97, side=60.0, hand_mask=None):
     return Located((np.asarray(box, np.float32),), hand_mask is not None, side, hand_mask,
                    (score,), 320, 1280)
