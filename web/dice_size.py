@@ -9,31 +9,23 @@ sizes. The set-up page's test reading says so, so the players can move the camer
 
 from __future__ import annotations
 
-import math
-import statistics
-from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+from web.photo import die_side
+
+if TYPE_CHECKING:
+    from vision.reading import Reading
 
 #: A die's top should measure at least this share of the frame's width.
 MIN_DIE_SHARE: Final[float] = 60 / 1280
 
 
-def die_side(corners: Sequence[Sequence[float]]) -> float | None:
-    """The mean length of a die top's four edges (pixels), or None without four corners."""
-    if len(corners) != 4:
-        return None
-    return sum(math.dist(corners[i], corners[(i + 1) % 4]) for i in range(4)) / 4
-
-
-def small_dice_advice(corner_sets: Iterable[Sequence[Sequence[float]]],
-                      frame_width: int) -> str | None:
-    """What to do when the dice found measure (median) under MIN_DIE_SHARE of the frame's
-    width; None when they are large enough, or none has corners."""
-    sides = [side for corners in corner_sets if (side := die_side(corners)) is not None]
-    if not sides or frame_width <= 0:
-        return None
-    median, wanted = statistics.median(sides), MIN_DIE_SHARE * frame_width
-    if median >= wanted:
+def small_dice_advice(reading: Reading) -> str | None:
+    """What to do when the dice found (read or not) measure under MIN_DIE_SHARE of the
+    frame's width (`web.photo.die_side`, as the photo reader measures them); None when
+    they are large enough, or none was found."""
+    median, wanted = die_side(reading), MIN_DIE_SHARE * reading.frame_size[0]
+    if median <= 0 or median >= wanted:
         return None
     return (f"the dice measure about {median:.0f} pixels across, and are read best from "
             f"{wanted:.0f}: move the camera closer to the tray (or lower it) so the tray "

@@ -118,8 +118,7 @@ def test_reading() -> ResponseReturnValue:
         message += (f"; {'1 of them' if unreadable == 1 else f'{unreadable} of them'} could "
                     "not be read (shown as ?): turn that die so its face is up and lit, "
                     "then read again")
-    advice = small_dice_advice(
-        (die.corners for die in (*reading.dice, *reading.unreadable)), reading.frame_size[0])
+    advice = small_dice_advice(reading)
     if advice:
         message += f"; {advice}"
     return jsonify(
