@@ -79,6 +79,11 @@ class StreamConfig:
     taught: tuple[str, ...] = ()
     eval_every_minutes: float = 1.0
     wide_ink_share: float = 0.0
+    pip_share: float = 0.0
+    steep_share: float = 0.0
+    white_balance_share: float = 0.0
+    real_negatives: Path | None = None
+    real_negative_share: float = 0.0
 
 
 def _worker_setup() -> None:
@@ -149,9 +154,17 @@ def to_input(crops: torch.Tensor) -> torch.Tensor:
     return x * (1.0 / (255.0 * PIXEL_STD)) - PIXEL_MEAN / PIXEL_STD
 
 
-def augment(crops: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+WHITE_BALANCE_SHIFT = 0.3
+"""The farthest a camera's white balance is off, as a gain: blue against red (colour
+temperature) up to this much, green (tint) up to a third of it."""
+
+
+def augment(
+    crops: torch.Tensor, generator: torch.Generator, white_balance_share: float = 0.0
+) -> torch.Tensor:
     """`models.train._augment` on the device: quarter turns, colour gains, brightness,
-    contrast and noise on 30 % of the crops, rounded back to whole pixel values."""
+    contrast and noise on 30 % of the crops, rounded back to whole pixel values; and on
+    `white_balance_share` of them a white balance off by up to WHITE_BALANCE_SHIFT."""
     n, device = len(crops), crops.device
 
     def normal(*shape: int, std: float) -> torch.Tensor:
@@ -163,6 +176,13 @@ def augment(crops: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
         picked = turns == k
         x[picked] = torch.rot90(x[picked], k, dims=(1, 2))
     gains = torch.exp(normal(n, 1, 1, 3, std=0.07) + normal(n, 1, 1, 1, std=0.15))
+    if white_balance_share > 0:
+        shifted = (torch.rand(n, generator=generator, device=device) < white_balance_share)
+        uniform = torch.rand((n, 2), generator=generator, device=device) * 2 - 1
+        temperature = uniform[:, 0] * WHITE_BALANCE_SHIFT * shifted
+        tint = uniform[:, 1] * (WHITE_BALANCE_SHIFT / 3) * shifted
+        balance = torch.stack([1 + temperature, 1 + tint, 1 - temperature], dim=1)  # BGR
+        gains = gains * balance.view(n, 1, 1, 3)
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     contrast = torch.exp(normal(n, 1, 1, 1, std=0.15))
     x = ((x - mean) * contrast + mean) * gains
@@ -206,12 +226,70 @@ def losses(
     return loss
 
 
+def _with_real_negatives(
+    batch: torch.Tensor,
+    labels: tuple[torch.Tensor, torch.Tensor, torch.Tensor],
+    negatives: torch.Tensor,
+    share: float,
+    generator: torch.Generator,
+) -> tuple[torch.Tensor, tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
+    """The batch with its first `share` of crops replaced by real pip-dice crops, labelled
+    "not a face" (no value, no colour)."""
+    count = int(round(share * len(batch)))
+    if count <= 0:
+        return batch, labels
+    picked = torch.randint(0, len(negatives), (count,), generator=generator, device=batch.device)
+    batch = torch.cat([negatives[picked], batch[count:]])
+    values, colours, faces = labels
+    none = torch.full((count,), -1, dtype=values.dtype, device=values.device)
+    return batch, (
+        torch.cat([none, values[count:]]),
+        torch.cat([none, colours[count:]]),
+        torch.cat([torch.zeros(count, dtype=torch.bool, device=faces.device), faces[count:]]),
+    )
+
+
+PIP_VALIDATION_CROPS = 2_000
+"""Crops of rendered pip dice (held-out seeds) each evaluation reads: how many pass as faces."""
+
+
+def _pip_validation(config: StreamConfig) -> torch.Tensor | None:
+    """Rendered pip-dice tops on the validation seeds, or None when the run draws none."""
+    if not config.pip_share:
+        return None
+    seeds = chunk_seeds(config.seed + 1, PIP_VALIDATION_CROPS, offset=FACE_VALIDATION_OFFSET)
+    pool = CropPool(seeds, LookMix(pip_share=1.0), config.workers, config.device)
+    while not pool.exhausted:
+        pool.refill()
+        time.sleep(0.05)
+    pool.close()
+    # Every crop of a pip scene is a negative; the dice's own tops are what matter, but
+    # the mat and gaps are negatives too, so the share that passes is an upper bound.
+    return pool.crops[: pool.size]
+
+
 @torch.no_grad()
-def scores(net: FaceNet, val: tuple[torch.Tensor, ...], batch_size: int = 2048) -> dict:
-    """Value, colour, both and face accuracy of `net` on the validation crops."""
-    crops, values, colours, faces = val
+def _outputs(net: FaceNet, crops: torch.Tensor, batch_size: int) -> list:
     net.eval()
     outs = [net(to_input(crops[i : i + batch_size])) for i in range(0, len(crops), batch_size)]
+    return outs
+
+
+@torch.no_grad()
+def scores(
+    net: FaceNet,
+    val: tuple[torch.Tensor, ...],
+    pip_val: torch.Tensor | None = None,
+    batch_size: int = 2048,
+) -> dict:
+    """Value, colour, both and face accuracy of `net` on the validation crops, and (with
+    `pip_val`) the share of pip-dice crops it takes for a face."""
+    crops, values, colours, faces = val
+    outs = _outputs(net, crops, batch_size)
+    pip_faces = None
+    if pip_val is not None:
+        pip_outs = _outputs(net, pip_val, batch_size)
+        pip_faces = float((torch.cat([o[2] for o in pip_outs]) > 0).float().mean())
     net.train()
     if getattr(net, "frozen_norms", False):  # a shipped export's folded norms stay folded
         from models.onnx_init import freeze_norms
@@ -221,12 +299,15 @@ def scores(net: FaceNet, val: tuple[torch.Tensor, ...], batch_size: int = 2048) 
     colour = torch.cat([o[1] for o in outs]).argmax(1)
     face = torch.cat([o[2] for o in outs]) > 0
     v_ok, c_ok = (value == values)[faces], (colour == colours)[faces]
-    return {
+    result = {
         "value": round(float(v_ok.float().mean()), 4),
         "colour": round(float(c_ok.float().mean()), 4),
         "both": round(float((v_ok & c_ok).float().mean()), 4),
         "face": round(float((face == faces).float().mean()), 4),
     }
+    if pip_faces is not None:
+        result["pips_as_faces"] = round(pip_faces, 4)
+    return result
 
 
 def learning_rate(peak: float, progress: float) -> float:
@@ -278,10 +359,22 @@ def run(config: StreamConfig) -> dict:
 
     pool = CropPool(
         chunk_seeds(config.seed, config.max_crops),
-        LookMix(train_fonts, OUTLINE_SHARE, wide_ink_share=config.wide_ink_share),
+        LookMix(
+            train_fonts,
+            OUTLINE_SHARE,
+            pip_share=config.pip_share,
+            wide_ink_share=config.wide_ink_share,
+            steep_share=config.steep_share,
+        ),
         config.workers,
         config.device,
     )
+    real_negatives = None
+    if config.real_negatives is not None and config.real_negative_share > 0:
+        with np.load(config.real_negatives) as stored:
+            real_negatives = torch.from_numpy(stored["crops"]).to(config.device)
+        logger.info("%d crops of real pip dice as negatives", len(real_negatives))
+    pip_val = _pip_validation(config)
     nets: dict[str, FaceNet] = {}
     from_export = config.init is not None and config.init.suffix == ".onnx"
     for name in config.architectures:
@@ -299,7 +392,7 @@ def run(config: StreamConfig) -> dict:
             "%s: %s", name, f"from {saved}" if saved is not None and saved.exists() else "fresh"
         )
     if config.init is not None:
-        before = {name: scores(net, val) for name, net in nets.items()}
+        before = {name: scores(net, val, pip_val) for name, net in nets.items()}
         logger.info("before training: %s", json.dumps(before))
     teacher = None
     if config.teacher is not None:
@@ -333,8 +426,13 @@ def run(config: StreamConfig) -> dict:
             index = torch.randint(
                 0, pool.size, (config.batch_size,), generator=generator, device=config.device
             )
-            x = to_input(augment(pool.crops[index], generator))
+            batch = pool.crops[index]
             labels = (pool.values[index], pool.colours[index], pool.faces[index])
+            if real_negatives is not None:
+                batch, labels = _with_real_negatives(
+                    batch, labels, real_negatives, config.real_negative_share, generator
+                )
+            x = to_input(augment(batch, generator, config.white_balance_share))
             with autocast:
                 taught = None
                 if teacher is not None:
@@ -361,7 +459,7 @@ def run(config: StreamConfig) -> dict:
                     "pool": pool.size,
                     "lr": round(rate, 6),
                     "loss": round(float(loss.detach()), 4),
-                    **{name: scores(net, val) for name, net in nets.items()},
+                    **{name: scores(net, val, pip_val) for name, net in nets.items()},
                 }
                 history.append(entry)
                 logger.info("%s", json.dumps(entry))
@@ -380,7 +478,7 @@ def run(config: StreamConfig) -> dict:
     }
     sample = val[0][:64].cpu().numpy()
     for name, net in nets.items():
-        summary["final"][name] = scores(net, val)
+        summary["final"][name] = scores(net, val, pip_val)
         torch.save(net.state_dict(), config.output_dir / f"{name}.pt")
         cpu = net.to("cpu").float().eval()
         check = export_model(cpu, config.output_dir / f"{name}.onnx", sample=sample)
@@ -431,9 +529,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="share of training dice sets drawn with looks.WIDE_INKS (validation keeps the "
         "table's inks)",
     )
+    parser.add_argument(
+        "--pip-share", type=float, default=0.0,
+        help="share of training scenes showing pip dice, whose tops are taught as not faces",
+    )
+    parser.add_argument(
+        "--steep-share", type=float, default=0.0,
+        help="share of training scenes seen by a camera tipped up to 35 degrees",
+    )
+    parser.add_argument(
+        "--white-balance-share", type=float, default=0.0,
+        help="share of training crops with a white balance off by up to 30 %%",
+    )
+    parser.add_argument(
+        "--real-negatives", type=Path, default=None,
+        help="an .npz of real pip-dice crops (python -m models.real_negatives)",
+    )
+    parser.add_argument(
+        "--real-negative-share", type=float, default=0.03,
+        help="share of each batch drawn from --real-negatives",
+    )
     args = parser.parse_args(argv)
-    if not 0.0 <= args.wide_ink_share <= 1.0:
-        parser.error("--wide-ink-share must lie between 0 and 1")
+    for name in ("wide_ink_share", "pip_share", "steep_share", "white_balance_share",
+                 "real_negative_share"):
+        if not 0.0 <= getattr(args, name) <= 1.0:
+            parser.error(f"--{name.replace('_', '-')} must lie between 0 and 1")
+    if args.real_negatives is not None and not args.real_negatives.is_file():
+        parser.error(f"--real-negatives: no file {args.real_negatives}")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     config = StreamConfig(
         seed=args.seed,
@@ -450,6 +572,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         teacher_weight=args.teacher_weight,
         taught=tuple(args.taught),
         wide_ink_share=args.wide_ink_share,
+        pip_share=args.pip_share,
+        steep_share=args.steep_share,
+        white_balance_share=args.white_balance_share,
+        real_negatives=args.real_negatives,
+        real_negative_share=args.real_negative_share if args.real_negatives else 0.0,
     )
     run(config)
     return 0

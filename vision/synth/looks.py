@@ -186,10 +186,11 @@ class LookMix:
     fonts: tuple[str, ...] = ()
     outline_share: float = 1.0
     dark: bool | None = None
-    pip_share: float = 0.0  # sets of pip dice instead (locator training)
+    pip_share: float = 0.0  # sets of pip dice instead (not Phase 10 faces)
     world: bool = False  # tables like real photographs (`random_world`)
     dark_share: float | None = None  # with `dark` None: this share of bodies dark (None: BODIES')
     wide_ink_share: float = 0.0  # share of outline sets with WIDE_INKS (training only)
+    steep_share: float = 0.0  # share of face-crop scenes seen by a tipped camera (training)
 
     def apply(self, rng: np.random.Generator, conditions: Conditions) -> Conditions:
         """`conditions` as one scene of this mix shows them."""

@@ -6,7 +6,9 @@ that are jittered like an imprecise locator would give them: shifted, scaled,
 rotated (by multiples of 90 degrees and sometimes by any angle). Negatives,
 which the model must call "not a die face", are cut from the same scenes: bare
 mat and tray wall, a die's edge and side, the gap between two dice, a hand,
-and glare blobs on the mat.
+glare blobs on the mat, and the tops of pip dice (a die, but no Phase 10 face;
+`LookMix.pip_share` of the scenes). `LookMix.steep_share` of the scenes are seen by
+a camera tipped up to STEEP_DEGREES off the vertical (`vision.synth.views`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from vision.labels import NO_LABEL, colour_index, value_index
 from vision.synth.conditions import random_conditions
 from vision.synth.looks import LookMix
 from vision.synth.placement import random_placements, random_roll
+from vision.synth.pips import PipStyle
 from vision.synth.scene import Scene, render_scene
+from vision.synth.views import random_steep_scene
 
 SCENE_SIZE = (448, 336)
 """Canvas of a crop scene: a patch of tray a few dice across."""
@@ -38,6 +42,10 @@ HAND_COVER_REJECT = 0.4  # a face this much under the hand is a negative
 HAND_COVER_SKIP = 0.1  # between the two, the crop is ambiguous and not used
 OUTLINE_SHARE = 0.85
 """Share of training scenes drawn in an outline font (the rest in the Hershey fonts)."""
+STEEP_SHARE = 0.3
+"""Share of scenes seen by a camera tipped off the vertical, as a phone over the tray is."""
+STEEP_DEGREES = 35.0
+"""The steepest such view."""
 
 
 def _random_faces(rng: np.random.Generator, count: int) -> list[Die]:
@@ -66,7 +74,7 @@ def _crop_scene(rng: np.random.Generator, seed: int, look: LookMix) -> Scene:
         dice = _random_faces(rng, count)
     placements = random_placements(rng, dice, conditions, SCENE_SIZE)
     motion = float(rng.choice([0.0, rng.uniform(1.0, 0.12 * scale)], p=[0.8, 0.2]))
-    return render_scene(
+    scene = render_scene(
         seed,
         placements=placements,
         conditions=conditions,
@@ -74,6 +82,9 @@ def _crop_scene(rng: np.random.Generator, seed: int, look: LookMix) -> Scene:
         motion_blur=motion,
         hand=bool(rng.random() < HAND_SHARE),
     )
+    if look.steep_share and rng.random() < look.steep_share:
+        scene, _ = random_steep_scene(scene, rng, STEEP_DEGREES)
+    return scene
 
 
 def _jitter_quad(rng: np.random.Generator, quad: np.ndarray, edge: float) -> np.ndarray:
@@ -221,6 +232,8 @@ def render_face_crops(
         scene_index += 1
         scene = _crop_scene(rng, scene_seed, look or LookMix())
         edge = _face_edge(scene)
+        # A pip die is found like any die but carries no numeral: not a Phase 10 face.
+        pips = isinstance(scene.conditions.artwork, PipStyle)
         positives = 0
         for die in scene.dice:
             if not _inside(die.corners, scene.image.shape):
@@ -228,7 +241,7 @@ def render_face_crops(
             cover = _hand_cover(scene, die.corners)
             if HAND_COVER_SKIP < cover < HAND_COVER_REJECT:
                 continue
-            is_face = cover <= HAND_COVER_SKIP
+            is_face = cover <= HAND_COVER_SKIP and not pips
             for _ in range(CROPS_PER_DIE):
                 crops.append(crop_face(scene.image, _jitter_quad(rng, die.corners, edge), size))
                 values.append(value_index(die.die) if is_face else NO_LABEL)

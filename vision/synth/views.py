@@ -1,0 +1,83 @@
+"""A camera tipped off the vertical: how a phone held over the tray sees a rendered scene.
+
+The renderer draws the tray from a camera looking straight down. Turning a camera
+about its own centre maps every point of its picture by one homography,
+`K R K^-1`, whatever the depth of what it sees (the dice's sides included), so a
+steep view of a rendered scene is exact but for what the vertical camera did not
+see: the tipped picture is zoomed out until the whole rendered frame fits, and the
+rest is filled with the colour of the frame's edge (a plain table beyond the
+tray). Far dice come out smaller than near ones, as in a phone's photo.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import cv2
+import numpy as np
+
+from vision.synth.scene import Scene
+
+FOCAL_WIDTHS = 0.8
+"""Focal length over the frame's width: a phone camera's view, about 64 degrees across."""
+
+
+def tilt_homography(size: tuple[int, int], degrees: float, azimuth: float) -> np.ndarray:
+    """(3, 3) homography from the vertical camera's picture of `size` (width, height) to
+    the picture of the same camera tipped by `degrees` towards `azimuth` (radians in the
+    picture's plane), zoomed and shifted so the whole first picture fits inside."""
+    width, height = size
+    focal = FOCAL_WIDTHS * width
+    camera = np.array([[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1]], np.float64)
+    axis = np.array([-math.sin(azimuth), math.cos(azimuth), 0.0])  # in the picture's plane
+    rotation, _ = cv2.Rodrigues(axis * math.radians(degrees))
+    turned = camera @ rotation @ np.linalg.inv(camera)
+    frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
+    moved = cv2.perspectiveTransform(frame.reshape(-1, 1, 2), turned).reshape(4, 2)
+    low, high = moved.min(axis=0), moved.max(axis=0)
+    zoom = min(width / (high[0] - low[0]), height / (high[1] - low[1]))
+    shift = np.array([width, height]) / 2 - zoom * (low + high) / 2
+    fit = np.array([[zoom, 0, shift[0]], [0, zoom, shift[1]], [0, 0, 1]], np.float64)
+    return fit @ turned
+
+
+def _edge_colour(image: np.ndarray) -> tuple[float, ...]:
+    edge = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+    return tuple(float(c) for c in np.median(edge, axis=0))
+
+
+def steep_scene(scene: Scene, degrees: float, azimuth: float) -> Scene:
+    """`scene` as the camera tipped by `degrees` towards `azimuth` sees it: the picture,
+    the dice's corners and centres and the hand's mask, moved alike."""
+    height, width = scene.image.shape[:2]
+    homography = tilt_homography((width, height), degrees, azimuth)
+    image = cv2.warpPerspective(
+        scene.image,
+        homography,
+        (width, height),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=_edge_colour(scene.image),
+    )
+    hand = None
+    if scene.hand_mask is not None:
+        hand = cv2.warpPerspective(scene.hand_mask, homography, (width, height))
+    dice = []
+    for die in scene.dice:
+        corners = cv2.perspectiveTransform(
+            np.asarray(die.corners, np.float64).reshape(-1, 1, 2), homography
+        ).reshape(4, 2).astype(np.float32)
+        centre = tuple(float(c) for c in corners.mean(axis=0))
+        dice.append(dataclasses.replace(die, corners=corners, centre=centre))
+    return Scene(image, tuple(dice), scene.conditions, hand)
+
+
+def random_steep_scene(
+    scene: Scene, rng: np.random.Generator, max_degrees: float
+) -> tuple[Scene, float]:
+    """`scene` tipped by a random angle up to `max_degrees` in a random direction, and
+    the angle drawn."""
+    degrees = float(rng.uniform(0.0, max_degrees))
+    azimuth = float(rng.uniform(0.0, 2 * math.pi))
+    return steep_scene(scene, degrees, azimuth), degrees
