@@ -26,6 +26,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+import cv2
 import numpy as np
 
 from vision.reading import Reading, ReadingFlag
@@ -50,6 +51,26 @@ class SceneScore:
     by_colour: tuple[tuple[str, int, int], ...] = ()  # (true colour letter, dice, read right)
     read_right: int = 0
     """Dice whose reading names their true face, sure or not (`right` counts the sure ones)."""
+    silent: int = 0
+    """Dice read wrong and not marked: the errors a family scores without looking."""
+    marked_wrong: int = 0
+    """Dice read wrong but marked unsure, or found and listed unreadable: one tap each."""
+    shown_sure: bool = False
+    """The reading showed the roll as sure: complete, no die marked, none unreadable."""
+
+    @property
+    def marked_right(self) -> int:
+        """Dice read right but marked unsure anyway."""
+        return self.read_right - self.right
+
+    @property
+    def not_found(self) -> int:
+        """True dice neither read nor listed unreadable."""
+        return self.dice - self.right - self.marked_right - self.marked_wrong - self.silent
+
+    def sure_but_wrong(self) -> bool:
+        """Shown as sure, yet some die is wrong or missing (a silently wrong score)."""
+        return self.shown_sure and not self.all_read_right()
 
     def all_found(self) -> bool:
         return self.missed == 0 and self.extra == 0
@@ -95,6 +116,29 @@ class PipelineScore:
         """Share of scenes whose every die was found and read right, unsure or not."""
         return _share(sum(s.all_read_right() for s in self.scenes), len(self.scenes))
 
+    def _per_die(self, count: int) -> float:
+        return _share(count, sum(s.dice for s in self.scenes))
+
+    @property
+    def trust(self) -> dict[str, float]:
+        """Per die: right and unmarked, right but marked, wrong but marked, wrong and
+        unmarked (silent), not found; per roll: all right (first readings), shown as
+        sure, sure but wrong (of all rolls, and of the rolls shown as sure)."""
+        scenes = self.scenes
+        sure = sum(s.shown_sure for s in scenes)
+        sure_wrong = sum(s.sure_but_wrong() for s in scenes)
+        return {
+            "right_unmarked": self._per_die(sum(s.right for s in scenes)),
+            "right_marked": self._per_die(sum(s.marked_right for s in scenes)),
+            "wrong_marked": self._per_die(sum(s.marked_wrong for s in scenes)),
+            "wrong_unmarked": self._per_die(sum(s.silent for s in scenes)),
+            "not_found": self._per_die(sum(s.not_found for s in scenes)),
+            "rolls_all_right": self.first_reading_all_right_rate,
+            "rolls_shown_sure": _share(sure, len(scenes)),
+            "rolls_sure_but_wrong": _share(sure_wrong, len(scenes)),
+            "sure_rolls_wrong": _share(sure_wrong, sure),
+        }
+
     @property
     def median_ms(self) -> float:
         return float(np.median([s.seconds for s in self.scenes]) * 1000) if self.scenes else 0.0
@@ -125,6 +169,7 @@ class PipelineScore:
             "per_die_accuracy_by_colour": {
                 k: round(v, 5) for k, v in self.colour_accuracy().items()
             },
+            "trust": {k: round(v, 5) for k, v in self.trust.items()},
             "failed_seeds": [s.seed for s in self.failures()],
         }
 
@@ -139,7 +184,8 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
     sides = [float(np.linalg.norm(die.corners[0] - die.corners[1])) for die in truth]
     radius = MATCH_RADIUS * (float(np.median(sides)) if sides else 0.0)
     free = list(range(len(reading.dice)))
-    missed = right = unsure = read_right = 0
+    unread = [np.asarray(die.centre, np.float64) for die in reading.unreadable]
+    missed = right = unsure = read_right = silent = marked_wrong = 0
     colours: dict[str, list[int]] = {}
     for die in truth:
         tally = colours.setdefault(die.die.colour, [0, 0])
@@ -148,6 +194,10 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
         distances = [np.hypot(*(np.asarray(reading.dice[j].centre) - centre)) for j in free]
         if not distances or min(distances) > radius:
             missed += 1
+            listed = [float(np.hypot(*(point - centre))) for point in unread]
+            if listed and min(listed) <= radius:  # found, listed unreadable: marked
+                unread.pop(int(np.argmin(listed)))
+                marked_wrong += 1
             continue
         read = reading.dice[free.pop(int(np.argmin(distances)))]
         unsure += read.unsure
@@ -155,6 +205,9 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
         hit = read.die == die.die and not read.unsure
         right += hit
         tally[1] += hit
+        if read.die != die.die:
+            marked_wrong += read.unsure
+            silent += not read.unsure
     return SceneScore(
         seed,
         len(truth),
@@ -166,6 +219,9 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
         tuple(reading.flags),
         tuple((letter, count, hits) for letter, (count, hits) in sorted(colours.items())),
         read_right,
+        silent,
+        marked_wrong,
+        reading.is_complete(),
     )
 
 
@@ -173,18 +229,61 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
 SCENE_SIZE: tuple[int, int] = (1280, 960)
 
 
+@dataclass(frozen=True)
+class SteepView:
+    """How a phone held over the tray sees it: tipped off the vertical, small dice, the
+    white balance off. Each scene draws its tilt, die size and balance from these."""
+
+    max_tilt_degrees: float = 35.0  # the camera tipped up to this far off the vertical
+    die_px: tuple[float, float] = (40.0, 72.0)  # a die's top near the picture's middle
+    white_balance_off: float = 0.3  # blue against red gains off by up to this; tint a third
+
+
+STEEP_VIEW = SteepView()
+
+
+def _steep(seed: int, conditions, size: tuple[int, int], view: SteepView):
+    """The conditions to render a steep scene with, and its tilt (degrees, azimuth)."""
+    from vision.synth.views import tilt_homography
+
+    rng = np.random.default_rng([seed, 35])
+    degrees = float(rng.uniform(0.0, view.max_tilt_degrees))
+    azimuth = float(rng.uniform(0.0, 2 * np.pi))
+    homography = tilt_homography(size, degrees, azimuth)
+    middle = np.array([[size[0] / 2, size[1] / 2]], np.float64)
+    around = np.concatenate([middle, middle + [1.0, 0.0], middle + [0.0, 1.0]])
+    moved = cv2.perspectiveTransform(around.reshape(-1, 1, 2), homography).reshape(3, 2)
+    zoom = float(np.sqrt(abs(np.linalg.det(np.stack([moved[1] - moved[0],
+                                                      moved[2] - moved[0]])))))
+    temperature = rng.uniform(-view.white_balance_off, view.white_balance_off)
+    tint = rng.uniform(-view.white_balance_off / 3, view.white_balance_off / 3)
+    conditions = replace(
+        conditions,
+        scale=float(rng.uniform(*view.die_px)) / zoom,
+        white_balance=(1.0 + temperature, 1.0 + tint, 1.0 - temperature),
+    )
+    return conditions, degrees, azimuth
+
+
 def evaluation_scene(
-    seed: int, look=None, *, size: tuple[int, int] = SCENE_SIZE, die_scale: float = 1.0
+    seed: int,
+    look=None,
+    *,
+    size: tuple[int, int] = SCENE_SIZE,
+    die_scale: float = 1.0,
+    steep: SteepView | None = None,
 ):
     """The full scene of `seed` that `evaluate_pipeline` reads (a `synth.Scene`).
 
     `look` (a `synth.looks.LookMix`) draws its dice set; None, the first renderer's
     Hershey dice. `size` (width, height) and `die_scale` (the dice's size times this) ask
     how the reader holds up where a camera sees the tray otherwise: the same draw, drawn
-    at another size, or with larger or smaller dice."""
+    at another size, or with larger or smaller dice. `steep`: the scene as a phone held
+    over the tray sees it (`SteepView`), the tilt applied after rendering
+    (`vision.synth.views`)."""
     from vision.synth import random_conditions, render_scene  # the renderer: evaluation only
 
-    if look is None and size == SCENE_SIZE and die_scale == 1.0:
+    if look is None and size == SCENE_SIZE and die_scale == 1.0 and steep is None:
         return render_scene(seed)
     if die_scale <= 0:
         raise ValueError(f"die_scale must be above 0, got {die_scale}")
@@ -192,9 +291,14 @@ def evaluation_scene(
     conditions = random_conditions(rng, size)
     if look is not None:
         conditions = look.apply(rng, conditions)
+    if steep is not None:
+        from vision.synth.views import steep_scene
+
+        conditions, degrees, azimuth = _steep(seed, conditions, size, steep)
     if die_scale != 1.0:
         conditions = replace(conditions, scale=conditions.scale * die_scale)
-    return render_scene(seed, conditions=conditions, size=size)
+    scene = render_scene(seed, conditions=conditions, size=size)
+    return scene if steep is None else steep_scene(scene, degrees, azimuth)
 
 
 def evaluate_pipeline(
@@ -204,6 +308,7 @@ def evaluate_pipeline(
     *,
     size: tuple[int, int] = SCENE_SIZE,
     die_scale: float = 1.0,
+    steep: SteepView | None = None,
 ) -> PipelineScore:
     """Render each seed's full scene (`evaluation_scene`), read it with `reader` (a
     DiceReader) and score it.
@@ -214,7 +319,7 @@ def evaluate_pipeline(
     """
     scores = []
     for seed in seeds:
-        scene = evaluation_scene(seed, look, size=size, die_scale=die_scale)
+        scene = evaluation_scene(seed, look, size=size, die_scale=die_scale, steep=steep)
         start = time.perf_counter()
         reading = reader.read(scene.image)
         seconds = time.perf_counter() - start

@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, Protocol
 
 import numpy as np
@@ -32,6 +32,7 @@ from vision.ink_order import ink_order_evidence
 from vision.profile import ink_chroma
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
 from vision.tops import Located, TopFinder
+from vision.trust import Calibration
 
 
 class FrameLocator(Protocol):
@@ -118,6 +119,7 @@ class DiceReader:
         profile: ProfileMatcher | None = None,
         frame_inks: bool = True,
         ink_order: bool = True,
+        calibration: Calibration | None | bool = True,
     ) -> None:
         """`tray`: a polygon of (x, y) pixel points; dice outside it are ignored.
         `turns`: quarter turns of each crop classified and averaged (1 to 4).
@@ -125,7 +127,10 @@ class DiceReader:
         None reads with the network alone. `frame_inks`: weigh each die's colour by how
         its ink compares with the frame's other dice (`vision.frame_colours`).
         `ink_order`: mend a colour reading that puts distinct inks in one colour
-        (`vision.ink_order`; only with `frame_inks`)."""
+        (`vision.ink_order`; only with `frame_inks`). `calibration`: how the dice's
+        probabilities are calibrated and which to mark (`vision.trust`); True loads the
+        one fitted for the classifier (`models/calibration.json`), None or False marks
+        each die by its posterior alone."""
         if not 1 <= turns <= 4:
             raise ValueError(f"turns must be 1 to 4, got {turns}")
         self.turns = turns
@@ -144,6 +149,11 @@ class DiceReader:
         #: Its network is a few hundred weights: one thread, whatever `threads` says.
         self.ink_evidence: InkEvidence | None = FrameColours.load() if frame_inks else None
         self.ink_order = ink_order
+        if calibration is True:
+            calibration = Calibration.load(
+                classifier_sha256=getattr(classifier, "sha256", None) or None
+            )
+        self.calibration: Calibration | None = calibration or None
 
     def sharing(
         self, *, tray: np.ndarray | None = None, finder: FrameLocator | None = None
@@ -240,12 +250,29 @@ class DiceReader:
                 corners=_corners(corners),
                 unsure=face.unsure or bool(face_prob[index] < MIN_FACE_PROB),  # legible
                 alternatives=face.alternatives,
+                face_prob=round(float(face_prob[index]), 4),
             )
             for face, corners, index in zip(decoding.faces, boxes, keep, strict=True)
         ]
         dice.sort(key=lambda read: (read.centre[1], read.centre[0]))
         flags += [flag for flag in decoding.flags if flag not in flags]
-        return Reading(tuple(dice), size, tuple(flags), unreadable)
+        dice, roll_probability = self._trusted(dice)
+        return Reading(tuple(dice), size, tuple(flags), unreadable, roll_probability)
+
+    def _trusted(self, dice: list[ReadDie]) -> tuple[list[ReadDie], float]:
+        """The dice with their calibrated probabilities and marks (`vision.trust`), and the
+        probability that all of them are right; without a calibration, as decoded."""
+        calibration = self.calibration
+        if calibration is None:
+            return dice, float(np.prod([die.right_probability for die in dice]))
+        probs = [calibration.die_probability(die.confidence, die.face_prob) for die in dice]
+        marks = calibration.marked(probs)
+        trusted = [
+            replace(die, probability=round(p, 4),
+                    unsure=mark or die.face_prob < MIN_FACE_PROB)  # a legible die stays marked
+            for die, p, mark in zip(dice, probs, marks, strict=True)
+        ]
+        return trusted, calibration.roll_probability(probs)
 
     def _frame_colours(
         self, crops: np.ndarray, chroma: np.ndarray, colour_probs: np.ndarray

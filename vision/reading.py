@@ -45,15 +45,29 @@ class ReadDie:
     corners: tuple[tuple[float, float], ...]
     unsure: bool
     alternatives: tuple[tuple[Die, float], ...] = ()
+    face_prob: float = 1.0
+    """The classifier's belief that the crop is a Phase 10 face at all."""
+    probability: float | None = None
+    """The share of dice read like this one that are right (`vision.trust`); None where
+    the reader has no calibration (then `confidence` is all there is)."""
+
+    @property
+    def right_probability(self) -> float:
+        """The calibrated probability, or the posterior times the face belief without one."""
+        if self.probability is not None:
+            return self.probability
+        return self.confidence * self.face_prob
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe summary: value (1..10 or "W"), colour letter, notation, centre, confidence."""
+        """JSON-safe summary: value (1..10 or "W"), colour letter, notation, centre,
+        confidence (the decoder's posterior), probability (how often such a die is right)."""
         return {
             "value": "W" if self.die.is_wild() else self.die.value,
             "colour": self.die.colour,
             "notation": str(self.die),
             "centre": [round(float(self.centre[0]), 1), round(float(self.centre[1]), 1)],
             "confidence": round(float(self.confidence), 4),
+            "probability": round(float(self.right_probability), 4),
             "unsure": bool(self.unsure),
             "unreadable": False,
             "box": [_point(corner) for corner in self.corners],
@@ -79,6 +93,7 @@ class UnreadableDie:
             "notation": None,
             "centre": _point(self.centre),
             "confidence": 0.0,
+            "probability": 0.0,
             "unsure": True,
             "unreadable": True,
             "box": [_point(corner) for corner in self.corners],
@@ -97,6 +112,8 @@ class Reading:
     frame_size: tuple[int, int] = (0, 0)  # (width, height) in pixels
     flags: tuple[ReadingFlag, ...] = field(default=())
     unreadable: tuple[UnreadableDie, ...] = ()
+    roll_probability: float | None = None
+    """The probability that every die read is right (`vision.trust`), None where unknown."""
 
     @classmethod
     def empty(cls, frame_size: tuple[int, int] = (0, 0), *flags: ReadingFlag) -> Reading:
@@ -170,6 +187,8 @@ class Reading:
             "frame_size": [int(self.frame_size[0]), int(self.frame_size[1])],
             "flags": [str(flag) for flag in self.flags],
             "complete": self.is_complete(),
+            "roll_probability": (None if self.roll_probability is None
+                                 else round(float(self.roll_probability), 4)),
             "dice": [die.to_dict() for die in found],
         }
 

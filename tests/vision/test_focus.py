@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorer.dice import Die
 from vision.crops import CROP_SIZE, crop_face
 from vision.focus import SOFT_BELOW, is_soft, sharpened, sharpness
 from vision.reading import ReadingFlag
 from vision.synth import render_scene
+from vision.synth.scene import RenderedDie
 from vision.synth.seeds import HELD_OUT_SEED_BASE
+
+FOCUS = Path(__file__).parents[1] / "data" / "focus"
 
 
 def _crops(image: np.ndarray, dice) -> np.ndarray:
@@ -63,26 +70,38 @@ def test_a_crop_too_small_to_have_a_middle_is_refused():
         sharpness(np.zeros((10, 10, 3), np.uint8))
 
 
-def test_a_tray_out_of_focus_is_read_sharpened_flagged_and_right(monkeypatch):
-    """Tray 7,600,032 of the second renderer blurred by 2.2 pixels (a camera out of
-    focus): read as it is, three dice are unsure; with its crops sharpened every die is
-    right and sure, and the reading says the picture is soft."""
-    from benchmark_modules import load_benchmark
+def _soft_focus_tray() -> tuple[np.ndarray, list[RenderedDie]]:
+    """The second renderer's tray 7,600,032, kept as a picture (tests/data/focus)."""
+    image = cv2.imread(str(FOCUS / "soft_focus_tray.jpg"), cv2.IMREAD_COLOR)
+    truth = json.loads((FOCUS / "soft_focus_tray.json").read_text())
+    dice = [
+        RenderedDie(
+            Die.from_text(die["notation"]),
+            tuple(die["centre"]),
+            np.asarray(die["corners"], np.float32),
+            False,
+        )
+        for die in truth["dice"]
+    ]
+    return image, dice
 
+
+def test_a_tray_out_of_focus_is_read_sharpened_flagged_and_right(monkeypatch):
+    """A tray blurred by 2.2 pixels (a camera out of focus): read as it is, dice are
+    unsure; with its crops sharpened every die is right and sure, and the reading says
+    the picture is soft."""
     import vision.pipeline
     from vision.evaluation import score_reading
     from vision.pipeline import DiceReader
 
-    pytest.importorskip("PIL", reason="Pillow (the dev extra) draws the foreign trays")
-    foreign_scenes = load_benchmark("foreign_scenes")
-    tray = foreign_scenes.foreign_scene(7_600_032, dark=False)
-    frame = cv2.GaussianBlur(tray.image, (0, 0), 2.2)
+    image, dice = _soft_focus_tray()
+    frame = cv2.GaussianBlur(image, (0, 0), 2.2)
     reader = DiceReader(threads=1)
     reading = reader.read(frame)
     assert reading.has_flag(ReadingFlag.SOFT_FOCUS)
-    assert not reader.read(tray.image).has_flag(ReadingFlag.SOFT_FOCUS)
-    sharp = score_reading(0, tray.dice, reading, 0.0)
+    assert not reader.read(image).has_flag(ReadingFlag.SOFT_FOCUS)
+    sharp = score_reading(0, dice, reading, 0.0)
     monkeypatch.setattr(vision.pipeline, "is_soft", lambda crops: False)
-    plain = score_reading(0, tray.dice, reader.read(frame), 0.0)
-    assert plain.unsure >= 2 and plain.right <= len(tray.dice) - 2
-    assert sharp.right == len(tray.dice) and sharp.unsure == 0
+    plain = score_reading(0, dice, reader.read(frame), 0.0)
+    assert plain.unsure >= 2 and plain.right <= len(dice) - 2
+    assert sharp.right == len(dice) and sharp.unsure == 0

@@ -106,7 +106,7 @@ def test_training_seeds_stay_below_the_evaluation_seeds():
 
 
 @pytest.mark.slow
-def test_tiny_training_run_exports_a_loadable_reproducible_model(tmp_path):
+def test_tiny_training_run_exports_a_loadable_reproducible_model(tmp_path, training_fonts):
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
     from models.train import train
@@ -170,7 +170,7 @@ def test_locator_training_seeds_stay_apart_from_held_out_scenes():
 
 
 @pytest.mark.slow
-def test_tiny_locator_training_run_exports_a_loadable_network(tmp_path):
+def test_tiny_locator_training_run_exports_a_loadable_network(tmp_path, training_fonts):
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
     from models.options import LocatorConfig as Config
@@ -272,7 +272,9 @@ def test_a_cached_chunk_is_rendered_once_and_named_by_its_look(tmp_path):
     assert look_key(None) == look_key(None)
 
 
-def test_a_streaming_run_trains_side_by_side_and_exports_each_network(tmp_path):
+def test_a_streaming_run_trains_side_by_side_and_exports_each_network(
+    tmp_path, training_fonts, held_out_fonts
+):
     """`models.train_stream` on the CPU: workers render while two sizes train on the same
     batches; each is exported, loads in the app, and its state lets a run go on."""
     pytest.importorskip("torch")

@@ -17,6 +17,8 @@ training must never be used to measure. Each use owns a range:
 |                                        | `+ g * FRAME_COLOUR_GROUP_SPAN + i`                |
 | HELD_OUT_SEED_BASE (2 * 10**9) ..      | whole-pipeline evaluation scenes (tests, benches)  |
 | GOLDEN_SEED_BASE (2.1 * 10**9) ..      | the golden scenes, and the locator's model choice  |
+| CALIBRATION_SEED_BASE (2,007,000,000) .. | scenes the calibration is fitted on (not reported) |
+| TRUST_REPORT_SEED_BASE (2,008,000,000) .. | scenes the trust figures are reported on         |
 | PROFILE_SEED_BASE (2.4 * 10**9) ..     | dice-profile evaluation: set k, scene j is         |
 |                                        | `+ k * PROFILE_SET_SPAN + j`                        |
 
@@ -71,3 +73,11 @@ that share one dice set, as a household's own dice."""
 
 PROFILE_SET_SPAN: Final[int] = 1_000
 """Scenes per dice set in the profile evaluation (set k's scenes start at k * this)."""
+
+CALIBRATION_SEED_BASE: Final[int] = 2_007_000_000
+"""First seed of the scenes the reader's calibration is fitted on (`benchmarks/calibrate.py`,
+`vision.trust`): inside the held-out range, but never a scene whose figures are reported.
+Reported trust figures start at TRUST_REPORT_SEED_BASE."""
+
+TRUST_REPORT_SEED_BASE: Final[int] = 2_008_000_000
+"""First seed of the scenes the calibrated reader's trust figures are reported on."""

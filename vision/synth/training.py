@@ -23,8 +23,8 @@ from vision.crops import CROP_SIZE, crop_face
 from vision.labels import NO_LABEL, colour_index, value_index
 from vision.synth.conditions import random_conditions
 from vision.synth.looks import LookMix
-from vision.synth.placement import random_placements, random_roll
 from vision.synth.pips import PipStyle
+from vision.synth.placement import random_placements, random_roll
 from vision.synth.scene import Scene, render_scene
 from vision.synth.views import random_steep_scene
 

@@ -19,8 +19,8 @@ import numpy as np
 
 from vision.synth.scene import Scene
 
-FOCAL_WIDTHS = 0.8
-"""Focal length over the frame's width: a phone camera's view, about 64 degrees across."""
+FOCAL_WIDTHS = 1.2
+"""Focal length over the frame's width: the tray filling about 45 degrees of a phone's view."""
 
 
 def tilt_homography(size: tuple[int, int], degrees: float, azimuth: float) -> np.ndarray:

@@ -1,0 +1,267 @@
+"""Fit (or check) the reader's calibration: how often dice and rolls read with given
+evidence are right, and the roll threshold under which dice are marked (`vision.trust`).
+
+    .venv/bin/python benchmarks/calibrate.py --fit                  # writes models/calibration.json
+    .venv/bin/python benchmarks/calibrate.py --first-seed 2008000000  # reliability on other scenes
+
+Scenes are drawn in the held-out font families, light and dark bodies, upright and
+steep views (`eval_pipeline.py --view`), 150 of each by default. `--fit` reads the
+calibration seeds (CALIBRATION_SEED_BASE, never reported on), fits the die and roll
+maps (isotonic), chooses the lowest roll threshold whose sure-but-wrong rolls stay
+under `--target` of all rolls, and writes the file. Without `--fit`, the shipped
+calibration is checked on the scenes asked for: a reliability table per die and per
+roll (confidence bins against the share right) and the expected calibration error.
+`--records FILE` keeps what was read (an .npz), so a fit can be tried again in seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.classifier import FaceClassifier
+from vision.evaluation import MATCH_RADIUS, STEEP_VIEW, evaluation_scene
+from vision.pipeline import DiceReader
+from vision.reading import Reading
+from vision.synth.looks import eval_group
+from vision.synth.seeds import CALIBRATION_SEED_BASE
+from vision.tops import TopFinder
+from vision.trust import CALIBRATION_FILE, Calibration, MonotoneMap, TrustSettings, raw_score
+
+GROUPS = ("held-out-light", "held-out-dark")
+VIEWS = ("upright", "steep")
+DIE_BINS = 40
+ROLL_BINS = 20
+#: Confidence bins of the reliability tables.
+TABLE_EDGES = (0.0, 0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 1.0001)
+
+
+@dataclass
+class Records:
+    """What was read: per read die its scene, raw evidence and whether it was right; per
+    scene whether its reading could be shown as sure (ten read, none unreadable or lost)."""
+
+    scene: np.ndarray  # (D,) scene index of each read die
+    confidence: np.ndarray  # (D,)
+    face_prob: np.ndarray  # (D,)
+    right: np.ndarray  # (D,) bool
+    complete: np.ndarray  # (S,) bool: ten dice read, none unreadable, none missed or extra
+    slices: np.ndarray  # (S,) str: group-view of each scene
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, **self.__dict__)
+
+    @classmethod
+    def load(cls, path: Path) -> Records:
+        with np.load(path) as stored:
+            return cls(**{name: stored[name] for name in stored.files})
+
+
+def die_outcomes(truth, reading: Reading) -> tuple[list[bool], bool]:
+    """Whether each read die (in reading order) names the face of the true die it lies on
+    (an extra die is wrong), and whether every true die was read (none lost)."""
+    truth = list(truth)
+    sides = [float(np.linalg.norm(die.corners[0] - die.corners[1])) for die in truth]
+    radius = MATCH_RADIUS * (float(np.median(sides)) if sides else 0.0)
+    right = [False] * len(reading.dice)
+    free = list(range(len(reading.dice)))
+    lost = 0
+    for die in truth:
+        centre = np.asarray(die.centre, np.float64)
+        distances = [np.hypot(*(np.asarray(reading.dice[j].centre) - centre)) for j in free]
+        if not distances or min(distances) > radius:
+            lost += 1
+            continue
+        j = free.pop(int(np.argmin(distances)))
+        right[j] = reading.dice[j].die == die.die
+    return right, lost == 0 and not free
+
+
+def read_records(reader: DiceReader, first_seed: int, scenes: int) -> Records:
+    scene_of, confidence, face_prob, right, complete, slices = [], [], [], [], [], []
+    index = 0
+    for number, (view, key) in enumerate((v, g) for v in VIEWS for g in GROUPS):
+        look = eval_group(key).mix()
+        first = first_seed + number * scenes
+        for seed in range(first, first + scenes):
+            scene = evaluation_scene(seed, look, steep=STEEP_VIEW if view == "steep" else None)
+            reading = reader.read(scene.image)
+            outcomes, all_found = die_outcomes(scene.dice, reading)
+            for die, ok in zip(reading.dice, outcomes, strict=True):
+                scene_of.append(index)
+                confidence.append(die.confidence)
+                face_prob.append(die.face_prob)
+                right.append(ok)
+            complete.append(all_found and len(reading.dice) == 10 and not reading.unreadable)
+            slices.append(f"{key}-{view}")
+            index += 1
+        print(f"read {key}, {view} views: {scenes} scenes", file=sys.stderr)
+    return Records(np.array(scene_of, int), np.array(confidence), np.array(face_prob),
+                   np.array(right, bool), np.array(complete, bool), np.array(slices))
+
+
+def die_probabilities(records: Records, calibration: Calibration) -> np.ndarray:
+    return np.array([calibration.die_probability(c, f)
+                     for c, f in zip(records.confidence, records.face_prob, strict=True)])
+
+
+def roll_rows(records: Records, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray, list]:
+    """For each complete scene: log of its dice's probability product, all right, and its
+    dice's probabilities and outcomes."""
+    x, y, dice = [], [], []
+    for scene in np.flatnonzero(records.complete):
+        mine = records.scene == scene
+        x.append(float(np.log(np.clip(probs[mine], 1e-6, 1.0)).sum()))
+        y.append(bool(records.right[mine].all()))
+        dice.append((probs[mine], records.right[mine]))
+    return np.array(x), np.array(y, bool), dice
+
+
+def simulate(records: Records, calibration: Calibration) -> dict[str, float]:
+    """Rolls shown as sure and sure but wrong (of all scenes), dice right and unmarked and
+    wrong and unmarked (of all read dice), under `calibration`'s marking."""
+    probs = die_probabilities(records, calibration)
+    sure = sure_wrong = right_unmarked = silent = 0
+    for scene in range(len(records.complete)):
+        mine = records.scene == scene
+        marks = np.array(calibration.marked(list(probs[mine])), bool)
+        ok = records.right[mine]
+        right_unmarked += int((ok & ~marks).sum())
+        silent += int((~ok & ~marks).sum())
+        if records.complete[scene] and not marks.any():
+            sure += 1
+            sure_wrong += not ok.all()
+    scenes, dice = len(records.complete), max(1, len(records.right))
+    return {"rolls_shown_sure": sure / scenes, "rolls_sure_but_wrong": sure_wrong / scenes,
+            "dice_right_unmarked": right_unmarked / dice, "dice_silent": silent / dice}
+
+
+def fit(records: Records, target: float, die_sure: float, sha256: str) -> Calibration:
+    die_map = MonotoneMap.fit([raw_score(c, f) for c, f in
+                               zip(records.confidence, records.face_prob, strict=True)],
+                              records.right, DIE_BINS)
+    plain = Calibration(die_map, MonotoneMap((-1.0, 0.0), (0.0, 1.0)))
+    x, y, _ = roll_rows(records, die_probabilities(records, plain))
+    roll_map = MonotoneMap.fit(x, y, ROLL_BINS)
+    best = None
+    for roll_sure in np.round(np.arange(0.90, 0.99951, 0.0005), 4):
+        candidate = Calibration(die_map, roll_map, TrustSettings(float(roll_sure), die_sure),
+                                sha256)
+        figures = simulate(records, candidate)
+        if figures["rolls_sure_but_wrong"] <= target:
+            best = candidate
+            print(f"roll threshold {roll_sure}: {json.dumps(rounded(figures))}", file=sys.stderr)
+            break
+    if best is None:
+        best = Calibration(die_map, roll_map, TrustSettings(0.9995, die_sure), sha256)
+        print("no threshold reaches the target; the strictest kept", file=sys.stderr)
+    return best
+
+
+def rounded(figures: dict[str, float]) -> dict[str, float]:
+    return {k: round(v, 5) for k, v in figures.items()}
+
+
+def reliability(probs: np.ndarray, right: np.ndarray) -> tuple[list[dict], float]:
+    """Rows (bin, count, mean probability, share right) and the expected calibration error."""
+    rows, error = [], 0.0
+    for low, high in zip(TABLE_EDGES, TABLE_EDGES[1:], strict=False):
+        inside = (probs >= low) & (probs < high)
+        if not inside.any():
+            continue
+        mean, share = float(probs[inside].mean()), float(right[inside].mean())
+        rows.append({"bin": f"{low:.3f}-{min(high, 1.0):.3f}", "count": int(inside.sum()),
+                     "mean_probability": round(mean, 4), "share_right": round(share, 4)})
+        error += inside.sum() / len(probs) * abs(mean - share)
+    return rows, round(float(error), 5)
+
+
+def report(records: Records, calibration: Calibration) -> dict:
+    probs = die_probabilities(records, calibration)
+    die_rows, die_ece = reliability(probs, records.right)
+    _, y, dice = roll_rows(records, probs)
+    roll_probs = np.array([calibration.roll_probability(list(p)) for p, _ in dice])
+    roll_rows_, roll_ece = reliability(roll_probs, y)
+    by_slice = {}
+    for key in sorted(set(records.slices)):
+        scenes = np.flatnonzero(records.slices == key)
+        part = Records(
+            np.searchsorted(scenes, records.scene[np.isin(records.scene, scenes)]),
+            records.confidence[np.isin(records.scene, scenes)],
+            records.face_prob[np.isin(records.scene, scenes)],
+            records.right[np.isin(records.scene, scenes)],
+            records.complete[scenes], records.slices[scenes])
+        by_slice[key] = rounded(simulate(part, calibration))
+    return {"dice": {"table": die_rows, "ece": die_ece},
+            "rolls": {"table": roll_rows_, "ece": roll_ece},
+            "marking": rounded(simulate(records, calibration)), "by_slice": by_slice}
+
+
+def print_table(title: str, rows: list[dict], ece: float) -> None:
+    print(f"== {title} (expected calibration error {ece:.4f})")
+    print(f"{'probability':<14}{'count':>7}{'mean':>9}{'right':>9}")
+    for row in rows:
+        print(f"{row['bin']:<14}{row['count']:>7}{row['mean_probability']:>9.4f}"
+              f"{row['share_right']:>9.4f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=150, help="scenes per slice (150)")
+    parser.add_argument("--first-seed", type=int, default=CALIBRATION_SEED_BASE)
+    parser.add_argument("--fit", action="store_true", help="fit and write the calibration")
+    parser.add_argument("--target", type=float, default=0.0025,
+                        help="sure-but-wrong rolls allowed when fitting, of all rolls (0.25 %%)")
+    parser.add_argument("--die-sure", type=float, default=TrustSettings().die_sure)
+    parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
+    parser.add_argument("--output", type=Path, default=CALIBRATION_FILE)
+    parser.add_argument("--records", type=Path, default=None,
+                        help="an .npz of what was read: loaded if it exists, else written")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if args.scenes < 1:
+        parser.error("--scenes must be at least 1")
+    if args.fit and args.first_seed != CALIBRATION_SEED_BASE:
+        print("calibrate: fitting on scenes other than the calibration seeds", file=sys.stderr)
+    cv2.setNumThreads(1)
+    classifier = FaceClassifier.load(args.model)
+    if args.records is not None and args.records.exists():
+        records = Records.load(args.records)
+    else:
+        try:
+            reader = DiceReader(classifier, threads=1, finder=TopFinder.load(),
+                                calibration=None)
+            records = read_records(reader, args.first_seed, args.scenes)
+        except RuntimeError as error:  # the held-out fonts are not installed
+            parser.error(str(error))
+        if args.records is not None:
+            records.save(args.records)
+    if args.fit:
+        calibration = fit(records, args.target, args.die_sure, classifier.sha256)
+        calibration.save(args.output)
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        calibration = Calibration.load(args.output, classifier.sha256)
+        if calibration is None:
+            parser.error(f"no calibration for this classifier at {args.output}; fit one first")
+    result = report(records, calibration)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print_table("dice", result["dice"]["table"], result["dice"]["ece"])
+    print_table("rolls (ten read)", result["rolls"]["table"], result["rolls"]["ece"])
+    print(f"roll threshold {calibration.settings.roll_sure}, die threshold "
+          f"{calibration.settings.die_sure}: {json.dumps(result['marking'])}")
+    for key, figures in result["by_slice"].items():
+        print(f"  {key}: {json.dumps(figures)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""Steep views of rendered scenes (`vision.synth.views`) and the face crops training
+draws from pip dice and tipped cameras (`vision.synth.training`)."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.synth import render_scene
+from vision.synth.looks import LookMix
+from vision.synth.training import render_face_crops
+from vision.synth.views import steep_scene, tilt_homography
+
+
+def _side(corners: np.ndarray) -> float:
+    return float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+
+
+@pytest.fixture(scope="module")
+def scene():
+    return render_scene(5)
+
+
+def test_an_upright_camera_changes_nothing(scene):
+    homography = tilt_homography((1280, 960), 0.0, 1.0)
+    np.testing.assert_allclose(homography, np.eye(3), atol=1e-9)
+    same = steep_scene(scene, 0.0, 0.3)
+    assert np.array_equal(same.image, scene.image)
+
+
+@settings(max_examples=20, deadline=None)
+@given(degrees=st.floats(5.0, 35.0), azimuth=st.floats(0.0, 2 * math.pi))
+def test_a_tipped_camera_keeps_the_whole_frame_in_view(degrees, azimuth):
+    homography = tilt_homography((1280, 960), degrees, azimuth)
+    frame = np.array([[0, 0], [1280, 0], [1280, 960], [0, 960]], np.float64).reshape(-1, 1, 2)
+    moved = cv2.perspectiveTransform(frame, homography).reshape(4, 2)
+    assert (moved >= -1e-6).all() and (moved[:, 0] <= 1280 + 1e-6).all()
+    assert (moved[:, 1] <= 960 + 1e-6).all()
+
+
+def test_dice_far_from_a_steep_camera_look_smaller_than_near_ones(scene):
+    """Tipped towards the picture's top: dice near the top are farther, so smaller."""
+    steep = steep_scene(scene, 35.0, math.pi / 2)
+    ratios = [_side(after.corners) / _side(before.corners)
+              for before, after in zip(scene.dice, steep.dice, strict=True)]
+    heights = [after.centre[1] for after in steep.dice]
+    top, bottom = int(np.argmin(heights)), int(np.argmax(heights))
+    assert ratios[top] < ratios[bottom]
+
+
+def test_a_steep_scenes_dice_are_where_their_pixels_went(scene):
+    """The moved corners frame the same face: the crop of a die from the tipped picture
+    matches the crop from the upright one far better than a crop of the wrong die."""
+    from vision.crops import crop_face
+
+    steep = steep_scene(scene, 30.0, 0.7)
+    before = [crop_face(scene.image, d.corners).astype(np.float32) for d in scene.dice]
+    after = [crop_face(steep.image, d.corners).astype(np.float32) for d in steep.dice]
+    same = np.mean([np.abs(b - a).mean() for b, a in zip(before, after, strict=True)])
+    other = np.mean([np.abs(b - a).mean() for b, a in zip(before, after[1:] + after[:1],
+                                                          strict=True)])
+    assert same < 0.5 * other
+
+
+def test_pip_dice_crops_are_never_faces():
+    """A scene of pip dice teaches only "no face": no crop carries a value or a colour."""
+    crops, values, colours, faces = render_face_crops(11, 60, look=LookMix(pip_share=1.0))
+    assert len(crops) == 60 and not faces.any()
+    assert (values == -1).all() and (colours == -1).all()
+
+
+def test_steep_share_tips_some_scenes_and_leaves_the_rest_as_they_were():
+    plain = render_face_crops(12, 40, look=LookMix())
+    again = render_face_crops(12, 40, look=LookMix())
+    steep = render_face_crops(12, 40, look=LookMix(steep_share=1.0))
+    assert np.array_equal(plain[0], again[0])
+    assert not np.array_equal(plain[0], steep[0])
+    assert steep[3].sum() > 0  # faces are still drawn, seen from the side

@@ -1,0 +1,87 @@
+"""Calibrated probabilities and the dice marked for a tap (`vision.trust`)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vision.trust import Calibration, MonotoneMap, TrustSettings, raw_score
+
+IDENTITY_ROLL = MonotoneMap((math.log(1e-6), 0.0), (1e-6, 1.0))
+"""The roll's probability as the product of its dice's (log-product to probability)."""
+
+
+def _calibration(roll_sure: float = 0.99, die_sure: float = 0.8) -> Calibration:
+    """Die probability equal to the raw posterior; roll probability the exact product."""
+    knots = tuple(np.linspace(-14, 14, 57))
+    die = MonotoneMap(knots, tuple(1 / (1 + math.exp(-k)) for k in knots))
+    # The roll map takes the log of the product: exp of it, sampled finely.
+    logs = tuple(np.linspace(-14, 0, 400))
+    roll = MonotoneMap(logs, tuple(math.exp(v) for v in logs))
+    return Calibration(die, roll, TrustSettings(roll_sure, die_sure))
+
+
+def test_a_monotone_fit_never_decreases_and_never_says_certain():
+    rng = np.random.default_rng(1)
+    scores = rng.normal(0, 3, 5000)
+    right = rng.random(5000) < 1 / (1 + np.exp(-scores))
+    fitted = MonotoneMap.fit(scores, right, 30)
+    assert all(b >= a for a, b in zip(fitted.values, fitted.values[1:], strict=False))
+    all_right = MonotoneMap.fit(rng.normal(5, 1, 500), np.ones(500, bool), 5)
+    assert max(all_right.values) < 1.0
+    # Fitted to logistic data, it reads back close to the truth where data is dense.
+    assert fitted(0.0) == pytest.approx(0.5, abs=0.08)
+    assert fitted(3.0) == pytest.approx(1 / (1 + math.exp(-3)), abs=0.06)
+
+
+def test_a_map_with_decreasing_values_is_refused():
+    with pytest.raises(ValueError, match="must not decrease"):
+        MonotoneMap((0.0, 1.0), (0.9, 0.5))
+
+
+def test_a_roll_under_the_threshold_has_its_least_probable_die_marked():
+    calibration = _calibration(roll_sure=0.99)
+    probs = [0.9999] * 9 + [0.985]
+    assert calibration.roll_probability(probs) < 0.99
+    marks = calibration.marked(probs)
+    assert marks == (False,) * 9 + (True,)
+
+
+def test_a_sure_roll_has_no_die_marked_and_a_doubtful_die_is_marked_anyway():
+    calibration = _calibration(roll_sure=0.99, die_sure=0.8)
+    assert calibration.marked([0.9999] * 10) == (False,) * 10
+    assert calibration.marked([0.9999] * 9 + [0.7]) == (False,) * 9 + (True,)
+
+
+@given(st.lists(st.floats(0.5, 1.0), min_size=1, max_size=10), st.floats(0.9, 0.999))
+def test_as_few_dice_are_marked_as_needed_the_least_probable_first(probs, roll_sure):
+    calibration = _calibration(roll_sure=roll_sure, die_sure=0.0)
+    marks = calibration.marked(probs)
+    unmarked = [p for p, m in zip(probs, marks, strict=True) if not m]
+    assert calibration.roll_probability(unmarked) >= roll_sure or not unmarked
+    if any(marks):  # the marked are the least probable, and one fewer would not do
+        assert max(p for p, m in zip(probs, marks, strict=True) if m) <= min(unmarked, default=1)
+        weakest_marked = max((p, i) for i, (p, m) in enumerate(zip(probs, marks, strict=True))
+                             if m)[1]
+        fewer = [p for i, (p, m) in enumerate(zip(probs, marks, strict=True))
+                 if not m or i == weakest_marked]
+        assert calibration.roll_probability(fewer) < roll_sure
+
+
+def test_raw_score_grows_with_the_posterior_and_with_the_face_belief():
+    assert raw_score(0.99, 1.0) > raw_score(0.9, 1.0) > raw_score(0.9, 0.6)
+
+
+def test_a_calibration_round_trips_through_its_file(tmp_path):
+    calibration = _calibration()
+    calibration = Calibration(calibration.die, calibration.roll, calibration.settings, "abc")
+    calibration.save(tmp_path / "c.json")
+    loaded = Calibration.load(tmp_path / "c.json", "abc")
+    assert loaded is not None and loaded.settings == calibration.settings
+    assert loaded.die_probability(0.97, 1.0) == pytest.approx(0.97, abs=1e-3)
+    assert Calibration.load(tmp_path / "c.json", "another network") is None
+    assert Calibration.load(tmp_path / "missing.json") is None

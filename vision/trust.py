@@ -1,0 +1,180 @@
+"""How far a reading can be trusted: calibrated probabilities, and which dice to mark.
+
+The decoder's posterior for a die says how the networks and the dice table weigh
+its faces, not how often such a reading is right: on pictures unlike the training
+ones it is too sure. `Calibration` maps each die's raw evidence (the posterior
+and the classifier's belief that the crop is a Phase 10 face at all) to the share
+of such dice that are right, measured on rendered scenes kept for that purpose
+(`benchmarks/calibrate.py`, never the scenes figures are reported on), and maps
+the product of a roll's die probabilities to the share of such rolls that are
+right (the dice of one picture fail together: a lamp, a steep view).
+
+A roll is shown as sure only when that probability reaches `TrustSettings.roll_sure`:
+otherwise the least probable dice are marked for a tap, one at a time, until the
+dice left unmarked reach it (a die the players confirm is no longer in doubt). A
+die under `TrustSettings.die_sure` is marked whatever the roll.
+
+The fitted tables live in `models/calibration.json` beside the networks they were
+measured with (the classifier's SHA-256 is recorded; a file fitted for another
+network is refused and the reader falls back to the posterior as it is).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+
+logger = logging.getLogger(__name__)
+
+CALIBRATION_FILE: Final[Path] = Path(__file__).resolve().parents[1] / "models" / "calibration.json"
+
+_EPSILON: Final[float] = 1e-6
+PRIOR: Final[float] = 0.5
+"""Pseudo-readings, right and wrong each, added to every block of a fitted map."""
+
+
+@dataclass(frozen=True)
+class TrustSettings:
+    """When the reading is shown as sure, and when a die is marked."""
+
+    roll_sure: float = 0.995
+    """A roll is shown as sure only when the probability that every unmarked die is right
+    reaches this; below it the least probable dice are marked until it does."""
+    die_sure: float = 0.8
+    """A die less probable than this is marked whatever the roll."""
+
+
+def raw_score(confidence: float, face_prob: float) -> float:
+    """The evidence a die's probability is read from: the log-odds of its posterior times
+    the classifier's belief that the crop is a Phase 10 face."""
+    p = min(max(confidence * face_prob, _EPSILON), 1 - _EPSILON)
+    return math.log(p / (1 - p))
+
+
+@dataclass(frozen=True)
+class MonotoneMap:
+    """A non-decreasing map by linear interpolation between knots (flat beyond them)."""
+
+    knots: tuple[float, ...]
+    values: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.knots) != len(self.values) or not self.knots:
+            raise ValueError("a monotone map needs as many values as knots, at least one")
+        if any(b < a for a, b in zip(self.knots, self.knots[1:], strict=False)):
+            raise ValueError("knots must not decrease")
+        if any(b < a for a, b in zip(self.values, self.values[1:], strict=False)):
+            raise ValueError("values must not decrease")
+
+    def __call__(self, x: float) -> float:
+        return float(np.interp(x, self.knots, self.values))
+
+    @classmethod
+    def fit(cls, scores: Sequence[float], right: Sequence[bool], bins: int) -> MonotoneMap:
+        """Isotonic regression of `right` on `scores` (pool-adjacent-violators) over
+        `bins` groups of equal count, each group one knot at its mean score."""
+        order = np.argsort(np.asarray(scores, np.float64), kind="stable")
+        x = np.asarray(scores, np.float64)[order]
+        y = np.asarray(right, np.float64)[order]
+        if not len(x):
+            raise ValueError("no data to fit")
+        groups = np.array_split(np.arange(len(x)), min(bins, len(x)))
+        means = [float(x[g].mean()) for g in groups]
+        sums = [float(y[g].sum()) for g in groups]
+        counts = [float(len(g)) for g in groups]
+        # Pool adjacent violators: merge blocks until their rates do not decrease.
+        blocks: list[list[float]] = []  # [score sum weighted, right sum, count]
+        for mean, total, count in zip(means, sums, counts, strict=True):
+            blocks.append([mean * count, total, count])
+            while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] > blocks[-1][1] / blocks[-1][2]:
+                last = blocks.pop()
+                blocks[-1] = [a + b for a, b in zip(blocks[-1], last, strict=True)]
+        knots = tuple(b[0] / b[2] for b in blocks)
+        # Half a right and half a wrong reading added to each block: a block of 500 right
+        # readings says 99.9 %, not certainty, which no sample can show.
+        smoothed = [(b[1] + PRIOR) / (b[2] + 2 * PRIOR) for b in blocks]
+        values = tuple(float(v) for v in np.maximum.accumulate(smoothed))
+        return cls(knots, values)
+
+    def to_dict(self) -> dict[str, list[float]]:
+        return {"knots": [round(k, 6) for k in self.knots],
+                "values": [round(v, 6) for v in self.values]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> MonotoneMap:
+        return cls(tuple(float(k) for k in data["knots"]), tuple(float(v) for v in data["values"]))
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Die and roll probabilities fitted to how often readings are right."""
+
+    die: MonotoneMap
+    roll: MonotoneMap
+    settings: TrustSettings = field(default_factory=TrustSettings)
+    classifier_sha256: str = ""
+
+    def die_probability(self, confidence: float, face_prob: float) -> float:
+        """The share of dice read with this evidence that are read right."""
+        return self.die(raw_score(confidence, face_prob))
+
+    def roll_probability(self, die_probabilities: Sequence[float]) -> float:
+        """The share of rolls whose dice have these probabilities that are all right."""
+        if not die_probabilities:
+            return 1.0
+        product = float(np.prod(np.clip(die_probabilities, _EPSILON, 1.0)))
+        return self.roll(math.log(product))
+
+    def marked(self, die_probabilities: Sequence[float]) -> tuple[bool, ...]:
+        """Which dice to mark: each under `die_sure`, then the least probable of the rest,
+        one at a time, until the unmarked dice's roll probability reaches `roll_sure`."""
+        probs = list(die_probabilities)
+        marks = [p < self.settings.die_sure for p in probs]
+        for index in sorted(range(len(probs)), key=lambda i: probs[i]):
+            rest = [p for p, mark in zip(probs, marks, strict=True) if not mark]
+            if self.roll_probability(rest) >= self.settings.roll_sure:
+                break
+            marks[index] = True
+        return tuple(marks)
+
+    def to_dict(self) -> dict:
+        return {
+            "classifier_sha256": self.classifier_sha256,
+            "roll_sure": self.settings.roll_sure,
+            "die_sure": self.settings.die_sure,
+            "die": self.die.to_dict(),
+            "roll": self.roll.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Calibration:
+        return cls(
+            MonotoneMap.from_dict(data["die"]),
+            MonotoneMap.from_dict(data["roll"]),
+            TrustSettings(float(data["roll_sure"]), float(data["die_sure"])),
+            str(data.get("classifier_sha256", "")),
+        )
+
+    def save(self, path: Path = CALIBRATION_FILE) -> None:
+        path.write_text(json.dumps(self.to_dict(), indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: Path = CALIBRATION_FILE, classifier_sha256: str | None = None
+             ) -> Calibration | None:
+        """The calibration at `path`; None (with a warning) when there is none, or when it
+        was fitted for another classifier than `classifier_sha256`."""
+        if not path.is_file():
+            logger.warning("no calibration at %s: dice are marked by their posterior", path)
+            return None
+        calibration = cls.from_dict(json.loads(path.read_text()))
+        if classifier_sha256 and calibration.classifier_sha256 not in ("", classifier_sha256):
+            logger.warning("%s was fitted for another classifier: not used", path)
+            return None
+        return calibration
