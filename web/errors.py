@@ -80,6 +80,14 @@ STATUS: dict[type[BaseException], int] = {
 }
 
 
+#: Addresses answered in JSON, refusals included (the API and the live streams).
+JSON_PREFIXES: tuple[str, ...] = ("/api/", "/stream/")
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
 def status_of(error: BaseException) -> int | None:
     for cls in type(error).__mro__:
         if cls in STATUS:
@@ -94,10 +102,18 @@ def _json_error(message: str, status: int) -> ResponseReturnValue:
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:
-        if not request.path.startswith("/api/"):
+        if not request.path.startswith(JSON_PREFIXES):
             return error
         limit = request.max_content_length  # the route's own limit (a photo's is larger)
-        messages = {413: f"request body too large (limit {limit} bytes)"}
+        messages = {
+            413: f"request body too large (limit {limit} bytes)",
+            404: (f"there is nothing at {_short(request.path)}: check the address (a game's "
+                  "number as shown in the list of games), or start from the list at /"),
+        }
+        allowed = getattr(error, "valid_methods", None)
+        if error.code == 405 and allowed:
+            messages[405] = (f"{request.method} is not taken here: this address takes "
+                             f"{', '.join(sorted(allowed))}")
         if error.code == 413 and request.path.endswith("/photo"):
             messages[413] = (f"the photo is larger than {(limit or 0) / 1e6:g} MB, this "
                              "table's limit (max_photo_bytes): send a smaller one")

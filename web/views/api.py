@@ -9,6 +9,7 @@ from flask.typing import ResponseReturnValue
 
 from scorer import (
     DEFAULT_FIRST_FINISH,
+    PHASES,
     ROLLS_PER_TURN,
     Die,
     GameKind,
@@ -21,6 +22,7 @@ from web.camera import CameraControlError, CameraFeed
 from web.game_view import GameView
 from web.hint import plain_hint
 from web.presenters import die_dict, page_dict, verdict_dict
+from web.request_numbers import whole_number
 from web.service import ACTIONS, BadActionError, body_field
 from web.store import LIST_STATUSES, MAX_ID, MAX_PAGE
 from web.views.cards import create_card_game, game_kind
@@ -78,9 +80,7 @@ def _query_number(name: str, default: int, low: int, high: int) -> int:
     text = request.args.get(name)
     if text is None:
         return default
-    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
-        raise BadActionError(f"query {name!r} must be a whole number {low}-{high}, got {text!r}")
-    return int(text)
+    return whole_number(f"query {name!r}", text, low, high)
 
 
 @bp.get("/games")
@@ -226,11 +226,16 @@ def act(game_id: int, action: str) -> ResponseReturnValue:
 @bp.get("/score")
 def score() -> ResponseReturnValue:
     """The verdict on a roll for a phase, without any game: ?roll=...&phase=N."""
-    roll = Roll.from_text(request.args.get("roll", ""))
-    phase_text = request.args.get("phase", "")
-    if not (phase_text.isascii() and phase_text.isdigit()):  # not "¹" or "١", which int() refuses
-        raise BadActionError(f"query 'phase' must be a number 1-10, got {phase_text!r}")
-    phase = get_phase(int(phase_text))
+    for name in request.args:
+        if name not in ("roll", "phase"):
+            raise BadActionError(f"unknown query {name!r}: this verdict takes 'roll' and 'phase'")
+    roll_text = request.args.get("roll", "")
+    if not roll_text.strip():
+        raise BadActionError("query 'roll' is missing: send the dice, e.g. "
+                             "?roll=8R 8B 8G 10O 5G 7R WR WB 1G 3R&phase=1")
+    roll = Roll.from_text(roll_text)
+    # ASCII digits only (not "¹" or "١"), and their length checked before int() sees them
+    phase = get_phase(whole_number("query 'phase'", request.args.get("phase", ""), 1, len(PHASES)))
     verdict = verdict_dict(roll, phase.number)
     verdict["dice"] = [die_dict(die) for die in roll.dice]
     verdict["explained"] = roll.is_explained_by_inventory()  # the name the state and CLI use
