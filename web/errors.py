@@ -7,6 +7,7 @@ the exception's class hierarchy wins), so views raise and never build errors.
 from __future__ import annotations
 
 import logging
+import re
 import sqlite3
 
 from flask import Flask, jsonify, request
@@ -32,6 +33,7 @@ from web.pin_guard import PinLockedError
 from web.service import (
     BadActionError,
     GameOverError,
+    MissingGuardError,
     StaleVersionError,
     UnconfirmedDiceError,
     UnreadableDiceError,
@@ -55,6 +57,7 @@ STATUS: dict[type[BaseException], int] = {
     PinRequiredError: 401,
     WrongPinError: 403,
     PinLockedError: 429,
+    MissingGuardError: 428,
     InvalidDieError: 400,
     InvalidRollError: 400,
     InvalidPhaseError: 400,
@@ -84,6 +87,10 @@ STATUS: dict[type[BaseException], int] = {
 JSON_PREFIXES: tuple[str, ...] = ("/api/", "/stream/")
 
 
+#: A game's address whose number is too long for any game (no route takes it: 404).
+_GAME_ADDRESS = re.compile(r"^/(?:api|stream)/games/(\d+)(?:/|$)")
+
+
 def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
@@ -110,6 +117,10 @@ def register_error_handlers(app: Flask) -> None:
             404: (f"there is nothing at {_short(request.path)}: check the address (a game's "
                   "number as shown in the list of games), or start from the list at /"),
         }
+        game = _GAME_ADDRESS.match(request.path)
+        if error.code == 404 and game:
+            messages[404] = (f"no game {_short(game.group(1), 24)} at this table: check the "
+                             "game's number in the list of games")
         allowed = getattr(error, "valid_methods", None)
         if error.code == 405 and allowed:
             messages[405] = (f"{request.method} is not taken here: this address takes "

@@ -91,7 +91,8 @@ def test_a_phone_photo_puts_its_roll_on_the_table(client, good_photo):
     assert {key: value for key, value in state.items() if key != "photo"} == client.get(
         f"/api/games/{game_id}").json
     scored = client.post(f"/api/games/{game_id}/score",
-                         json={"player": "Ann", "roll_id": state["roll_id"]})
+                         json={"player": "Ann", "version": state["version"],
+                               "roll_id": state["roll_id"]})
     assert scored.status_code == 200
     assert scored.json["scorepad"]["columns"][0]["phase_scores"][0] == 34
 

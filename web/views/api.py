@@ -30,6 +30,9 @@ from web.views.common import json_body, require_pin, table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
+#: What a phone showed when it asks to change the roll on the table (web/API.md).
+SEEN = ("version", "roll_id")
+
 def _players(body: dict[str, Any]) -> list[str]:
     """The names as sent; the engine checks them (count, length, duplicates)."""
     players = body_field(body, "players", list)
@@ -164,34 +167,35 @@ def _typed_roll(body: dict[str, Any]) -> Roll:
 @bp.post("/games/<int:game_id>/roll")
 def put_roll(game_id: int) -> ResponseReturnValue:
     """Put the next roll of the turn on the table (typed notation or the tapped dice)."""
-    body = json_body("roll", "roll_number")
+    body = json_body("roll", "roll_number", *SEEN)
     require_pin(body)
     roll = _typed_roll(body)
     roll_number = body_field(body, "roll_number", int, required=False)
-    return jsonify(table().service.set_roll(game_id, roll, roll_number=roll_number))
+    return jsonify(table().service.set_roll(game_id, roll, roll_number=roll_number, seen=body))
 
 
 @bp.put("/games/<int:game_id>/roll")
 def replace_roll(game_id: int) -> ResponseReturnValue:
     """Edit the roll on the table (a typo fixed): same roll number, since nothing was thrown."""
-    body = json_body("roll")
+    body = json_body("roll", *SEEN)
     require_pin(body)
-    return jsonify(table().service.set_roll(game_id, _typed_roll(body), replace=True))
+    return jsonify(table().service.set_roll(game_id, _typed_roll(body), replace=True, seen=body))
 
 
 @bp.delete("/games/<int:game_id>/roll")
 def clear_roll(game_id: int) -> ResponseReturnValue:
-    require_pin(json_body())
-    return jsonify(table().service.clear_roll(game_id))
+    body = json_body(*SEEN)
+    require_pin(body)
+    return jsonify(table().service.clear_roll(game_id, seen=body))
 
 
 @bp.post("/games/<int:game_id>/roll/dice/<int:index>")
 def correct_die(game_id: int, index: int) -> ResponseReturnValue:
     """One tap corrects a misread die: its value and colour."""
-    body = json_body("die")
+    body = json_body("die", *SEEN)
     require_pin(body)
     die = Die.from_text(body_field(body, "die", str))
-    return jsonify(table().service.correct_die(game_id, index, die))
+    return jsonify(table().service.correct_die(game_id, index, die, seen=body))
 
 
 @bp.post("/games/<int:game_id>/demo-roll")
