@@ -20,6 +20,8 @@ from vision.camera_contract import SourceError, parse_source_spec
 
 #: Camera settings of the scorepad itself; anything else is a vision source spec.
 CAMERA_CHOICES: Final[tuple[str, ...]] = ("auto", "none")
+#: The longest table PIN: any text, a phrase included (the page's PIN box takes letters too).
+MAX_PIN_CHARS: Final[int] = 64
 _HOSTNAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,252}[A-Za-z0-9])?$")
 
 
@@ -135,6 +137,9 @@ def _check_pin(config: Config) -> None:
         return
     if not isinstance(pin, str) or not pin.strip():
         raise ConfigError("pin must be non-empty text (quote it in TOML: pin = \"1234\")")
+    if len(pin.strip()) > MAX_PIN_CHARS:
+        raise ConfigError(f"pin is {len(pin.strip())} characters: at most {MAX_PIN_CHARS} "
+                          "(any letters, digits or words; longer is harder to guess)")
     object.__setattr__(config, "pin", pin.strip())
 
 

@@ -156,3 +156,98 @@ def test_a_roll_replaced_on_another_phone_is_not_scored_or_fixed(client):
     now = {"version": newer["version"], "roll_id": newer["roll_id"]}
     fixed = client.put(f"{base}/roll", json={"roll": MAKES[1][0], **now})
     assert fixed.status_code == 200 and fixed.json["current"]["roll_number"] == 2
+
+
+class FakeClock:
+    """The PIN guard's clock, moved by hand (no test waits for real time)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_pin_guessed_from_250_addresses_locks_the_table_for_everyone(tmp_path):
+    from scorepad_helpers import make_config
+
+    from web.app import close_app, create_app
+    from web.pin_guard import LIMITS
+
+    app = create_app(make_config(tmp_path, pin="2468"))
+    clock = FakeClock()
+    guard = app.extensions["phase10"].pins
+    guard._clock = clock
+    client = app.test_client()
+
+    def roll(pin: str, address: str):
+        return client.post(f"/api/games/{game_id}/roll", json={"roll": NEVER},
+                           headers={"X-Table-Pin": pin},
+                           environ_base={"REMOTE_ADDR": address})
+
+    try:
+        game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]},
+                              headers={"X-Table-Pin": "2468"}).json["id"]
+        answers = []
+        for guess in range(250 * 5):  # five guesses from each of 250 addresses
+            address = f"10.0.{guess // 5 // 250}.{guess // 5 % 250}"
+            answers.append(roll(f"{guess:04d}", address).status_code)
+        assert answers[:LIMITS.table_budget] == [403] * LIMITS.table_budget
+        assert set(answers[LIMITS.table_budget:]) == {429}  # every guess after: unchecked
+        assert roll("2468", "10.0.0.1").status_code == 429  # the right PIN too, from anyone
+        family = roll("2468", "192.168.1.20")
+        refused(family, 429, "the table is locked for 15 minutes", "scores can still be read")
+        assert int(family.headers["Retry-After"]) == LIMITS.table_lock_s
+        assert client.get("/api/config").json["pin_locked_s"] == LIMITS.table_lock_s
+        assert client.get(f"/api/games/{game_id}").status_code == 200  # reading goes on
+        clock.now += LIMITS.table_lock_s - 1
+        assert roll("2468", "192.168.1.20").status_code == 429  # for the lock's whole length
+        clock.now += 1
+        assert client.get("/api/config").json["pin_locked_s"] == 0
+        assert roll("2468", "192.168.1.20").status_code == 200
+    finally:
+        close_app(app)
+
+
+def test_each_further_table_lock_is_longer_until_a_right_pin():
+    from web.pin_guard import PinGuard, PinLimits
+
+    clock = FakeClock()
+    guard = PinGuard(clock, PinLimits(table_budget=3, table_lock_s=60, table_lock_max_s=200))
+    locks = []
+    for _round in range(4):
+        for address in range(3):
+            guard.wrong(f"10.1.0.{_round * 3 + address}")
+        locks.append(guard.table_locked_for())
+        clock.now += locks[-1]
+    assert locks == [60, 120, 200, 200]
+    guard.right("192.168.1.20")
+    for address in range(3):
+        guard.wrong(f"10.2.0.{address}")
+    assert guard.table_locked_for() == 60
+
+
+def test_a_flood_of_addresses_does_not_forget_a_locked_one():
+    from web.pin_guard import PinGuard, PinLimits, PinLockedError
+
+    clock = FakeClock()
+    limits = PinLimits(table_budget=10**9)  # the per-address limit alone
+    guard = PinGuard(clock, limits)
+    for _ in range(limits.lockout_after):
+        guard.wrong("10.9.9.9")
+    for address in range(4200):  # each sends one wrong PIN
+        guard.wrong(f"10.{address // 250}.{address % 250}.1")
+    with pytest.raises(PinLockedError, match="locked out"):
+        guard.check_allowed("10.9.9.9")
+    assert guard.wrong_count("10.9.9.9") == limits.lockout_after
+
+
+def test_a_pin_may_be_a_long_phrase(tmp_path):
+    from scorepad_helpers import make_config
+
+    from web.config import ConfigError
+
+    phrase = "correct horse battery staple 42"
+    assert make_config(tmp_path, pin=phrase).pin == phrase
+    with pytest.raises(ConfigError, match="at most 64"):
+        make_config(tmp_path, pin="x" * 65)

@@ -47,6 +47,7 @@ def config() -> ResponseReturnValue:
     tab = table()
     return jsonify(
         pin_required=tab.config.pin is not None,
+        pin_locked_s=round(tab.pins.table_locked_for()),
         camera=None if tab.camera is None else tab.camera.source,
         demo_dice=tab.camera is not None and tab.camera.rolls_on_request,
         rolls_per_turn=ROLLS_PER_TURN,

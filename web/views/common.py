@@ -50,8 +50,9 @@ def json_body(*fields: str) -> dict[str, Any]:
 def require_pin(body: dict[str, Any] | None = None) -> None:
     """Refuse a change unless it carries the table PIN (when one is configured).
 
-    Wrong PINs are counted per client (`web.pin_guard`): after a few, that client
-    must wait before its next PIN is even checked (429), then it is locked out.
+    Wrong PINs are counted per client and for the table (`web.pin_guard`): after a
+    few, that client (after many from anyone, every client) must wait before its next
+    PIN is even checked (429).
     """
     tab = table()
     expected = tab.config.pin
