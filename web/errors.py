@@ -28,6 +28,7 @@ from web.camera import CameraControlError
 from web.camera_settings import InvalidSetupError, SettingsSaveError
 from web.demo_dice import DemoRollError
 from web.layout_service import LayoutRefusedError
+from web.live import TooManyStreamsError
 from web.photo import BadImageError, NotAnImageError, PhotoBusyError, PhotoTooLargeError
 from web.pin_guard import PinLockedError
 from web.service import (
@@ -74,6 +75,7 @@ STATUS: dict[type[BaseException], int] = {
     CameraControlError: 409,
     DemoRollError: 409,
     SettingsSaveError: 503,
+    TooManyStreamsError: 503,
     NotAnImageError: 415,
     BadImageError: 400,
     PhotoTooLargeError: 413,
