@@ -45,7 +45,9 @@ class ServerLimits:
     connections: int  # open connections; past this new ones wait in the listen backlog
     header_timeout_s: float  # a request whose head is not all in by then is dropped
     idle_timeout_s: float  # a connection with no request in flight, silent this long, closes
-    backlog: int = 1024  # connections the kernel queues before they are accepted
+    backlog: int = 4096  # connections the kernel queues before they are accepted (at most
+    # net.core.somaxconn): a full queue drops a phone's connection, which it retries 1 s later
+    accept_batch: int = 512  # connections accepted per turn of the loop, not one
     max_header_bytes: int = 64 * 1024
     max_body_bytes: int = 101_000_000  # past this waitress answers 413 itself (any route)
 
@@ -89,6 +91,15 @@ class ScorepadServer(TcpWSGIServer):
             max_request_body_size=limits.max_body_bytes,
             ident="phase10", expose_tracebacks=False,
         )
+
+    def handle_accept(self) -> None:
+        """Accept every waiting connection (up to a batch), not one per turn of the loop:
+        a flood of them would otherwise fill the kernel's queue and drop a phone's."""
+        for _ in range(self.limits.accept_batch):
+            before = len(self._map)
+            super().handle_accept()
+            if len(self._map) == before or len(self._map) >= self.adj.connection_limit:
+                return
 
     def maintenance(self, now: float) -> None:
         super().maintenance(now)
