@@ -251,3 +251,33 @@ def test_a_pin_may_be_a_long_phrase(tmp_path):
     assert make_config(tmp_path, pin=phrase).pin == phrase
     with pytest.raises(ConfigError, match="at most 64"):
         make_config(tmp_path, pin="x" * 65)
+
+
+@pytest.mark.parametrize("path", ["/api/profile/check", "/api/camera/test-reading"])
+@pytest.mark.parametrize(("data", "words"), [
+    ("[1, 2", "JSON object"), ("[]", "JSON object"), ('{"face": "8R"}', "unknown field 'face'"),
+    ('{"n": ' + "9" * 5000 + "}", "digits"),
+])
+def test_reads_that_change_nothing_still_refuse_a_malformed_body(client, path, data, words):
+    reply = client.post(path, data=data, content_type="application/json")
+    refused(reply, 400, words)
+
+
+def test_live_streams_past_the_servers_room_are_told_to_close_one(tmp_path):
+    from scorepad_helpers import make_config
+
+    from web.app import close_app, create_app
+
+    app = create_app(make_config(tmp_path, live_streams=1, server_threads=8))
+    client = app.test_client()
+    try:
+        first = client.get("/stream/games", buffered=False)
+        assert first.status_code == 200
+        refused(client.get("/stream/games"), 503, "as many as it has room for", "close")
+        first.close()
+        assert app.extensions["phase10"].hub.client_count == 0
+        again = client.get("/stream/games", buffered=False)
+        assert again.status_code == 200
+        again.close()
+    finally:
+        close_app(app)
