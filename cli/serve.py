@@ -23,7 +23,8 @@ log = logging.getLogger(__name__)
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         COMMAND, help=HELP,
-        description="Serve the live scorepad on the local network (a threaded WSGI server).",
+        description="Serve the live scorepad on the local network (waitress: bounded "
+                    "connections and threads, header and idle timeouts).",
     )
     parser.add_argument("--config", type=Path, help="TOML configuration file")
     parser.add_argument("--host", help="address to listen on (default 0.0.0.0: every interface)")
@@ -48,6 +49,17 @@ def _not_ready(environ: Any, start_response: Any) -> list[bytes]:
     """The server's app until the scorepad is built (no request is served before that)."""
     start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
     return [b"the scorepad is starting"]
+
+
+class _Deferred:
+    """The WSGI app the server is given before the scorepad is built: listening comes
+    first, so a busy port fails before anything says "ready"."""
+
+    def __init__(self) -> None:
+        self.app: Any = _not_ready
+
+    def __call__(self, environ: Any, start_response: Any) -> Any:
+        return self.app(environ, start_response)
 
 
 def _layout_environment(data_dir: Path) -> dict[str, str]:
@@ -87,10 +99,10 @@ def _start_with_the_households_layout(data_dir: Path, words: list[str] | None) -
 
 def run(args: argparse.Namespace) -> int:
     import segno
-    from werkzeug.serving import make_server
 
     from web.app import close_app, create_app
     from web.config import load_config
+    from web.server import close_server, make_server
 
     if args.pin is not None and not args.pin.strip():
         raise ValueError("--pin is empty: give the table a PIN (--pin 1234), "
@@ -100,11 +112,13 @@ def run(args: argparse.Namespace) -> int:
         camera=args.camera, pin=args.pin,
     )
     _start_with_the_households_layout(config.data_dir, getattr(args, "words", None))
+    deferred = _Deferred()
     try:  # listen first: a busy port fails before anything says "ready"
-        server = make_server(config.host, config.port, _not_ready, threaded=True)
-    except SystemExit:  # werkzeug printed why (e.g. the port is in use by another program)
-        print(f"phase10 serve: error: cannot listen on {config.host} port {config.port}; "
-              "nothing was started (is another scorepad running? try --port)", file=sys.stderr)
+        server = make_server(deferred, config)
+    except OSError as error:  # e.g. the port is in use by another program
+        print(f"phase10 serve: error: cannot listen on {config.host} port {config.port} "
+              f"({error.strerror or error}); nothing was started (is another scorepad "
+              "running? try --port)", file=sys.stderr)
         return 2
     words = getattr(args, "words", None)
     restart_asked = threading.Event()
@@ -112,11 +126,11 @@ def run(args: argparse.Namespace) -> int:
     def restart() -> None:
         """Stop serving; `run` then starts the command again (the dice layout changed)."""
         restart_asked.set()
-        threading.Thread(target=server.shutdown, daemon=True).start()
+        server.shutdown()
 
     app = create_app(config, restart=None if words is None else restart)
-    server.app = app
-    urls = _urls(config.host, server.server_port)
+    deferred.app = app
+    urls = _urls(config.host, server.port)
     camera = app.extensions["phase10"].camera
     print(f"Phase 10 scorepad on {' and '.join(urls)}")
     if is_loopback(config.host):
@@ -129,16 +143,16 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
 
     def stop(signum: int, frame: Any) -> None:
-        threading.Thread(target=server.shutdown, daemon=True).start()
+        server.shutdown()
 
     signal.signal(signal.SIGTERM, stop)
     try:
-        server.serve_forever()
+        server.serve()
     except KeyboardInterrupt:
         pass
     finally:
-        close_app(app)
-        server.server_close()
+        close_app(app)  # ends the live streams first: their threads are then free
+        close_server(server)
     if restart_asked.is_set() and words is not None:
         print("scorepad starting again (the dice layout changed)", flush=True)
         _start_again(words, _layout_environment(config.data_dir))

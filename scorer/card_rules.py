@@ -35,6 +35,10 @@ CARD_VALUES: Final[tuple[CardValue, ...]] = (
 )
 POINT_STEP: Final[int] = 5
 """Every card costs a multiple of this, so every hand's points are one too."""
+MAX_CARDS_HELD: Final[int] = 11
+"""The most cards a player can hold when a hand ends: the ten dealt and one drawn."""
+MAX_HAND_POINTS: Final[int] = MAX_CARDS_HELD * max(value.points for value in CARD_VALUES)
+"""275: every card held a Skip or a Wild. More than this is a slip in the counting."""
 
 
 class CardWinnerRule(enum.Enum):

@@ -12,7 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from scorer.card_events import CardGameCreated, HandResult, InvalidHandError
-from scorer.card_rules import CARD_VALUES, POINT_STEP, CardWinnerRule
+from scorer.card_rules import (
+    CARD_VALUES,
+    MAX_CARDS_HELD,
+    MAX_HAND_POINTS,
+    POINT_STEP,
+    CardWinnerRule,
+)
 from scorer.card_scorepad import CardColumn, CardScorepad, HandLine, HandRecord
 from scorer.game_errors import GameError, GameOverError, InvalidCorrectionError, UnknownPlayerError
 from scorer.phases import LAST_PHASE
@@ -122,6 +128,11 @@ class CardTable:
             if result.points < 0:
                 raise InvalidHandError(
                     f"{result.player}'s points are {result.points}: points cannot be negative")
+            if result.points > MAX_HAND_POINTS:
+                raise InvalidHandError(
+                    f"{result.player}'s points are {result.points}: a player holds at most "
+                    f"{MAX_CARDS_HELD} cards when a hand ends, {MAX_HAND_POINTS} points even if "
+                    "every one is a Skip or a Wild: count the cards again")
             if result.points % POINT_STEP:
                 raise InvalidHandError(
                     f"{result.player}'s points are {result.points}: not a multiple of "

@@ -21,6 +21,7 @@ from web.live import Hub
 from web.photo import PhotoReader, ReaderFactory
 from web.pin_guard import PinGuard
 from web.profile_service import TableProfile
+from web.request_numbers import BoundedIntConverter
 from web.service import GameService
 from web.store import GameStore
 from web.views import api, camera, cards, pages, photo, profile, setup, stream
@@ -65,6 +66,7 @@ def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None,
     Photos uploaded from phones are read by a reader of their own, loaded on the
     first photo (`photo_reader_factory` replaces vision's DiceReader)."""
     app = Flask(__name__)
+    app.url_map.converters["int"] = BoundedIntConverter  # before any route is added
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
     app.json.sort_keys = False  # type: ignore[attr-defined]
     store = GameStore(config.database_path)

@@ -20,6 +20,8 @@ from vision.camera_contract import SourceError, parse_source_spec
 
 #: Camera settings of the scorepad itself; anything else is a vision source spec.
 CAMERA_CHOICES: Final[tuple[str, ...]] = ("auto", "none")
+#: The longest table PIN: any text, a phrase included (the page's PIN box takes letters too).
+MAX_PIN_CHARS: Final[int] = 64
 _HOSTNAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,252}[A-Za-z0-9])?$")
 
 
@@ -45,6 +47,13 @@ class Config:
     heartbeat_s: float = 15.0
     max_body_bytes: int = 64 * 1024
     max_photo_bytes: int = 15_000_000  # a photo of the dice (POST /api/games/<id>/photo)
+    # The server (web/server.py): each live stream holds a thread, so the pool is sized
+    # for the phones following the table and a few requests besides.
+    server_threads: int = 128
+    live_streams: int = 112  # streams at once; past this a phone is told to close one
+    max_connections: int = 10_000  # held at once, idle ones included
+    header_timeout_s: float = 10.0  # a request's head must be in by then
+    idle_timeout_s: float = 30.0  # a silent connection with no request in flight closes
 
     def __post_init__(self) -> None:
         if not isinstance(self.data_dir, str | Path) or not str(self.data_dir):
@@ -135,6 +144,9 @@ def _check_pin(config: Config) -> None:
         return
     if not isinstance(pin, str) or not pin.strip():
         raise ConfigError("pin must be non-empty text (quote it in TOML: pin = \"1234\")")
+    if len(pin.strip()) > MAX_PIN_CHARS:
+        raise ConfigError(f"pin is {len(pin.strip())} characters: at most {MAX_PIN_CHARS} "
+                          "(any letters, digits or words; longer is harder to guess)")
     object.__setattr__(config, "pin", pin.strip())
 
 
@@ -144,7 +156,19 @@ _NUMBERS: Final[dict[str, tuple[type | tuple[type, ...], float, float]]] = {
     "heartbeat_s": ((int, float), 0.01, 300),
     "max_body_bytes": (int, 1024, 16 * 1024 * 1024),
     "max_photo_bytes": (int, 64 * 1024, 100_000_000),
+    "server_threads": (int, 4, 1024),
+    "live_streams": (int, 1, 1000),
+    "max_connections": (int, 16, 100_000),
+    "header_timeout_s": ((int, float), 1, 300),
+    "idle_timeout_s": ((int, float), 1, 3600),
 }
+
+
+def _check_streams(config: Config) -> None:
+    if config.live_streams > config.server_threads - 4:
+        raise ConfigError(
+            f"live_streams ({config.live_streams}) must leave at least 4 of the "
+            f"{config.server_threads} server_threads for requests: each stream holds one")
 
 
 def _check_numbers(config: Config) -> None:
@@ -154,4 +178,4 @@ def _check_numbers(config: Config) -> None:
             raise ConfigError(f"{name} must be a number from {low} to {high}, got {value!r}")
 
 
-_CHECKS = (_check_host, _check_port, _check_camera, _check_pin, _check_numbers)
+_CHECKS = (_check_host, _check_port, _check_camera, _check_pin, _check_numbers, _check_streams)

@@ -7,6 +7,7 @@ the exception's class hierarchy wins), so views raise and never build errors.
 from __future__ import annotations
 
 import logging
+import re
 import sqlite3
 
 from flask import Flask, jsonify, request
@@ -27,11 +28,13 @@ from web.camera import CameraControlError
 from web.camera_settings import InvalidSetupError, SettingsSaveError
 from web.demo_dice import DemoRollError
 from web.layout_service import LayoutRefusedError
+from web.live import TooManyStreamsError
 from web.photo import BadImageError, NotAnImageError, PhotoBusyError, PhotoTooLargeError
 from web.pin_guard import PinLockedError
 from web.service import (
     BadActionError,
     GameOverError,
+    MissingGuardError,
     StaleVersionError,
     UnconfirmedDiceError,
     UnreadableDiceError,
@@ -55,6 +58,7 @@ STATUS: dict[type[BaseException], int] = {
     PinRequiredError: 401,
     WrongPinError: 403,
     PinLockedError: 429,
+    MissingGuardError: 428,
     InvalidDieError: 400,
     InvalidRollError: 400,
     InvalidPhaseError: 400,
@@ -71,6 +75,7 @@ STATUS: dict[type[BaseException], int] = {
     CameraControlError: 409,
     DemoRollError: 409,
     SettingsSaveError: 503,
+    TooManyStreamsError: 503,
     NotAnImageError: 415,
     BadImageError: 400,
     PhotoTooLargeError: 413,
@@ -78,6 +83,18 @@ STATUS: dict[type[BaseException], int] = {
     LayoutError: 400,
     LayoutRefusedError: 422,
 }
+
+
+#: Addresses answered in JSON, refusals included (the API and the live streams).
+JSON_PREFIXES: tuple[str, ...] = ("/api/", "/stream/")
+
+
+#: A game's address whose number is too long for any game (no route takes it: 404).
+_GAME_ADDRESS = re.compile(r"^/(?:api|stream)/games/(\d+)(?:/|$)")
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def status_of(error: BaseException) -> int | None:
@@ -94,10 +111,22 @@ def _json_error(message: str, status: int) -> ResponseReturnValue:
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:
-        if not request.path.startswith("/api/"):
+        if not request.path.startswith(JSON_PREFIXES):
             return error
         limit = request.max_content_length  # the route's own limit (a photo's is larger)
-        messages = {413: f"request body too large (limit {limit} bytes)"}
+        messages = {
+            413: f"request body too large (limit {limit} bytes)",
+            404: (f"there is nothing at {_short(request.path)}: check the address (a game's "
+                  "number as shown in the list of games), or start from the list at /"),
+        }
+        game = _GAME_ADDRESS.match(request.path)
+        if error.code == 404 and game:
+            messages[404] = (f"no game {_short(game.group(1), 24)} at this table: check the "
+                             "game's number in the list of games")
+        allowed = getattr(error, "valid_methods", None)
+        if error.code == 405 and allowed:
+            messages[405] = (f"{request.method} is not taken here: this address takes "
+                             f"{', '.join(sorted(allowed))}")
         if error.code == 413 and request.path.endswith("/photo"):
             messages[413] = (f"the photo is larger than {(limit or 0) / 1e6:g} MB, this "
                              "table's limit (max_photo_bytes): send a smaller one")

@@ -23,6 +23,12 @@ log = logging.getLogger(__name__)
 QUEUE_SIZE = 16
 
 
+class TooManyStreamsError(RuntimeError):
+    """Every live stream the server has room for is taken (503): each holds a thread."""
+
+    retry_after = 30
+
+
 @dataclass(frozen=True)
 class Message:
     """One server-sent event: its name, data (JSON-encoded when sent) and topic."""

@@ -50,6 +50,10 @@ log = logging.getLogger(__name__)
 MIN_SIDES: Final[tuple[int, int]] = (320, 240)
 #: The most pixels a photo may have (a 48-megapixel phone photo is 8064x6048).
 MAX_PIXELS: Final[int] = 50_000_000
+#: The most pixels a PNG may have: it is decoded whole (a JPEG is decoded at 1/2 to 1/8
+#: by the codec), 3 bytes a pixel, so a 143 KB PNG of 7000x7000 would take ~150 MB of a
+#: Pi's memory before it could be shrunk. 12 megapixels covers a phone's screenshot.
+MAX_PNG_PIXELS: Final[int] = 12_000_000
 #: Decoded photos are brought to at most about this longer side (dice of 3 % of the
 #: picture's width then measure 60 pixels, well above the classifier's 40-pixel crops).
 WORK_SIDE: Final[int] = 2000
@@ -80,7 +84,8 @@ class BadImageError(PhotoError):
 
 
 class PhotoTooLargeError(PhotoError):
-    """A photo with more pixels than MAX_PIXELS: 413."""
+    """A photo with more pixels than MAX_PIXELS (a PNG: MAX_PNG_PIXELS), or more bytes than
+    the table takes: 413."""
 
 
 class PhotoBusyError(RuntimeError):
@@ -118,10 +123,13 @@ def inspect(data: bytes) -> ImageInfo:
         info = _inspect_png(data)
     else:
         raise NotAnImageError(_not_an_image(data))
-    if info.width * info.height > MAX_PIXELS:
+    most = MAX_PNG_PIXELS if info.kind == "png" else MAX_PIXELS
+    if info.width * info.height > most:  # from the header: nothing decoded yet
+        kind = "PNG picture" if info.kind == "png" else "photo"
         raise PhotoTooLargeError(
-            f"the photo is {info.width}x{info.height} pixels, more than "
-            f"{MAX_PIXELS / 1e6:g} megapixels: take it at a lower resolution")
+            f"the {kind} is {info.width}x{info.height} pixels, more than "
+            f"{most / 1e6:g} megapixels: take it at a lower resolution"
+            + (", or send it as a JPEG" if info.kind == "png" else ""))
     long_side, short_side = max(info.width, info.height), min(info.width, info.height)
     if long_side < MIN_SIDES[0] or short_side < MIN_SIDES[1]:
         raise BadImageError(

@@ -61,6 +61,11 @@ class StaleVersionError(ValueError):
     """An action sent for an older state of the game than the current one (409)."""
 
 
+class MissingGuardError(BadActionError):
+    """A change sent without the `version` (and, for dice, `roll_id`) the phone showed (428):
+    without them a phone looking at an older screen could change a newer game."""
+
+
 class UnreadableDiceError(ValueError):
     """Score refused: the roll on the table has dice the camera could not read (409)."""
 
@@ -365,8 +370,7 @@ class GameService:
                 raise BadActionError(f"game {game_id} is {kind}, which has no action {name!r}: "
                                      f"expected one of {', '.join(actions)}")
             table_roll = _table_roll(stored.current)
-            _check_version(payload, game)
-            _check_roll_id(payload, table_roll)
+            _check_seen(payload, game, table_roll)
             _check_readable(name, payload, table_roll)
             confirmed = body_field(payload, "confirmed", bool, required=False, default=False)
             before = len(game.events)
@@ -408,6 +412,7 @@ class GameService:
         flags: tuple[str, ...] = (),
         replace: bool = False,
         unreadable: int = 0,
+        seen: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Put a roll on the table (typed, tapped or read); the verdict comes with the state.
 
@@ -416,16 +421,20 @@ class GameService:
         is edited instead (a typo fixed): it keeps its roll number, since no dice
         were thrown, and the advice keeps counting the same rolls left. `unreadable`
         counts dice the camera found but could not read: the roll cannot be scored
-        until each is fixed (`correct_die`).
+        until each is fixed (`correct_die`). `seen` is a phone's request body: its
+        `version` and `roll_id` must be the game's and the table's now (the camera and a
+        photo, which show the dice as they lie, send none).
         """
         if roll_number is not None and not 1 <= roll_number <= ROLLS_PER_TURN:
             raise BadActionError(f"roll_number {roll_number} is outside 1-{ROLLS_PER_TURN}")
         with self._lock:
             stored = self.store.load(game_id, events=False)
             self._require_dice(game_id, "there are no dice to put on the table")
+            on_table = _table_roll(stored.current)
+            if seen is not None:
+                _check_seen(seen, self._game(game_id), on_table)
             if stored.finished:
                 raise GameOverError(f"game {game_id} is over: no more rolls")
-            on_table = _table_roll(stored.current)
             previous = 0 if on_table is None else on_table.roll_number
             if roll_number is None and replace:
                 roll_number = max(previous, 1)
@@ -440,7 +449,8 @@ class GameService:
         self._announce(game_id, state)
         return state
 
-    def correct_die(self, game_id: int, index: int, die: Die) -> dict[str, Any]:
+    def correct_die(self, game_id: int, index: int, die: Die,
+                    seen: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Replace one die of the current roll (a misread die); it is no longer unsure.
 
         Indices past the dice read are the dice the camera could not read (they come
@@ -448,6 +458,8 @@ class GameService:
         """
         with self._lock:
             on_table = _table_roll(self.store.load(game_id, events=False).current)
+            if seen is not None:
+                _check_seen(seen, self._game(game_id), on_table)
             if on_table is None:
                 raise BadActionError("there is no roll on the table to correct")
             if not 0 <= index < on_table.dice_count:
@@ -471,8 +483,12 @@ class GameService:
         self.store.set_setting(LAST_ROLL_ID, roll_id)
         return roll_id
 
-    def clear_roll(self, game_id: int) -> dict[str, Any]:
+    def clear_roll(self, game_id: int, seen: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Take the roll off the table; `seen` as for `set_roll`."""
         with self._lock:
+            stored = self.store.load(game_id, events=False)
+            if seen is not None:
+                _check_seen(seen, self._game(game_id), _table_roll(stored.current))
             self.store.set_current(game_id, None)
             state = self.state(game_id)
         self._announce(game_id, state)
@@ -489,7 +505,24 @@ def _table_roll(stored: Mapping[str, Any] | None) -> TableRoll | None:
     return None if stored is None else TableRoll.from_dict(stored)
 
 
-def _check_version(payload: Mapping[str, Any], game: Game) -> None:
+def _check_seen(payload: Mapping[str, Any], game: Game | CardGame,
+                table_roll: TableRoll | None) -> None:
+    """Every change a phone asks for names what it showed: the game's `version`, and for a
+    dice game the `roll_id` of the roll on the table (null for none). Both are required;
+    a screen older than the game or the table is refused (StaleVersionError, 409)."""
+    dice = not isinstance(game, CardGame)
+    _check_version(payload, game)  # what was sent is checked first: a stale screen is a 409
+    if dice and "roll_id" in payload:
+        _check_roll_id(payload, table_roll)
+    if payload.get("version") is None or (dice and "roll_id" not in payload):
+        wanted = "'version' and 'roll_id'" if dice else "'version'"
+        raise MissingGuardError(
+            f"this change must say what the phone showed: send {wanted} from the game's "
+            "state (GET /api/games/<id>), so that a change made meanwhile on another phone "
+            "is not overwritten; reload the page and try again")
+
+
+def _check_version(payload: Mapping[str, Any], game: Game | CardGame) -> None:
     """An optional guard against two phones acting on the same stale screen."""
     version = body_field(payload, "version", int, required=False)
     if version is not None and version != len(game.events):
@@ -544,15 +577,13 @@ def _check_confirmed(payload: Mapping[str, Any], table_roll: TableRoll | None) -
 
 
 def _check_roll_id(payload: Mapping[str, Any], table_roll: TableRoll | None) -> None:
-    """An optional guard that the roll acted on is the one the phone showed.
+    """The guard that the roll acted on is the one the phone showed (`_check_seen`).
 
     `version` counts game events only; a roll put on the table (typed, read,
     corrected) changes the roll id, so "take score" from a screen that showed
     an older roll is refused instead of scoring a roll nobody looked at.
     """
-    if "roll_id" not in payload:
-        return
-    sent = payload["roll_id"]
+    sent = payload.get("roll_id")
     if sent is not None:
         sent = body_field(payload, "roll_id", int)
     table = None if table_roll is None else table_roll.roll_id

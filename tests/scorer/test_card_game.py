@@ -105,6 +105,9 @@ def test_a_tie_for_the_lowest_total_has_several_winners():
      "Ann is in this hand twice"),
     ((("Ann", True, 0), ("Bob", False, -5), ("Cy", False, 5)), "Bob's points are -5"),
     ((("Ann", True, 0), ("Bob", False, 12), ("Cy", False, 5)), "not a multiple of 5"),
+    ((("Ann", True, 0), ("Bob", False, 280), ("Cy", False, 5)),
+     "Bob's points are 280: a player holds at most 11 cards .* 275 points"),
+    ((("Ann", True, 0), ("Bob", False, 10**30), ("Cy", False, 5)), "at most 11 cards"),
     ((("Ann", True, 5), ("Bob", False, 5), ("Cy", False, 5)), "nobody has 0 points"),
     ((("Ann", True, 0), ("Bob", False, 0), ("Cy", False, 5)), "Ann and Bob all have 0"),
     ((("Ann", False, 0), ("Bob", False, 5), ("Cy", False, 5)), "did not make the phase"),
@@ -114,6 +117,12 @@ def test_an_impossible_hand_is_refused_by_name_and_changes_nothing(lines, messag
     with pytest.raises(InvalidHandError, match=message):
         game.play_hand(hand(*lines))
     assert game.hands == () and len(game.events) == 1
+
+
+def test_a_hand_of_eleven_skips_or_wilds_is_the_most_a_player_can_hold():
+    game = CardGame.new(PLAYERS)
+    game.play_hand(hand(("Ann", True, 0), ("Bob", False, 11 * 25), ("Cy", False, 5)))
+    assert game.scorepad.columns[1].grand_total == 275
 
 
 def test_unknown_players_and_bad_shapes_are_refused():

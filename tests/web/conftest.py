@@ -15,11 +15,19 @@ import pytest
 from fakes import FakeWatcher
 from flask import Flask
 from flask.testing import FlaskClient
+from phone_client import PhoneClient
 from scorepad_helpers import make_config, open_camera_app
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from web.app import close_app, create_app
 from web.config import Config
+
+
+@pytest.fixture(autouse=True)
+def phone_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Test clients send what the phone saw with each change, as the page does
+    (tests/web/phone_client.py); a test of the guard sends its own."""
+    monkeypatch.setattr(Flask, "test_client_class", PhoneClient)
 
 
 @pytest.fixture

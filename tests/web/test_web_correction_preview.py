@@ -56,7 +56,8 @@ def test_the_preview_lists_the_later_turns_that_change_and_the_correction_follow
     assert client.get(f"/api/games/{game_id}").json == before  # nothing changed
 
     corrected = client.post(f"/api/games/{game_id}/correct", json={
-        "turn": 0, "roll": MAKES[1][0], "made": True, "version": preview["version"]}).json
+        "turn": 0, "roll": MAKES[1][0], "made": True, "version": preview["version"],
+        "roll_id": before["roll_id"]}).json
     for change in preview["later"]:
         turn = corrected["turns"][change["index"]]
         assert {key: turn[key] for key in change["after"]} == change["after"]

@@ -64,6 +64,14 @@ def png_with_size(width: int, height: int) -> bytes:
     return bytes(data)
 
 
+def jpeg_with_size(width: int, height: int) -> bytes:
+    """A small JPEG whose frame header claims this size (the pixels are never decoded)."""
+    data = bytearray(cv2.imencode(".jpg", np.zeros((8, 8, 3), np.uint8))[1].tobytes())
+    frame = data.index(b"\xff\xc0")
+    data[frame + 5:frame + 9] = struct.pack(">HH", height, width)
+    return bytes(data)
+
+
 # --- a good photo ---------------------------------------------------------------------------
 
 
@@ -91,7 +99,8 @@ def test_a_phone_photo_puts_its_roll_on_the_table(client, good_photo):
     assert {key: value for key, value in state.items() if key != "photo"} == client.get(
         f"/api/games/{game_id}").json
     scored = client.post(f"/api/games/{game_id}/score",
-                         json={"player": "Ann", "roll_id": state["roll_id"]})
+                         json={"player": "Ann", "version": state["version"],
+                               "roll_id": state["roll_id"]})
     assert scored.status_code == 200
     assert scored.json["scorepad"]["columns"][0]["phase_scores"][0] == 34
 
@@ -185,7 +194,10 @@ BAD_UPLOADS = [
     ("corrupt png", _corrupt_png, 400, "could not be decoded"),
     ("too small", lambda photo: encode(photo.upright[:150, :200].copy(), kind="PNG"), 400,
      "only 200x150 pixels, too small"),
-    ("too many pixels", lambda photo: png_with_size(10000, 6000), 413, "more than 50 megapixels"),
+    ("too many pixels", lambda photo: jpeg_with_size(10000, 6000), 413,
+     "10000x6000 pixels, more than 50 megapixels"),
+    ("a PNG decoded whole", lambda photo: png_with_size(7000, 7000), 413,
+     "PNG picture is 7000x7000 pixels, more than 12 megapixels"),
 ]
 
 
@@ -198,6 +210,33 @@ def test_a_bad_upload_is_refused_and_the_table_is_unchanged(client, good_photo, 
                         content_type="image/jpeg")
     assert reply.status_code == status, reply.json
     assert message in reply.json["error"]
+    assert unchanged(client, game_id, before)
+
+
+def test_pixels_are_counted_from_the_header_before_anything_is_decoded(client, monkeypatch):
+    import web.photo
+
+    def never(*args, **kwargs):
+        raise AssertionError("decoded before its size was checked")
+
+    monkeypatch.setattr(web.photo, "decode_photo", never)
+    game_id, before = with_typed_roll(client)
+    for data in (png_with_size(7000, 7000), jpeg_with_size(10000, 6000)):
+        reply = client.post(f"/api/games/{game_id}/photo", data=data, content_type="image/png")
+        assert reply.status_code == 413 and "megapixels" in reply.json["error"]
+    assert unchanged(client, game_id, before)
+
+
+def test_a_photo_sent_in_chunks_over_the_limit_is_413_not_truncated(client):
+    import io
+
+    game_id, before = with_typed_roll(client)
+    body = b"\xff\xd8\xff\xe0" + b"\x00" * 15_000_000
+    reply = client.post(f"/api/games/{game_id}/photo", input_stream=io.BytesIO(body),
+                        content_type="image/jpeg", headers={"Transfer-Encoding": "chunked"},
+                        environ_overrides={"wsgi.input_terminated": True})
+    assert reply.status_code == 413, reply.json
+    assert reply.json["error"].startswith("the photo is larger than 15 MB")
     assert unchanged(client, game_id, before)
 
 

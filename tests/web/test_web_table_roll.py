@@ -59,10 +59,12 @@ def test_a_game_stored_with_an_old_roll_on_the_table_loads(app, client):
     state = client.get(f"/api/games/{game_id}").json
     assert state["roll_id"] is None and state["current"]["source"] == "camera"
     assert state["current"]["unsure_count"] == 1 and state["current"]["verdict"]["made"]
-    refused = client.post(f"/api/games/{game_id}/score", json={"player": "Ann", "roll_id": None})
+    refused = client.post(f"/api/games/{game_id}/score",
+                          json={"player": "Ann", "version": 1, "roll_id": None})
     assert refused.status_code == 409 and "unsure of die 3" in refused.json["error"]
     scored = client.post(f"/api/games/{game_id}/score",
-                         json={"player": "Ann", "roll_id": None, "confirmed": True})
+                         json={"player": "Ann", "version": 1, "roll_id": None,
+                                           "confirmed": True})
     assert scored.status_code == 200 and scored.json["turns"][0]["score"] == MAKES[1][1]
 
 

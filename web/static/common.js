@@ -40,6 +40,7 @@ async function callApi(method, url, payload, contentType) {
     let data = {};
     try { data = await response.json(); } catch (err) { data = { error: response.statusText }; }
     if (response.status === 403) localStorage.removeItem(PIN_KEY);  /* never resend a wrong PIN */
+    if (response.status === 429) showPinLock(data.error, Number(response.headers.get("Retry-After")));
     if ((response.status === 401 || response.status === 403) && attempt === 0) {
       const entered = await askPin();
       if (!entered) return { ok: false, status: response.status, data };
@@ -50,6 +51,26 @@ async function callApi(method, url, payload, contentType) {
   }
   return { ok: false, status: 403, data: { error: "wrong table PIN" } };
 }
+
+/* Say on the page that PINs are refused for a while (the table, or this phone, is
+   locked after too many wrong PINs), and when they are taken again. */
+function showPinLock(message, seconds) {
+  const note = document.getElementById("pin-locked");
+  if (!note || !message) return;
+  const until = seconds > 0 ? new Date(Date.now() + seconds * 1000) : null;
+  note.textContent = message + (until ? ` (until ${until.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })})` : "");
+  note.hidden = false;
+  if (seconds > 0) setTimeout(() => { note.hidden = true; }, seconds * 1000);
+}
+
+/* On every page: a table already locked says so before anyone taps. */
+fetch("/api/config").then((reply) => reply.json()).then((config) => {
+  if (config.pin_locked_s > 0) {
+    const minutes = Math.ceil(config.pin_locked_s / 60);
+    showPinLock(`The table is locked for ${minutes} minute${minutes === 1 ? "" : "s"} after too many wrong PINs: ` +
+                "scores can be read, but nothing can change until then; then enter the PIN once.", config.pin_locked_s);
+  }
+}).catch(() => {});
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);

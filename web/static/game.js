@@ -112,7 +112,7 @@
       ...values.map((v) => el("button", {
         type: "button", class: v === reading ? "value read" : "value", text: String(v),
         "data-testid": `roll-off-${player}-${v}`,
-        onclick: () => act("roll-off", { player, value: v }),
+        onclick: () => act("roll-off", { player, value: v, ...seen() }),
       })))));
   }
 
@@ -342,8 +342,10 @@
     if (next && typeof next.version === "number") { state = next; draw(); }
   }
 
-  /* version and roll_id: the server refuses (409) if the game or the roll moved on meanwhile */
-  const guard = () => ({ player: state.active_player, version: state.version, roll_id: state.roll_id });
+  /* version and roll_id, as this phone shows them, go with every change: the server
+     refuses it (409) if the game or the roll on the table moved on meanwhile */
+  const seen = () => ({ version: state.version, roll_id: state.roll_id });
+  const guard = () => ({ player: state.active_player, ...seen() });
   $("take-score").addEventListener("click", () => {
     const confirmed = Boolean(state.current && state.current.needs_confirmation && $("confirm-dice").checked);
     act("score", confirmed ? { ...guard(), confirmed: true } : guard());
@@ -356,7 +358,7 @@
     act("fail", guard());
   });
   $("undo").addEventListener("click", () => {
-    if (confirm("Undo the last action on the score sheet?")) act("undo", { version: state.version });
+    if (confirm("Undo the last action on the score sheet?")) act("undo", seen());
   });
 
   if ($("use-camera")) $("use-camera").addEventListener("change", async (event) => {
@@ -418,7 +420,7 @@
     event.preventDefault();
     const input = $("notation-input");
     const fix = event.submitter && event.submitter.id === "notation-fix";
-    const result = await send(typedMethod(fix), base + "/roll", { roll: input.value });
+    const result = await send(typedMethod(fix), base + "/roll", { roll: input.value, ...seen() });
     if (result && result.ok) input.value = "";
   });
 
@@ -446,7 +448,7 @@
   }));
   $("built-clear").addEventListener("click", () => { built = []; drawBuilt(); });
   async function useBuilt(fix) {
-    const result = await send(typedMethod(fix), base + "/roll", { roll: built.join(" ") });
+    const result = await send(typedMethod(fix), base + "/roll", { roll: built.join(" "), ...seen() });
     if (result && result.ok) { built = []; drawBuilt(); }
   }
   $("built-use").addEventListener("click", () => useBuilt(false));
@@ -478,7 +480,7 @@
   fixDialog.querySelectorAll("#fix-colours .swatch").forEach((b) => b.addEventListener("click", () => { fixColour = b.dataset.colour; drawFix(); }));
   fixDialog.addEventListener("close", () => {
     if (fixDialog.returnValue === "ok" && fixIndex !== null) {
-      send("POST", `${base}/roll/dice/${fixIndex}`, { die: `${fixValue}${fixColour}` });
+      send("POST", `${base}/roll/dice/${fixIndex}`, { die: `${fixValue}${fixColour}`, ...seen() });
     }
   });
 
@@ -569,7 +571,7 @@
   });
   $("turn-confirm").addEventListener("click", async () => {
     if (turnIndex === null || !preview) return;
-    const result = await api("POST", `${base}/correct`, { ...correction(), version: preview.version });
+    const result = await api("POST", `${base}/correct`, { ...correction(), version: preview.version, roll_id: state.roll_id });
     if (!result.ok) { forgetPreview(); $("turn-error").textContent = result.data.error || "refused"; return; }
     adopt(result.data);
     turnDialog.close();

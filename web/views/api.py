@@ -9,6 +9,7 @@ from flask.typing import ResponseReturnValue
 
 from scorer import (
     DEFAULT_FIRST_FINISH,
+    PHASES,
     ROLLS_PER_TURN,
     Die,
     GameKind,
@@ -21,12 +22,16 @@ from web.camera import CameraControlError, CameraFeed
 from web.game_view import GameView
 from web.hint import plain_hint
 from web.presenters import die_dict, page_dict, verdict_dict
+from web.request_numbers import whole_number
 from web.service import ACTIONS, BadActionError, body_field
 from web.store import LIST_STATUSES, MAX_ID, MAX_PAGE
 from web.views.cards import create_card_game, game_kind
 from web.views.common import json_body, require_pin, table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+#: What a phone showed when it asks to change the roll on the table (web/API.md).
+SEEN = ("version", "roll_id")
 
 def _players(body: dict[str, Any]) -> list[str]:
     """The names as sent; the engine checks them (count, length, duplicates)."""
@@ -42,6 +47,7 @@ def config() -> ResponseReturnValue:
     tab = table()
     return jsonify(
         pin_required=tab.config.pin is not None,
+        pin_locked_s=round(tab.pins.table_locked_for()),
         camera=None if tab.camera is None else tab.camera.source,
         demo_dice=tab.camera is not None and tab.camera.rolls_on_request,
         rolls_per_turn=ROLLS_PER_TURN,
@@ -78,9 +84,7 @@ def _query_number(name: str, default: int, low: int, high: int) -> int:
     text = request.args.get(name)
     if text is None:
         return default
-    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
-        raise BadActionError(f"query {name!r} must be a whole number {low}-{high}, got {text!r}")
-    return int(text)
+    return whole_number(f"query {name!r}", text, low, high)
 
 
 @bp.get("/games")
@@ -164,34 +168,35 @@ def _typed_roll(body: dict[str, Any]) -> Roll:
 @bp.post("/games/<int:game_id>/roll")
 def put_roll(game_id: int) -> ResponseReturnValue:
     """Put the next roll of the turn on the table (typed notation or the tapped dice)."""
-    body = json_body("roll", "roll_number")
+    body = json_body("roll", "roll_number", *SEEN)
     require_pin(body)
     roll = _typed_roll(body)
     roll_number = body_field(body, "roll_number", int, required=False)
-    return jsonify(table().service.set_roll(game_id, roll, roll_number=roll_number))
+    return jsonify(table().service.set_roll(game_id, roll, roll_number=roll_number, seen=body))
 
 
 @bp.put("/games/<int:game_id>/roll")
 def replace_roll(game_id: int) -> ResponseReturnValue:
     """Edit the roll on the table (a typo fixed): same roll number, since nothing was thrown."""
-    body = json_body("roll")
+    body = json_body("roll", *SEEN)
     require_pin(body)
-    return jsonify(table().service.set_roll(game_id, _typed_roll(body), replace=True))
+    return jsonify(table().service.set_roll(game_id, _typed_roll(body), replace=True, seen=body))
 
 
 @bp.delete("/games/<int:game_id>/roll")
 def clear_roll(game_id: int) -> ResponseReturnValue:
-    require_pin(json_body())
-    return jsonify(table().service.clear_roll(game_id))
+    body = json_body(*SEEN)
+    require_pin(body)
+    return jsonify(table().service.clear_roll(game_id, seen=body))
 
 
 @bp.post("/games/<int:game_id>/roll/dice/<int:index>")
 def correct_die(game_id: int, index: int) -> ResponseReturnValue:
     """One tap corrects a misread die: its value and colour."""
-    body = json_body("die")
+    body = json_body("die", *SEEN)
     require_pin(body)
     die = Die.from_text(body_field(body, "die", str))
-    return jsonify(table().service.correct_die(game_id, index, die))
+    return jsonify(table().service.correct_die(game_id, index, die, seen=body))
 
 
 @bp.post("/games/<int:game_id>/demo-roll")
@@ -226,11 +231,16 @@ def act(game_id: int, action: str) -> ResponseReturnValue:
 @bp.get("/score")
 def score() -> ResponseReturnValue:
     """The verdict on a roll for a phase, without any game: ?roll=...&phase=N."""
-    roll = Roll.from_text(request.args.get("roll", ""))
-    phase_text = request.args.get("phase", "")
-    if not (phase_text.isascii() and phase_text.isdigit()):  # not "¹" or "١", which int() refuses
-        raise BadActionError(f"query 'phase' must be a number 1-10, got {phase_text!r}")
-    phase = get_phase(int(phase_text))
+    for name in request.args:
+        if name not in ("roll", "phase"):
+            raise BadActionError(f"unknown query {name!r}: this verdict takes 'roll' and 'phase'")
+    roll_text = request.args.get("roll", "")
+    if not roll_text.strip():
+        raise BadActionError("query 'roll' is missing: send the dice, e.g. "
+                             "?roll=8R 8B 8G 10O 5G 7R WR WB 1G 3R&phase=1")
+    roll = Roll.from_text(roll_text)
+    # ASCII digits only (not "¹" or "١"), and their length checked before int() sees them
+    phase = get_phase(whole_number("query 'phase'", request.args.get("phase", ""), 1, len(PHASES)))
     verdict = verdict_dict(roll, phase.number)
     verdict["dice"] = [die_dict(die) for die in roll.dice]
     verdict["explained"] = roll.is_explained_by_inventory()  # the name the state and CLI use

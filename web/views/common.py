@@ -8,6 +8,7 @@ from typing import Any
 from flask import current_app, request
 
 from web.errors import PinRequiredError, WrongPinError
+from web.request_numbers import parse_json
 from web.service import BadActionError
 
 #: The header (or body field) that carries the table PIN.
@@ -26,10 +27,16 @@ def json_body(*fields: str) -> dict[str, Any]:
     """
     if not request.get_data(cache=True):
         return {}
-    try:
-        body = request.get_json(silent=True)
-    except RecursionError:  # thousands of nested [[[...]]]: the parser runs out of stack
-        raise BadActionError("the request body is nested too deeply to be a request") from None
+    body = None
+    if request.is_json:
+        try:  # numbers bounded by their length before they are parsed
+            body = parse_json(request.get_data(cache=True))
+        except RecursionError:  # thousands of nested [[[...]]]: the parser runs out of stack
+            raise BadActionError("the request body is nested too deeply to be a request") from None
+        except ValueError as error:
+            if isinstance(error, BadActionError):
+                raise
+            body = None
     if not isinstance(body, dict):
         raise BadActionError("the request body must be a JSON object")
     allowed = (*fields, "pin")
@@ -43,8 +50,9 @@ def json_body(*fields: str) -> dict[str, Any]:
 def require_pin(body: dict[str, Any] | None = None) -> None:
     """Refuse a change unless it carries the table PIN (when one is configured).
 
-    Wrong PINs are counted per client (`web.pin_guard`): after a few, that client
-    must wait before its next PIN is even checked (429), then it is locked out.
+    Wrong PINs are counted per client and for the table (`web.pin_guard`): after a
+    few, that client (after many from anyone, every client) must wait before its next
+    PIN is even checked (429).
     """
     tab = table()
     expected = tab.config.pin

@@ -43,6 +43,7 @@ def _upload() -> bytes:
 
     if request.mimetype == "multipart/form-data":
         form_pin = request.form.get("pin")  # parses the body (within the limit)
+        _refuse_cut_off_upload()
         require_pin({"pin": form_pin} if form_pin else None)
         upload = request.files.get(PHOTO_FIELD) or next(iter(request.files.values()), None)
         if upload is None:
@@ -50,7 +51,22 @@ def _upload() -> bytes:
                                 f"'{PHOTO_FIELD}'")
         return upload.read()
     require_pin(None)
-    return request.get_data(cache=False)
+    data = request.get_data(cache=False)
+    _refuse_cut_off_upload()
+    return data
+
+
+def _refuse_cut_off_upload() -> None:
+    """A body sent in chunks has no length to refuse it by: it is read up to the limit,
+    and one that reached it is too large (413), not a truncated photo."""
+    from web.photo import PhotoTooLargeError
+
+    limit = request.max_content_length
+    if request.content_length is None and limit and getattr(request.stream, "is_exhausted",
+                                                            False):
+        raise PhotoTooLargeError(
+            f"the photo is larger than {limit / 1e6:g} MB, this table's limit "
+            "(max_photo_bytes): send a smaller one, or take it at a lower resolution")
 
 
 def _photo_dict(result: Any) -> dict[str, Any]:

@@ -168,7 +168,9 @@ def confirm() -> ResponseReturnValue:
 @bp.post("/check")
 def check_left_out() -> ResponseReturnValue:
     """The summary with the taught dice left out worked out (loading the photos' reader
-    when no reader has read with the profile yet: a table without a camera)."""
+    when no reader has read with the profile yet: a table without a camera). Its body is
+    empty or `{}`: anything else is refused, as everywhere."""
+    json_body()
     _profile().check_left_out()
     return jsonify(_summary())
 

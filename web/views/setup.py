@@ -104,7 +104,9 @@ def unlock_exposure() -> ResponseReturnValue:
 
 @bp.post("/api/camera/test-reading")
 def test_reading() -> ResponseReturnValue:
-    """Read the current frame now: the dice found (with confidence) and the annotated picture."""
+    """Read the current frame now: the dice found (with confidence) and the annotated picture.
+    Its body is empty or `{}`: anything else is refused, as everywhere."""
+    json_body()
     reading, jpeg = _feed().test_reading()
     tray = table().setup.current.tray
     unreadable = len(reading.unreadable)  # found, but no face could be read

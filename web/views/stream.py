@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, stream_with_context
 from flask.typing import ResponseReturnValue
 
-from web.live import Message, event_stream
+from web.live import Message, TooManyStreamsError, event_stream
 from web.service import GAMES_TOPIC, game_topic
 from web.views.common import table
 
@@ -16,6 +16,11 @@ _HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 def _respond(topic: str, first: Message | None) -> Response:
     tab = table()
+    if tab.hub.client_count >= tab.config.live_streams:
+        raise TooManyStreamsError(
+            f"{tab.config.live_streams} phones and pages already follow this table, as many "
+            "as it has room for: close the scorepad on a phone or tab that is not in use, "
+            "then reload this page")
     subscription = tab.hub.subscribe(topic)
     body = event_stream(subscription, first, tab.config.heartbeat_s)
     return Response(

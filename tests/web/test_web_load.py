@@ -1,0 +1,19 @@
+"""Issue 45's load on loopback, bounded in count and time: 100 phones follow a game on a
+real `phase10 serve` while 5,000 connections are opened, held and dropped at once."""
+
+from __future__ import annotations
+
+import pytest
+from load_check import measure
+
+pytestmark = pytest.mark.slow
+
+
+def test_phones_are_answered_and_updated_through_a_flood_of_held_connections():
+    figures = measure(phones=100, held=5000)
+    for moment in ("before", "during", "after"):
+        assert figures[f"heard_{moment}"] == 5 * 100, figures  # every phone, every change
+        assert figures[f"median_ms_{moment}"] < 50, figures
+    for moment in ("during", "after_drop", "after"):
+        assert figures[f"answer_{moment}_s"] < 1, figures
+    assert figures["rss_held_mb"] - figures["rss_phones_mb"] < 100, figures  # a Pi's memory
