@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
                         {"notation": str(die), "centre": list(centre)}
                         for die, centre in zip(lesson.dice, lesson.centres, strict=True)
                     ],
+                    "not_found": [str(die) for die in lesson.not_found],
                     "examples": len(lesson.profile),
                     "faces_seen": len(counts),
                     "left_out": [
@@ -90,6 +91,12 @@ def run(args: argparse.Namespace) -> int:
             f"({' '.join(str(die) for die in lesson.dice)}); the profile in {args.profile} "
             f"holds {len(lesson.profile)} examples of {len(counts)} faces"
         )
+        if lesson.not_found:
+            missing = " ".join(str(die) for die in lesson.not_found)
+            print(
+                f"not found in the picture, so not taught: {missing} "
+                "(a die at the edge, under another, or out of the camera's view)"
+            )
         if left_out:
             print(
                 f"{len(left_out)} taught {'die is' if len(left_out) == 1 else 'dice are'} "

@@ -421,11 +421,12 @@ def label_by_roll(face_probs: np.ndarray, roll: Sequence[Die]) -> list[Die]:
     Picks the one-to-one assignment of `roll`'s faces to the dice (rows of the (N, 44)
     `face_probs`, `vision.decode.FACES` order) that the classifier finds most likely
     (the largest sum of log-probabilities), by dynamic programming over the subsets of
-    faces used (N <= 10, so at most 1,024 subsets per die).
+    faces used (at most 10 faces, so at most 1,024 subsets per die). With fewer dice
+    than faces (a die not found), the faces left over are the dice not found.
     """
     probs = np.asarray(face_probs, np.float64)
     count = len(probs)
-    if count != len(roll):
+    if count > len(roll):
         raise ValueError(f"{count} dice read but {len(roll)} faces given")
     colours = len(COLOUR_LABELS)
     columns = [value_index(die) * colours + colour_index(die) for die in roll]
@@ -434,12 +435,12 @@ def label_by_roll(face_probs: np.ndarray, roll: Sequence[Die]) -> list[Die]:
     for die in range(count):
         step: dict[int, tuple[float, tuple[int, ...]]] = {}
         for used, (score, chosen) in best.items():
-            for face in range(count):
+            for face in range(len(roll)):
                 if used & (1 << face):
                     continue
                 key, total = used | (1 << face), score + scores[die, face]
                 if key not in step or total > step[key][0]:
                     step[key] = (total, (*chosen, face))
         best = step
-    ((_, chosen),) = best.values()  # every face used: one entry left
+    _, chosen = max(best.values(), key=lambda entry: entry[0])  # every die labelled
     return [roll[face] for face in chosen]

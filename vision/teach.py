@@ -35,16 +35,18 @@ logger = logging.getLogger(__name__)
 
 
 class TeachError(ValueError):
-    """A frame and roll that cannot teach: no dice found, or not as many as the roll."""
+    """A frame and roll that cannot teach: no dice found, or more dice than the roll has."""
 
 
 @dataclass(frozen=True)
 class Lesson:
-    """What one confirmed roll taught: the profile after it, and each die's face and centre."""
+    """What one confirmed roll taught: the profile after it, each die's face and centre,
+    and the faces of the roll whose die the picture did not show (not taught)."""
 
     profile: DiceProfile
     dice: tuple[Die, ...]
     centres: tuple[tuple[float, float], ...]
+    not_found: tuple[Die, ...] = ()
 
 
 def teach(
@@ -52,9 +54,12 @@ def teach(
 ) -> Lesson:
     """`profile` with the dice of `frame` added, labelled by the confirmed `roll`.
 
-    Raises TeachError when the frame is not an image, holds no die the classifier can
-    read, or a different number of dice than `roll` has faces; ValueError when the
-    reader's model gives no embedding (a model exported before profiles)."""
+    A frame showing fewer dice than the roll (a die not found) teaches the dice it
+    shows, each labelled with the roll's face it most likely is; the faces left over
+    are named in `Lesson.not_found`. Raises TeachError when the frame is not an image,
+    holds no die the classifier can read, or more dice than `roll` has faces;
+    ValueError when the reader's model gives no embedding (a model exported before
+    profiles)."""
     classifier = reader.classifier
     if not classifier.has_embedding:
         raise ValueError(f"{classifier.name} gives no embedding: it cannot learn a profile")
@@ -64,9 +69,12 @@ def teach(
     faces, _ = read_dice(readout)  # the dice a reading of this frame shows
     if faces.size == 0:
         raise TeachError("no dice found in the picture")
-    if faces.size != len(roll):
+    if faces.size > len(roll):
         raise TeachError(f"{faces.size} dice found in the picture, but the roll has {len(roll)}")
     labels = label_by_roll(readout.face_probs(faces), roll)
+    not_found = list(roll)
+    for label in labels:
+        not_found.remove(label)
     assert readout.descriptors is not None  # the model has an embedding
     taught = described_for(reader, profile).add(
         readout.crops[faces], labels, readout.descriptors[faces], classifier.sha256
@@ -75,7 +83,7 @@ def teach(
     centres = tuple(
         (round(float(box[:, 0].mean()), 2), round(float(box[:, 1].mean()), 2)) for box in boxes
     )
-    return Lesson(taught, tuple(labels), centres)
+    return Lesson(taught, tuple(labels), centres, tuple(not_found))
 
 
 @dataclass(frozen=True)

@@ -229,6 +229,22 @@ def test_teaching_a_confirmed_roll_labels_every_die_where_it_lies(reader):
     assert lesson.profile.model == reader.classifier.sha256
 
 
+def test_a_roll_with_a_die_the_picture_misses_teaches_the_dice_found_and_names_it(reader):
+    """Nine dice in the picture, ten faces confirmed: the nine are taught where they lie,
+    the tenth face is named as not found."""
+    full = render_scene(SEED + 3)
+    roll = [die.die for die in full.dice]
+    scene = render_scene(SEED + 3, dice=roll[:9])
+    assert len(scene.dice) == 9
+    lesson = teach(reader, scene.image, sorted(roll, key=str), DiceProfile.empty())
+    assert lesson.not_found == (roll[9],)
+    assert sorted(lesson.dice, key=str) == sorted(roll[:9], key=str)
+    assert len(lesson.profile) == 9
+    for die, centre in zip(lesson.dice, lesson.centres, strict=True):  # where a die shows it
+        assert min(np.hypot(*(np.asarray(centre) - np.asarray(true.centre)))
+                   for true in scene.dice if true.die == die) < 20
+
+
 def test_teaching_refuses_a_roll_that_does_not_fit_the_picture(reader):
     scene = render_scene(SEED + 2)
     roll = [die.die for die in scene.dice]
