@@ -562,8 +562,8 @@ def test_score_query_says_explained_like_the_state_and_the_cli(client):
      "Keep the two 8s and the two 5s for 2 sets of 3, and re-roll the other 6 dice: "
      "94 % chance to make Phase 1 this turn."),
     ("8R 8B 8G 10O 5G 7R WR WB 1G 3R", 1,
-     "Keep the three 8s, the 10 and the two Wilds for 2 sets of 3 (and the 3 and the 1 for "
-     "their points), and re-roll the other 2 dice: 100 % chance to make Phase 1 this turn. "
+     "Keep the three 8s, the 10 and the two Wilds for 2 sets of 3, and re-roll the other 4 "
+     "dice: 100 % chance to make Phase 1 this turn. "
      "(This roll already makes it for 34 points.)"),
     ("8R 8B 8G 10O 5G 7R WR WB 1G 3R", 3,
      "Take the score: this roll makes Phase 1 (2 sets of 3) for 34 points."),
