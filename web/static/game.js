@@ -617,6 +617,17 @@
     turnDialog.close();
   });
 
+  /* A new game for the same players, same options (seat order kept; a roll-off game
+     starts with a roll-off again). */
+  $("play-again").addEventListener("click", async () => {
+    const body = { players: state.players, solitaire: state.solitaire,
+      roll_off: !state.solitaire && Object.values(state.roll_off_throws || {}).some((t) => t.length > 0),
+      first_finish: state.first_finish.rule };
+    const result = await api("POST", "/api/games", body);
+    if (result.ok) location.href = "/games/" + result.data.id;
+    else $("play-again-error").textContent = result.data.error || "could not start the game";
+  });
+
   /* ---------- live updates ---------- */
 
   /* Without the server nothing can be scored: say so plainly and switch the buttons off
