@@ -84,7 +84,8 @@ def test_fixing_a_typo_is_not_the_next_roll(client):
     assert_refused(client.put(f"/api/games/{game_id}/roll", json={"roll": NEVER,
                                                                   "roll_number": 2}),
                    400, "unknown field 'roll_number'")
-    assert_refused(client.put(f"/api/games/{game_id}/roll", json={"roll": " "}), 400, "type the roll first")
+    assert_refused(client.put(f"/api/games/{game_id}/roll", json={"roll": " "}), 400,
+                   "type the roll first")
 
 
 def test_take_score_uses_the_roll_on_the_table_and_clears_it(client):
