@@ -142,7 +142,8 @@
     const columns = [...state.scorepad.columns].sort((a, b) => b.grand_total - a.grand_total);
     $("standings").replaceChildren(...columns.map((c) => el("li",
       { class: winners.includes(c.player) ? "winner" : null },
-      el("span", { class: "who", text: c.player }), el("span", { class: "pts", text: c.grand_total + " points" }))));
+      el("a", { class: "who", href: "/players/" + encodeURIComponent(c.player), text: c.player }),
+      el("span", { class: "pts", text: c.grand_total + " points" }))));
   }
 
   const names = (list) => list.length > 1 ? list.slice(0, -1).join(", ") + " and " + list[list.length - 1] : list.join("");
