@@ -129,9 +129,10 @@
     gamesBox.replaceChildren(...(drawn.length ? drawn : [el("p", { class: "muted", "data-testid": "no-games", text: none })]));
     gamesBox.dataset.count = String(count);
     const archived = groups.archived.page;
-    const list = archived ? group("archived", false) : null;
+    const shown = archived && archiveBox.open;  /* drawn only when opened: its count is enough */
+    const list = shown ? group("archived", false) : null;
     document.getElementById("archived-list").replaceChildren(list ||
-      el("p", { class: "muted", text: archived ? "No archived games." : "…" }));
+      el("p", { class: "muted", text: shown ? "No archived games." : "…" }));
     archiveBox.dataset.count = archived ? String(archived.total) : "";
   }
 
