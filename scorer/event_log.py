@@ -144,6 +144,12 @@ class EventLogGame(Generic[CreatedT, ActionT, TableT]):
     def events(self) -> tuple[Any, ...]:
         return tuple(self._events)
 
+    @property
+    def last_action(self) -> ActionT | None:
+        """The action an undo would take back now (None: nothing to undo), so a page can
+        say what its Undo button undoes."""
+        return self._actions[-1] if self._actions else None
+
     def _apply(self, event: Any) -> None:
         """Check one logged event against the table, then record it."""
         if isinstance(event, Undone):

@@ -121,8 +121,9 @@ class LayoutReport:
                     f"(over {self.rolls} rolls).")
         if not self.judged:
             rolls = f"{self.rolls} confirmed roll{'s fit' if self.rolls > 1 else ' fits'}"
-            return (f"{rolls} the dice table so far; about {ROLLS_TO_JUDGE} are needed to "
-                    "check its colours.")
+            return (f"{rolls} the dice table so far. After about {ROLLS_TO_JUDGE} confirmed "
+                    "rolls it can tell whether your dice's colours match the table: keep "
+                    "confirming a roll now and then.")
         return f"Your dice fit the dice table ({self.rolls} confirmed rolls)."
 
     def to_dict(self) -> dict[str, object]:

@@ -299,7 +299,8 @@ class Table:
         if not isinstance(made, bool):
             raise InvalidCorrectionError(f"made={made!r} must be True or False")
         if made and roll is None:
-            raise InvalidCorrectionError(f"correcting turn {turn} to made needs its roll")
+            raise InvalidCorrectionError(
+                "a made phase needs its roll: type the dice of that turn, then check again")
         table = Table(self.created)
         for throw in self.throws:
             table.apply_throw(throw)
@@ -312,8 +313,9 @@ class Table:
                 phase, checked, score = table.check_turn(record.player, record.roll, record.made)
             except GameError as error:
                 raise InvalidCorrectionError(
-                    f"correcting turn {turn} would make turn {record.index} "
-                    f"({record.player}, round {record.round}) illegal: {error}"
+                    f"this change does not fit {record.player}'s turn in round "
+                    f"{record.round}, which comes after it ({error}): correct that "
+                    "later turn first, or choose another outcome here"
                 ) from error
             table.apply_turn(record.player, phase, checked, record.made, score)
         return table

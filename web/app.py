@@ -24,7 +24,7 @@ from web.profile_service import TableProfile
 from web.request_numbers import BoundedIntConverter
 from web.service import GameService
 from web.store import GameStore
-from web.views import api, camera, cards, pages, photo, profile, setup, stream
+from web.views import api, backup, camera, cards, pages, photo, players, profile, setup, stream
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +92,7 @@ def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None,
                                       restart=restart)
     register_error_handlers(app)
     for blueprint in (pages.bp, api.bp, cards.bp, photo.bp, stream.bp, camera.bp, setup.bp,
-                      profile.bp):
+                      profile.bp, backup.bp, players.bp):
         app.register_blueprint(blueprint)
     if feed is not None:
         # Started once the app is built: a camera that fails at once logs its traceback,

@@ -128,8 +128,9 @@ def register_error_handlers(app: Flask) -> None:
             messages[405] = (f"{request.method} is not taken here: this address takes "
                              f"{', '.join(sorted(allowed))}")
         if error.code == 413 and request.path.endswith("/photo"):
-            messages[413] = (f"the photo is larger than {(limit or 0) / 1e6:g} MB, this "
-                             "table's limit (max_photo_bytes): send a smaller one")
+            messages[413] = (f"the photo is too big (this table takes up to "
+                             f"{(limit or 0) / 1e6:g} MB): take it again at a smaller "
+                             "size, or send a smaller copy")
         return _json_error(messages.get(error.code or 500, error.description or error.name),
                            error.code or 500)
 

@@ -22,6 +22,7 @@ from scorer import (
     TurnRecord,
 )
 from web.table_roll import TableRoll
+from web.undo_words import undo_words
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,8 @@ class GameView:
     camera: bool
     """Whether the table's camera feeds this game."""
     table_roll: TableRoll | None
+    undo: str | None = None
+    """What "Undo" would take back, in words (`web.undo_words`); None: nothing."""
 
     @classmethod
     def of(cls, game: Game, game_id: int, *, created: str, updated: str, camera: bool,
@@ -76,6 +79,7 @@ class GameView:
             turns=tuple(game.turns),
             camera=camera and not over,
             table_roll=table_roll,
+            undo=undo_words(game),
         )
 
 

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from scorer import WILD, Advice, Die
+from scorer.odds_spare import spare_dice
 
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
@@ -55,11 +56,38 @@ def _colours(keep: Sequence[Die]) -> list[str]:
     return parts + _wilds(sum(die.is_wild() for die in keep))
 
 
+def _split(keep: Sequence[Die], spare: Sequence[Die],
+           used: Sequence[Die] | None) -> tuple[list[Die], list[Die]]:
+    """The kept dice that matter, split into those for the phase and those kept to try
+    for more points (beyond the dice `used` by a phase the roll already makes)."""
+    drop = Counter(spare)
+    mattering = []
+    for die in keep:
+        if drop[die] > 0:
+            drop[die] -= 1
+        else:
+            mattering.append(die)
+    if used is None:
+        return mattering, []
+    left = Counter(used)
+    for_phase, for_more = [], []
+    for die in mattering:
+        if left[die] > 0:
+            left[die] -= 1
+            for_phase.append(die)
+        else:
+            for_more.append(die)
+    return for_phase, for_more
+
+
 def plain_hint(advice: Advice, used: Sequence[Die] | None = None) -> str:
     """One or two sentences from the advisor's `Advice`.
 
-    `used`: the dice the phase uses when the roll already makes it; kept dice
-    beyond those are named apart, as kept for their points.
+    `used`: the dice the phase uses when the roll already makes it. Only dice that
+    matter are named: kept dice that change neither the chance nor the expected score
+    (`scorer.odds_spare.spare_dice`) join the dice to re-roll, since dice the phase
+    does not use score nothing and Wilds score 0; a die kept beyond `used` that does
+    matter is kept "to try for more points" (a better way to make the phase).
     """
     phase, label = advice.phase.number, advice.phase.label
     made = advice.made_now
@@ -69,28 +97,21 @@ def plain_hint(advice: Advice, used: Sequence[Die] | None = None) -> str:
             return (f"Take the score: this roll makes Phase {phase} ({label}) "
                     f"for {made.score} points.")
         return f"No re-rolls left: this roll does not make Phase {phase} ({label})."
-    rerolls = len(advice.reroll)
-    keep_dice = advice.keep
-    if not keep_dice:
+    spare = spare_dice(advice)
+    rerolls = len(advice.reroll) + len(spare)
+    for_phase, for_more = _split(advice.keep, spare, used)
+    if not for_phase and not for_more:
         action = f"Re-roll all {rerolls} dice: none of these helps {label} yet"
     else:
-        for_phase, for_points = list(keep_dice), []
-        if used is not None:
-            left = Counter(used)
-            for_phase, for_points = [], []
-            for die in keep_dice:
-                if left[die] > 0:
-                    left[die] -= 1
-                    for_phase.append(die)
-                else:
-                    for_points.append(die)
         colour_phase = "colour" in label
         kept = _join(_colours(for_phase) if colour_phase
                      else _values(for_phase, run="run" in label and "set" not in label))
         other = "die" if rerolls == 1 else f"{rerolls} dice"
-        action = f"Keep {kept} for {label}"
-        if for_points:
-            action += f" (and {_join(_values(for_points))} for their points)"
+        action = f"Keep {kept} for {label}" if for_phase else f"Keep {_join(_values(for_more))}"
+        if for_more and for_phase:
+            action += f" (and {_join(_values(for_more))} to try for more points)"
+        elif for_more:
+            action += " to try for more points"
         action += f", and re-roll the other {other}"
     sentence = f"{action}: {chance} chance to make Phase {phase} this turn."
     if made.made:

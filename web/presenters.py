@@ -215,6 +215,7 @@ def state_dict(view: GameView | CardGameView) -> dict[str, Any]:
         "camera": view.camera,
         "turns": [turn.to_dict() for turn in view.turns],
         "current": table_roll_dict(view.table_roll, phase),
+        "undo": view.undo,
     }
 
 

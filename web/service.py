@@ -527,8 +527,8 @@ def _check_version(payload: Mapping[str, Any], game: Game | CardGame) -> None:
     version = body_field(payload, "version", int, required=False)
     if version is not None and version != len(game.events):
         raise StaleVersionError(
-            f"the game has moved on (version {len(game.events)}, you sent {version}): "
-            "reload and try again"
+            "the game moved on on another phone just before this: the score sheet now "
+            "shows it, so look again and tap once more if it is still wanted"
         )
 
 

@@ -374,3 +374,61 @@ class GameStore:
                 "ON CONFLICT(game_id) DO UPDATE SET body = excluded.body",
                 (game_id, _dump(current)),
             )
+
+    # --- backup: every row out, and rows back in beside what is here --------------------
+
+    def dump_rows(self) -> dict[str, Any]:
+        """Every game (its row, its log, its roll on the table) and the table's settings,
+        as stored: what a backup holds (`web.backup`)."""
+        with self._lock:
+            games = []
+            for row in self._db.execute(
+                    "SELECT id, created, updated, settings, summary, finished, archived "
+                    "FROM games ORDER BY id").fetchall():
+                game_id = row[0]
+                events = [json.loads(body) for (body,) in self._db.execute(
+                    "SELECT body FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
+                current = self._db.execute(
+                    "SELECT body FROM current_rolls WHERE game_id = ?", (game_id,)).fetchone()
+                games.append({
+                    "id": game_id, "created": row[1], "updated": row[2],
+                    "settings": json.loads(row[3]), "summary": json.loads(row[4]),
+                    "finished": bool(row[5]), "archived": row[6], "events": events,
+                    "current": None if current is None else json.loads(current[0]),
+                })
+            settings = {key: json.loads(value) for key, value in self._db.execute(
+                "SELECT key, value FROM table_settings ORDER BY key")}
+        return {"games": games, "settings": settings}
+
+    def has_game(self, game_id: int) -> bool:
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM games WHERE id = ?",
+                                    (game_id,)).fetchone() is not None
+
+    def insert_rows(self, games: Sequence[Mapping[str, Any]], settings: Mapping[str, Any],
+                    ) -> list[int]:
+        """Add backed-up games in one transaction, each under its own id when that id is
+        free here, else under a new one; a setting is added only where none is kept.
+        Nothing here is changed or removed. Returns each game's id here, in order."""
+        ids = []
+        with self._transaction() as db:
+            for game in games:
+                free = db.execute("SELECT 1 FROM games WHERE id = ?",
+                                  (game["id"],)).fetchone() is None
+                cursor = db.execute(
+                    "INSERT INTO games (id, created, updated, settings, summary, finished, "
+                    "archived) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game["id"] if free else None, game["created"], game["updated"],
+                     _dump(game["settings"]), _dump(game["summary"]), int(game["finished"]),
+                     game["archived"]))
+                game_id = int(cursor.lastrowid or 0)
+                db.executemany("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)",
+                               [(game_id, seq, _dump(e)) for seq, e in enumerate(game["events"])])
+                if game["current"] is not None:
+                    db.execute("INSERT INTO current_rolls (game_id, body) VALUES (?, ?)",
+                               (game_id, _dump(game["current"])))
+                ids.append(game_id)
+            for key, value in settings.items():
+                db.execute("INSERT OR IGNORE INTO table_settings (key, value) VALUES (?, ?)",
+                           (key, _dump(value)))
+        return ids

@@ -84,7 +84,8 @@ def test_fixing_a_typo_is_not_the_next_roll(client):
     assert_refused(client.put(f"/api/games/{game_id}/roll", json={"roll": NEVER,
                                                                   "roll_number": 2}),
                    400, "unknown field 'roll_number'")
-    assert_refused(client.put(f"/api/games/{game_id}/roll", json={"roll": " "}), 400, "no dice")
+    assert_refused(client.put(f"/api/games/{game_id}/roll", json={"roll": " "}), 400,
+                   "type the roll first")
 
 
 def test_take_score_uses_the_roll_on_the_table_and_clears_it(client):
@@ -211,7 +212,13 @@ def test_advice_for_the_roll_on_the_table(client):
     reply = client.get(f"/api/games/{game_id}/advice")
     assert reply.status_code == 200
     assert "Phase 1" in reply.json["text"] and "probability" in json.dumps(reply.json["advice"])
-    post(client, game_id, "roll", {"roll": "8R 8B 8G"})
+    # a half-typed roll is a slip, refused (issue 46, point 6); the roll stays
+    assert_refused(post(client, game_id, "roll", {"roll": "8R 8B"}), 400,
+                   "that is 2 dice, and a roll has all ten", "add the other 8")
+    assert client.get(f"/api/games/{game_id}").json["current"]["roll_number"] == 1
+    # a camera that found only three dice puts a partial roll on the table: no advice
+    service = client.application.extensions["phase10"].service
+    service.set_roll(game_id, parse_roll("8R 8B 8G"), source=RollSource.CAMERA)
     assert_refused(client.get(f"/api/games/{game_id}/advice"), 400, "all 10 dice")
     client.delete(f"/api/games/{game_id}/roll")
     assert_refused(client.get(f"/api/games/{game_id}/advice"), 400, "no roll")
@@ -245,7 +252,7 @@ def test_malformed_notation_names_the_token_and_changes_nothing(client):
     assert_refused(post(client, game_id, "score", {"player": "Ann", "roll": "8R 8P"}), 400, "8P")
     assert_refused(post(client, game_id, "roll", {"roll": "5R 6R 7R 8R 9R 10R 5G"}), 400,
                    "7 high dice")
-    assert_refused(post(client, game_id, "roll", {"roll": "  "}), 400, "no dice")
+    assert_refused(post(client, game_id, "roll", {"roll": "  "}), 400, "type the roll first")
     assert_refused(client.post(f"/api/games/{game_id}/roll/dice/0", json={"die": "WR"}), 400,
                    "no roll")
     assert client.get(f"/api/games/{game_id}").json == before
@@ -282,7 +289,7 @@ def test_missing_or_mistyped_fields_are_named(client, body, words):
 def test_stale_version_is_a_conflict(client):
     game_id = new_game(client)["id"]
     post(client, game_id, "fail", {"player": "Ann"})
-    assert_refused(post(client, game_id, "fail", {"player": "Bob", "version": 1}), 409, "version")
+    assert_refused(post(client, game_id, "fail", {"player": "Bob", "version": 1}), 409, "moved on")
 
 
 def test_a_phone_that_showed_an_older_roll_cannot_take_the_score(client):
@@ -562,8 +569,8 @@ def test_score_query_says_explained_like_the_state_and_the_cli(client):
      "Keep the two 8s and the two 5s for 2 sets of 3, and re-roll the other 6 dice: "
      "94 % chance to make Phase 1 this turn."),
     ("8R 8B 8G 10O 5G 7R WR WB 1G 3R", 1,
-     "Keep the three 8s, the 10 and the two Wilds for 2 sets of 3 (and the 3 and the 1 for "
-     "their points), and re-roll the other 2 dice: 100 % chance to make Phase 1 this turn. "
+     "Keep the three 8s, the 10 and the two Wilds for 2 sets of 3, and re-roll the other 4 "
+     "dice: 100 % chance to make Phase 1 this turn. "
      "(This roll already makes it for 34 points.)"),
     ("8R 8B 8G 10O 5G 7R WR WB 1G 3R", 3,
      "Take the score: this roll makes Phase 1 (2 sets of 3) for 34 points."),

@@ -136,10 +136,10 @@ def test_fixing_a_typed_roll_keeps_its_roll_number(page):
     page.wait_for_function(f"document.getElementById('game').dataset.roll === '{NEVER}'")
     assert page.inner_text("[data-testid=roll-number]") == "Roll 2/3"
 
-    for die in parse_roll("8R 8B").dice:  # the picker fixes too
+    for die in parse_roll(MAKES[1][0]).dice:  # the picker fixes too (all ten dice)
         page.click(f"#picker .swatch[data-colour={die.colour}]")
-        page.click(f"#picker .value[data-value='{die.value}']")
+        page.click(f"#picker .value[data-value='{str(die)[:-1]}']")
     page.click("[data-testid=built-fix]")
-    page.wait_for_function("document.getElementById('game').dataset.roll === '8R 8B'")
+    page.wait_for_function(f"document.getElementById('game').dataset.roll === '{MAKES[1][0]}'")
     assert page.inner_text("[data-testid=roll-number]") == "Roll 2/3"
     assert page.is_visible("[data-testid=built-use]")

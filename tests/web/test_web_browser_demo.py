@@ -43,11 +43,13 @@ def test_typed_rolls_stay_and_the_demo_dice_roll_when_asked(demo, page):
     page.goto(f"{page.base_url}/games/{game_id}")
     page.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
 
-    # No camera in use for this game: hand entry is open, no word of a tray or demo dice.
+    # No camera in use for this game: hand entry is open, and the demo dice are offered
+    # all the same (issue 46: a newcomer never found them behind the tick)
     assert page.get_attribute("[data-testid=hand-entry]", "open") is not None
-    assert page.inner_text("[data-testid=no-roll]") == "Enter the roll by hand below."
+    assert page.inner_text("[data-testid=no-roll]") == \
+        "Tap “Roll the demo dice”, or enter the roll by hand below."
     assert not page.is_checked("[data-testid=use-camera]")
-    assert page.is_hidden("[data-testid=demo-roll]")
+    assert page.is_visible("[data-testid=demo-roll]")
 
     typed = str(parse_roll(MAKES[1][0]))
     page.fill("[data-testid=notation-input]", typed)
@@ -77,6 +79,25 @@ def test_typed_rolls_stay_and_the_demo_dice_roll_when_asked(demo, page):
 
     page.uncheck("[data-testid=use-camera]")
     page.wait_for_function("document.getElementById('hand-entry').open")
-    assert page.is_hidden("[data-testid=demo-roll]")
+    assert page.is_visible("[data-testid=demo-roll]")
     box = page.locator("[data-testid=camera-use]").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+
+def test_a_new_game_rolls_the_demo_dice_without_ticking_the_camera(demo, page, tmp_path):
+    """Issue 46, point 4: the first tap on "Roll the demo dice" chooses the camera for
+    this game and throws; nothing to find behind "Use the camera for this game"."""
+    from screen_audit import assert_readable
+
+    app, source = demo
+    client = app.test_client()
+    game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+    page.goto(f"{page.base_url}/games/{game_id}")
+    page.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
+    assert page.is_visible("[data-testid=demo-roll]")
+    assert_readable(page, tmp_path / "demo-new-game.png")
+    page.click("[data-testid=demo-roll]")
+    page.wait_for_function("document.getElementById('game').dataset.roll !== ''")
+    assert page.get_attribute("#game", "data-roll") == str(source.latest.roll)
+    assert page.is_checked("[data-testid=use-camera]")
+    assert client.get("/api/camera").json["camera"]["game"] == game_id

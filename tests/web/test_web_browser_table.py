@@ -199,7 +199,9 @@ def test_an_earlier_turn_is_corrected_from_the_scorepad(app, page):
 
     bob.click()  # the turn's roll and outcome
     assert page.inner_text("#turn-title") == "Bob, Phase 1"
-    assert page.inner_text("[data-testid=turn-list]").startswith(f"Round 1: {NEVER} · no score")
+    assert page.inner_text("[data-testid=turn-list] li").replace("\n", "").startswith(
+        f"Round 1: {NEVER.replace(' ', '')} · no score")  # the roll drawn as dice
+    assert page.get_attribute("[data-testid=turn-list] .roll-chips", "aria-label") == NEVER
     page.click("[data-testid=correct-turn-1]")
     assert page.input_value("[data-testid=turn-roll]") == NEVER
     page.check("[data-testid=turn-made]")

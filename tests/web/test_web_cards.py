@@ -112,7 +112,7 @@ def test_hand_body_and_guards(client):
     refused(client.post(base, json={}), 400, "missing field 'hand'")
     refused(client.post(base, json={"hand": out("Ann"), "player": "Ann"}), 400,
             "unknown field 'player'")
-    refused(client.post(base, json={"hand": out("Ann"), "version": 7}), 409, "version 1")
+    refused(client.post(base, json={"hand": out("Ann"), "version": 7}), 409, "moved on")
     refused(client.post("/api/games/999/hand", json={"hand": out("Ann")}), 404, "no game 999")
 
 

@@ -245,7 +245,7 @@ def test_a_photo_over_the_size_limit_is_413(client):
     body = b"\xff\xd8\xff" + b"\x00" * 15_000_000  # the default limit is 15 MB
     reply = client.post(f"/api/games/{game_id}/photo", data=body, content_type="image/jpeg")
     assert reply.status_code == 413
-    assert reply.json["error"].startswith("the photo is larger than 15 MB")
+    assert reply.json["error"].startswith("the photo is too big (this table takes up to 15 MB)")
     assert unchanged(client, game_id, before)
 
 
@@ -257,7 +257,7 @@ def test_the_photo_limit_is_a_setting_and_other_requests_keep_theirs(tmp_path, g
         assert len(good_photo.data) > 100_000
         reply = client.post(f"/api/games/{game_id}/photo", data=good_photo.data,
                             content_type="image/jpeg")
-        assert reply.status_code == 413 and "larger than 0.1 MB" in reply.json["error"]
+        assert reply.status_code == 413 and "up to 0.1 MB" in reply.json["error"]
         assert unchanged(client, game_id, before)
         big = client.post(f"/api/games/{game_id}/roll",
                           data=b'{"roll": "' + b" " * 70_000 + b'8R"}',

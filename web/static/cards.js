@@ -70,6 +70,11 @@
     $("hand-form").hidden = state.is_over && !record;
   }
 
+  /* a refusal ("Enter Ann's points") goes as soon as the hand is changed */
+  for (const kind of ["input", "click"]) {
+    $("hand-rows").addEventListener(kind, () => { $("hand-error").textContent = ""; });
+  }
+
   function readHand() {
     const hand = [];
     for (const row of $("hand-rows").children) {

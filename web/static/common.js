@@ -72,6 +72,31 @@ fetch("/api/config").then((reply) => reply.json()).then((config) => {
   }
 }).catch(() => {});
 
+/* Light or dark: the phone's setting until the switch is tapped, then this phone's choice. */
+const THEME_KEY = "phase10.theme";
+function currentTheme() {
+  return document.documentElement.dataset.theme ||
+    (window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
+}
+function drawThemeSwitch() {
+  const button = document.getElementById("theme-switch");
+  if (!button) return;
+  const dark = currentTheme() === "dark";
+  button.textContent = dark ? "Light" : "Dark";
+  button.setAttribute("aria-label", dark ? "Switch to the light theme" : "Switch to the dark theme");
+}
+document.addEventListener("DOMContentLoaded", () => {
+  const button = document.getElementById("theme-switch");
+  if (!button) return;
+  button.addEventListener("click", () => {
+    const next = currentTheme() === "dark" ? "light" : "dark";
+    document.documentElement.dataset.theme = next;
+    try { localStorage.setItem(THEME_KEY, next); } catch (e) { /* private mode: this visit only */ }
+    drawThemeSwitch();
+  });
+  drawThemeSwitch();
+});
+
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {

@@ -104,6 +104,13 @@
     $("roll-off-throws").textContent = "Roll-off: " +
       throws.map(([player, values]) => player + " " + values.join(", ")).join(" · ") + settled;
     panel.hidden = state.is_over || pending.length === 0;
+    const tied = pending.filter((player) => (state.roll_off_throws[player] || []).length > 0);
+    const tie = $("roll-off-tie");
+    tie.hidden = tied.length < 2;
+    if (tied.length >= 2) {
+      const value = state.roll_off_throws[tied[0]].slice(-1)[0];
+      tie.textContent = `Tie: ${names(tied)} ${tied.length === 2 ? "both" : "all"} rolled ${value}. Roll again, just ${tied.length === 2 ? "you two" : "you " + tied.length}.`;
+    }
     const values = [5, 6, 7, 8, 9, 10];
     const reading = state.current && state.current.dice.length === 1 && state.current.dice[0].value >= 5
       ? state.current.dice[0].value : null;
@@ -135,7 +142,8 @@
     const columns = [...state.scorepad.columns].sort((a, b) => b.grand_total - a.grand_total);
     $("standings").replaceChildren(...columns.map((c) => el("li",
       { class: winners.includes(c.player) ? "winner" : null },
-      el("span", { class: "who", text: c.player }), el("span", { class: "pts", text: c.grand_total + " points" }))));
+      el("a", { class: "who", href: "/players/" + encodeURIComponent(c.player), text: c.player }),
+      el("span", { class: "pts", text: c.grand_total + " points" }))));
   }
 
   const names = (list) => list.length > 1 ? list.slice(0, -1).join(", ") + " and " + list[list.length - 1] : list.join("");
@@ -209,7 +217,8 @@
           (unreadable ? "Without the ? dice: " : "") +
           (verdict.made ? `Makes Phase ${verdict.phase} for ${verdict.score} points` : `Does not make Phase ${verdict.phase}`)),
         ...[groups.length ? el("ul", { class: "groups" }, ...groups) : null, ...notes].filter(Boolean));
-      take.disabled = !verdict.made || unreadable > 0 || !diceChecked(verdict.made && !unreadable);
+      const checked = diceChecked(verdict.made && !unreadable);  /* drawn made or not */
+      take.disabled = !verdict.made || unreadable > 0 || !checked;
       take.textContent = verdict.made && !unreadable ? `Take ${verdict.score} points` : "Take score";
     } else {
       verdictBox.className = "verdict";
@@ -237,9 +246,10 @@
     if (unsure) parts.push(`the ${current.source === "photo" ? "photo" : "camera"} was unsure of ` +
       (unsure === 1 ? "one die (marked ?)" : `${unsure} dice (marked ?)`));
     if (impossible) parts.push(`the ten dice cannot show ${impossible === 1 ? "this face" : `these ${impossible} faces`} ` +
-      "together (marked !)");
+      "together (marked !), so one of them is probably read wrong");
     $("confirm-text").textContent = "Check the roll: " + parts.join("; ") +
-      ". Tap a marked die to correct it" + (scorable ? ", or tick below if the dice are right." : ".");
+      ". Tap a marked die to say what it really shows" +
+      (scorable ? ", or tick below if the dice are right." : ".");
     $("confirm-label").hidden = !scorable;
     box.hidden = false;
     return $("confirm-dice").checked && checkedRoll === key;
@@ -250,8 +260,8 @@
   });
 
   function noRollText() {
-    if (!state.camera) return "Enter the roll by hand below.";
     if ($("demo-roll")) return "Tap “Roll the demo dice”, or enter the roll by hand below.";
+    if (!state.camera) return "Enter the roll by hand below.";
     return "Roll the dice in the tray, or enter the roll by hand below.";
   }
 
@@ -263,7 +273,7 @@
       use.disabled = state.is_over;
     }
     const demo = $("demo-roll");
-    if (demo) demo.hidden = !state.camera || state.is_over;
+    if (demo) demo.hidden = state.is_over;
     if (state.camera !== drawnCamera) {
       drawnCamera = state.camera;
       $("hand-entry").open = !state.camera;
@@ -306,7 +316,9 @@
     drawRoll();
     drawEntryButtons();
     drawSheet();
-    $("undo").disabled = state.version <= 1;
+    $("undo").disabled = !state.undo;
+    $("undo").textContent = undoLabel();
+    $("undo").title = state.undo ? `Undo ${state.undo}` : "nothing to undo";
     const last = state.turns[state.turns.length - 1];
     $("last-turn").textContent = last ? `Last turn: ${last.player}, Phase ${last.phase}, ` +
       (last.made ? `${last.score} points` : "no score") : "";
@@ -315,10 +327,19 @@
     document.title = `Game ${state.id} · Phase 10 Dice`;
   }
 
+  /* The button names what it undoes: a turn, a roll-off throw or a correction. */
+  function undoLabel() {
+    const what = state.undo || "";
+    if (what.includes("roll-off throw")) return "Undo the last throw";
+    if (what.startsWith("the correction")) return "Undo the correction";
+    return "Undo last turn";
+  }
+
   /* ---------- actions ---------- */
 
   function showError(message, httpStatus) {
     if (httpStatus === 0) setOnline(false);  /* the request never reached the server */
+    if (message) message = message.charAt(0).toUpperCase() + message.slice(1);
     $("entry-error").textContent = message || "";
     const status = $("conn");
     status.textContent = message || "";
@@ -328,6 +349,7 @@
   async function send(method, url, body) {
     if (busy) return null;
     setBusy(true);
+    $("undone").hidden = true;
     try {
       const result = await api(method, url, body);
       if (result.ok) { showError(""); adopt(result.data); }
@@ -357,8 +379,14 @@
         `End ${state.active_player}'s turn without a score anyway?`)) return;
     act("fail", guard());
   });
-  $("undo").addEventListener("click", () => {
-    if (confirm("Undo the last action on the score sheet?")) act("undo", seen());
+  $("undo").addEventListener("click", async () => {
+    const what = state.undo || "the last action on the score sheet";
+    if (!confirm(`Undo ${what}?`)) return;
+    const result = await act("undo", seen());
+    if (result && result.ok) {
+      $("undone").textContent = `Undone: ${what}.`;
+      $("undone").hidden = false;
+    }
   });
 
   if ($("use-camera")) $("use-camera").addEventListener("change", async (event) => {
@@ -371,6 +399,10 @@
     if (fresh.ok && streamStates === seen) adopt(fresh.data);
   });
   if ($("demo-roll")) $("demo-roll").addEventListener("click", async () => {
+    if (!state.camera) {  /* the demo dice roll for the game the camera feeds: this one */
+      const chosen = await send("PUT", "/api/camera/game", { game: Number(gameId) });
+      if (!chosen || !chosen.ok) return;
+    }
     const result = await send("POST", base + "/demo-roll", {});
     if (result && result.ok) $("roll-source").textContent = `the demo dice are rolling (roll ${result.data.roll_number})…`;
   });
@@ -401,7 +433,7 @@
         adopt(result.data);
       } else {
         $("photo-status").textContent = result.data.error || "the photo could not be read";
-        showError(result.data.error || "the photo could not be read", result.status);
+        showError("", result.status);  /* said once, under the photo; offline still noticed */
       }
     } finally {
       setBusy(false);
@@ -497,7 +529,7 @@
     forgetPreview();
     $("turn-save").hidden = true;
     $("turn-list").replaceChildren(...turns.map((turn) => el("li", {},
-      el("span", { text: `Round ${turn.round}: ` }), el("code", { text: turn.roll || "no roll" }),
+      el("span", { text: `Round ${turn.round}: ` }), rollChips(turn.roll),
       el("span", { text: turn.made ? ` · made, ${turn.score} points` : " · no score" }), " ",
       el("button", { type: "button", class: "correct-turn", "data-testid": "correct-turn-" + turn.index,
         text: "Correct", onclick: () => {
@@ -537,11 +569,22 @@
     $("turn-save").hidden = turnIndex === null;
   }
   function outcomeText(o) {
-    return `Phase ${o.phase}, ` + (o.made ? `made, ${o.score} points` : "no score");
+    if (!o || o.phase == null) return "no turn";
+    return `Phase ${o.phase}, ` + (o.made ? (o.score == null ? "made" : `made, ${o.score} points`) : "no score");
+  }
+  /* A roll as small coloured dice, value then colour letter apart (6 O, never "6O" read 60). */
+  function rollChips(roll) {
+    if (!roll) return el("span", { class: "muted", text: "no roll" });
+    return el("span", { class: "roll-chips", "aria-label": roll }, ...roll.split(" ").map((notation) => {
+      const letter = notation.slice(-1);
+      const value = notation.slice(0, -1);
+      return el("span", { class: "mini-die c-" + letter, title: notation },
+        el("b", { text: value }), el("small", { text: letter }));
+    }));
   }
   function drawPreview(found) {
     const lines = found.later.map((t) => el("li", { "data-testid": "preview-turn-" + t.index },
-      el("strong", { text: `${t.player}, round ${t.after.round}: ` }),
+      el("strong", { text: `${t.player}, round ${t.after.round ?? t.before.round}: ` }),
       `${outcomeText(t.before)} → ${outcomeText(t.after)}`));
     const totals = Object.entries(found.totals).filter(([, t]) => t.before !== t.after)
       .map(([player, t]) => `${player} ${t.before} → ${t.after}`);
@@ -575,6 +618,17 @@
     if (!result.ok) { forgetPreview(); $("turn-error").textContent = result.data.error || "refused"; return; }
     adopt(result.data);
     turnDialog.close();
+  });
+
+  /* A new game for the same players, same options (seat order kept; a roll-off game
+     starts with a roll-off again). */
+  $("play-again").addEventListener("click", async () => {
+    const body = { players: state.players, solitaire: state.solitaire,
+      roll_off: !state.solitaire && Object.values(state.roll_off_throws || {}).some((t) => t.length > 0),
+      first_finish: state.first_finish.rule };
+    const result = await api("POST", "/api/games", body);
+    if (result.ok) location.href = "/games/" + result.data.id;
+    else $("play-again-error").textContent = result.data.error || "could not start the game";
   });
 
   /* ---------- live updates ---------- */

@@ -32,9 +32,13 @@
   const chosenGame = () => form.querySelector("input[name=game]:checked").value;
   for (const radio of form.querySelectorAll("input[name=game]")) {
     radio.addEventListener("change", () => {
-      const cards = chosenGame() === "cards";
-      document.getElementById("card-options").hidden = !cards;
-      for (const box of form.querySelectorAll(".dice-option")) box.hidden = cards;
+      const chosen = chosenGame();
+      document.getElementById("card-options").hidden = chosen !== "cards";
+      /* who starts and the First Finish Bonus are for several players of the dice game */
+      for (const box of form.querySelectorAll(".dice-option")) box.hidden = chosen !== "dice";
+      for (const item of [...list.children].slice(1)) item.hidden = chosen === "solitaire";
+      document.getElementById("add-player").hidden = chosen === "solitaire";
+      list.querySelector("input").placeholder = chosen === "solitaire" ? "Your name" : "Player 1";
     });
   }
 
@@ -42,11 +46,12 @@
     event.preventDefault();
     error.textContent = "";
     const players = [...form.querySelectorAll("input[name=player]")]
+      .filter((input) => !input.closest("li").hidden)
       .map((input) => input.value.trim()).filter(Boolean);
     const order = form.querySelector("input[name=order]:checked").value;
     const body = chosenGame() === "cards"
       ? { players, game: "cards", winner: form.querySelector("input[name=winner]:checked").value }
-      : { players, solitaire: order === "solitaire", roll_off: order === "roll_off",
+      : { players, solitaire: chosenGame() === "solitaire", roll_off: chosenGame() === "dice" && order === "roll_off",
           first_finish: form.querySelector("input[name=first_finish]:checked").value };
     const result = await api("POST", "/api/games", body);
     if (result.ok) location.href = "/games/" + result.data.id;
@@ -117,12 +122,17 @@
   function drawGames() {
     const count = groups.playing.page.total + groups.finished.page.total;
     const drawn = [group("playing", true), group("finished", true)].filter(Boolean);
-    gamesBox.replaceChildren(...(drawn.length ? drawn : [el("p", { class: "muted", text: "No games yet." })]));
+    const archivedTotal = groups.archived.page ? groups.archived.page.total : initial.archived_total;
+    const none = archivedTotal
+      ? `No games playing or finished: ${archivedTotal === 1 ? "one is" : archivedTotal + " are"} under “Archived games” below.`
+      : "No games yet: start one below.";
+    gamesBox.replaceChildren(...(drawn.length ? drawn : [el("p", { class: "muted", "data-testid": "no-games", text: none })]));
     gamesBox.dataset.count = String(count);
     const archived = groups.archived.page;
-    const list = archived ? group("archived", false) : null;
+    const shown = archived && archiveBox.open;  /* drawn only when opened: its count is enough */
+    const list = shown ? group("archived", false) : null;
     document.getElementById("archived-list").replaceChildren(list ||
-      el("p", { class: "muted", text: archived ? "No archived games." : "…" }));
+      el("p", { class: "muted", text: shown ? "No archived games." : "…" }));
     archiveBox.dataset.count = archived ? String(archived.total) : "";
   }
 
@@ -144,7 +154,7 @@
   }
 
   async function refresh() {
-    const keys = archiveBox.open ? ["playing", "finished", "archived"] : ["playing", "finished"];
+    const keys = ["playing", "finished", "archived"];  /* the archive's count tells an empty list apart */
     await Promise.all(keys.map(load));
     drawGames();
   }

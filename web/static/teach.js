@@ -33,8 +33,10 @@
   function showSummary(data) {
     say("teach-progress", `${plural(data.rolls_confirmed, "roll", "rolls")} confirmed · ` +
       `${data.faces_seen} of the ${data.faces_total} faces seen · ` +
-      `${plural(data.examples, "example", "examples")}` +
-      (data.from_corrections ? ` (${data.from_corrections} from corrections)` : ""));
+      `${plural(data.examples, "die picture", "die pictures")} learnt` +
+      (data.from_corrections ? ` (${data.from_corrections} from corrections)` : "") +
+      `. Each of your ten dice has six faces, ${data.faces_total} in all: the more of them ` +
+      "it has seen, the better it reads your dice.");
     section.dataset.examples = String(data.examples);
     say("teach-layout", data.layout.message);
     $("teach-layout").dataset.disagrees = data.layout.disagrees ? "yes" : "no";

@@ -25,6 +25,7 @@ from web.presenters import die_dict, page_dict, verdict_dict
 from web.request_numbers import whole_number
 from web.service import ACTIONS, BadActionError, body_field
 from web.store import LIST_STATUSES, MAX_ID, MAX_PAGE
+from web.typed_roll import typed_roll
 from web.views.cards import create_card_game, game_kind
 from web.views.common import json_body, require_pin, table
 
@@ -159,10 +160,7 @@ def get_game(game_id: int) -> ResponseReturnValue:
 
 
 def _typed_roll(body: dict[str, Any]) -> Roll:
-    roll = Roll.from_text(body_field(body, "roll", str))
-    if not roll.dice:
-        raise BadActionError("field 'roll' has no dice")
-    return roll
+    return typed_roll(body_field(body, "roll", str))
 
 
 @bp.post("/games/<int:game_id>/roll")

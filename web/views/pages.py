@@ -56,6 +56,7 @@ def index() -> ResponseReturnValue:
         status: page_dict(tab.service.games_page(status=status, limit=LIST_PAGE))
         for status in ("playing", "finished")
     }
+    games["archived_total"] = tab.service.games_page(archived=True, limit=1).total
     return render_template(
         "index.html", games=games, pin_required=tab.config.pin is not None,
         join=_join(),
