@@ -137,7 +137,7 @@ def test_fixing_the_roll_from_a_screen_older_than_the_score_is_refused(client):
                                              "roll_id": shown["roll_id"]})
     assert took.status_code == 200 and took.json["active_player"] == "Bob"
     for method in ("put", "post"):
-        refused(getattr(client, method)(f"{base}/roll", json=fix), 409, "has moved on")
+        refused(getattr(client, method)(f"{base}/roll", json=fix), 409, "moved on")
     refused(client.post(f"{base}/roll/dice/0", json={"die": "5R", "version": shown["version"],
                                                     "roll_id": shown["roll_id"]}), 409)
     assert client.get(base).json == took.json  # Bob's turn has no roll of Ann's
