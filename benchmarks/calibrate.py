@@ -53,9 +53,17 @@ class Records:
     right: np.ndarray  # (D,) bool
     complete: np.ndarray  # (S,) bool: ten dice read, none unreadable, none missed or extra
     slices: np.ndarray  # (S,) str: group-view of each scene
+    read_as: np.ndarray | None = None  # (D,) str: the face read
+    truth: np.ndarray | None = None  # (D,) str: the true face ("" for an extra die)
+    runner_up: np.ndarray | None = None  # (D,) str: the most likely other face
+    network_prob: np.ndarray | None = None  # (D,) the classifier's own belief in the face
+    side: np.ndarray | None = None  # (D,) the die's top side, pixels
+    aspect: np.ndarray | None = None  # (D,) shortest over longest side of its box
+    found: np.ndarray | None = None  # (S,) dice found in the scene, read or not
+    flagged: np.ndarray | None = None  # (S,) bool: the reading carries any flag
 
     def save(self, path: Path) -> None:
-        np.savez_compressed(path, **self.__dict__)
+        np.savez_compressed(path, **{k: v for k, v in self.__dict__.items() if v is not None})
 
     @classmethod
     def load(cls, path: Path) -> Records:
@@ -63,13 +71,15 @@ class Records:
             return cls(**{name: stored[name] for name in stored.files})
 
 
-def die_outcomes(truth, reading: Reading) -> tuple[list[bool], bool]:
+def die_outcomes(truth, reading: Reading) -> tuple[list[bool], bool, list[str]]:
     """Whether each read die (in reading order) names the face of the true die it lies on
-    (an extra die is wrong), and whether every true die was read (none lost)."""
+    (an extra die is wrong), whether every true die was read (none lost), and the true
+    face of each read die ("" for an extra)."""
     truth = list(truth)
     sides = [float(np.linalg.norm(die.corners[0] - die.corners[1])) for die in truth]
     radius = MATCH_RADIUS * (float(np.median(sides)) if sides else 0.0)
     right = [False] * len(reading.dice)
+    faces = [""] * len(reading.dice)
     free = list(range(len(reading.dice)))
     lost = 0
     for die in truth:
@@ -80,11 +90,13 @@ def die_outcomes(truth, reading: Reading) -> tuple[list[bool], bool]:
             continue
         j = free.pop(int(np.argmin(distances)))
         right[j] = reading.dice[j].die == die.die
-    return right, lost == 0 and not free
+        faces[j] = str(die.die)
+    return right, lost == 0 and not free, faces
 
 
 def read_records(reader: DiceReader, first_seed: int, scenes: int) -> Records:
     scene_of, confidence, face_prob, right, complete, slices = [], [], [], [], [], []
+    read_as, truth, runner_up, network_prob, side, aspect, found, flagged = ([] for _ in range(8))
     index = 0
     for number, (view, key) in enumerate((v, g) for v in VIEWS for g in GROUPS):
         look = eval_group(key).mix()
@@ -92,18 +104,31 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int) -> Records:
         for seed in range(first, first + scenes):
             scene = evaluation_scene(seed, look, steep=STEEP_VIEW if view == "steep" else None)
             reading = reader.read(scene.image)
-            outcomes, all_found = die_outcomes(scene.dice, reading)
-            for die, ok in zip(reading.dice, outcomes, strict=True):
+            outcomes, all_found, true_faces = die_outcomes(scene.dice, reading)
+            for die, ok, true in zip(reading.dice, outcomes, true_faces, strict=True):
                 scene_of.append(index)
                 confidence.append(die.confidence)
                 face_prob.append(die.face_prob)
                 right.append(ok)
+                read_as.append(str(die.die))
+                truth.append(true)
+                runner_up.append(str(die.alternatives[0][0]) if die.alternatives else "")
+                network_prob.append(die.network_prob)
+                corners = np.asarray(die.corners)
+                sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
+                side.append(float(sides.mean()))
+                aspect.append(float(sides.min() / max(sides.max(), 1e-6)))
+            found.append(reading.found_count())
+            flagged.append(bool(reading.flags))
             complete.append(all_found and len(reading.dice) == 10 and not reading.unreadable)
             slices.append(f"{key}-{view}")
             index += 1
         print(f"read {key}, {view} views: {scenes} scenes", file=sys.stderr)
     return Records(np.array(scene_of, int), np.array(confidence), np.array(face_prob),
-                   np.array(right, bool), np.array(complete, bool), np.array(slices))
+                   np.array(right, bool), np.array(complete, bool), np.array(slices),
+                   np.array(read_as), np.array(truth), np.array(runner_up),
+                   np.array(network_prob), np.array(side), np.array(aspect),
+                   np.array(found), np.array(flagged, bool))
 
 
 def die_probabilities(records: Records, calibration: Calibration) -> np.ndarray:

@@ -19,7 +19,9 @@ flagged for a hand (none shows one) and the median time per photo (one thread).
 With `--as-photos`, each photo is also read at its own size as `phase10 read` reads
 a JPEG or PNG (the scorepad's photo reader: re-looks at the dice's size, the tray
 crop), matched the same way in its own pixels. Pip faces are not Phase 10 faces, so
-values are not scored: the full read lists them as unreadable at best.
+values are not scored: the full read should list them as unreadable or marked, and
+`sure_face_share` is the share of the dice found that it reads as a Phase 10 face
+anyway, unmarked (a silent error in a game).
 
 Exits 0 with a message when the folder is absent (it lives outside the repository).
 """
@@ -55,6 +57,7 @@ class Tally:
     false: int = 0
     hands: int = 0
     seconds: list[float] = field(default_factory=list)
+    sure_faces: int = 0  # labelled (pip) dice read as a Phase 10 face, unmarked
 
     def add(self, labelled: int, located: int, found: int, hand: bool, seconds: float) -> None:
         self.photos += 1
@@ -71,6 +74,7 @@ class Tally:
             "located_share": round(self.located / self.labelled, 4) if self.labelled else 0.0,
             "false_per_photo": round(self.false / self.photos, 3) if self.photos else 0.0,
             "hand_flagged_share": round(self.hands / self.photos, 4) if self.photos else 0.0,
+            "sure_face_share": round(self.sure_faces / self.located, 4) if self.located else 0.0,
             "median_ms": round(1000 * statistics.median(self.seconds), 1) if self.seconds else 0.0,
         }
 
@@ -132,6 +136,7 @@ def evaluate(reader, photos: Sequence[Photo], die_px: float) -> dict[str, dict]:
         centres = list(reading.centres())
         hand = reading.has_flag(ReadingFlag.HAND)
         read.add(len(dice), match(centres, dice), len(centres), hand, seconds)
+        read.sure_faces += match([die.centre for die in reading.dice if not die.unsure], dice)
     return {"locate": locate.summary(), "read": read.summary()}
 
 
@@ -154,6 +159,7 @@ def evaluate_as_photos(photo_reader, photos: Sequence[Photo]) -> dict[str, float
         centres = list(reading.centres())
         tally.add(len(dice), match(centres, dice), len(centres),
                   reading.has_flag(ReadingFlag.HAND), seconds)
+        tally.sure_faces += match([die.centre for die in reading.dice if not die.unsure], dice)
     return tally.summary()
 
 
@@ -184,6 +190,9 @@ def main(argv: list[str] | None = None) -> int:
         help="also read each photo at its own size as `phase10 read` reads a JPEG or PNG "
         "(the scorepad's photo reader)",
     )
+    parser.add_argument(
+        "--model", type=Path, default=None, help="face classifier (.onnx; default: shipped)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.die_px <= 0:
@@ -205,7 +214,10 @@ def main(argv: list[str] | None = None) -> int:
     from vision.pipeline import DiceReader
     from vision.tops import TopFinder
 
-    reader = DiceReader(threads=1, finder=TopFinder.load(args.locator))
+    from vision.classifier import FaceClassifier
+
+    reader = DiceReader(FaceClassifier.load(args.model), threads=1,
+                        finder=TopFinder.load(args.locator))
     results = evaluate(reader, photos, args.die_px)
     steps = [("locate", "locate step"), ("read", "full read (read + unreadable)")]
     if args.as_photos:
@@ -225,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"dice located:          {share:.2%} of {labelled}")
         print(f"false detections:      {figures['false_per_photo']:.3f} per photo")
         print(f"photos flagged (hand): {figures['hand_flagged_share']:.2%}")
+        if step != "locate":
+            print(f"read as a sure face:   {figures['sure_face_share']:.2%} of the dice found")
         print(f"median time:           {figures['median_ms']:.1f} ms per photo")
     return 0
 

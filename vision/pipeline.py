@@ -251,6 +251,7 @@ class DiceReader:
                 unsure=face.unsure or bool(face_prob[index] < MIN_FACE_PROB),  # legible
                 alternatives=face.alternatives,
                 face_prob=round(float(face_prob[index]), 4),
+                network_prob=round(float(_network_prob(readout, int(index), face.die)), 6),
             )
             for face, corners, index in zip(decoding.faces, boxes, keep, strict=True)
         ]
@@ -349,6 +350,14 @@ def set_dice(
     if odd.any():
         logger.debug("%d boxes left out: their body is unlike the set's", int(odd.sum()))
     return keep[~odd[: keep.size]], unread
+
+
+def _network_prob(readout: Readout, index: int, die) -> float:
+    """The classifier's own probability that box `index` shows `die` (value times colour)."""
+    from vision.labels import colour_index, value_index
+
+    return float(readout.value_probs[index, value_index(die)]
+                 * readout.colour_probs[index, colour_index(die)])
 
 
 def _corners(box: np.ndarray) -> tuple[tuple[float, float], ...]:

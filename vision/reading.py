@@ -47,6 +47,9 @@ class ReadDie:
     alternatives: tuple[tuple[Die, float], ...] = ()
     face_prob: float = 1.0
     """The classifier's belief that the crop is a Phase 10 face at all."""
+    network_prob: float = 1.0
+    """The classifier's own probability of the face read, before the frame's inks, the
+    profile and the dice table weighed in."""
     probability: float | None = None
     """The share of dice read like this one that are right (`vision.trust`); None where
     the reader has no calibration (then `confidence` is all there is)."""

@@ -89,11 +89,12 @@ class MonotoneMap:
         means = [float(x[g].mean()) for g in groups]
         sums = [float(y[g].sum()) for g in groups]
         counts = [float(len(g)) for g in groups]
-        # Pool adjacent violators: merge blocks until their rates do not decrease.
+        # Pool adjacent violators: merge blocks until their rates rise (equal rates pool too,
+        # so a long run of right readings is one block, read as surely as its size allows).
         blocks: list[list[float]] = []  # [score sum weighted, right sum, count]
         for mean, total, count in zip(means, sums, counts, strict=True):
             blocks.append([mean * count, total, count])
-            while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] > blocks[-1][1] / blocks[-1][2]:
+            while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]:
                 last = blocks.pop()
                 blocks[-1] = [a + b for a, b in zip(blocks[-1], last, strict=True)]
         knots = tuple(b[0] / b[2] for b in blocks)

@@ -62,10 +62,12 @@ def read_dice_dicts(dice: Iterable[ReadDie], unreadable: int) -> list[dict[str, 
     """A reading's dice for a reply: those read (with confidence), then those not read."""
     listed = [
         {**die_dict(read.die), "confidence": round(float(read.confidence), 4),
+         "probability": round(float(read.right_probability), 4),
          "unsure": bool(read.unsure), "unreadable": False}
         for read in dice
     ]
-    return listed + [{**unreadable_die_dict(), "confidence": 0.0, "unsure": True}] * unreadable
+    return listed + [{**unreadable_die_dict(), "confidence": 0.0, "probability": 0.0,
+                      "unsure": True}] * unreadable
 
 
 def impossible_dice(roll: Roll) -> tuple[int, ...]:

@@ -1,6 +1,7 @@
 """The Reading value, its JSON form, and the overlay drawn from it."""
 
 import json
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -64,10 +65,19 @@ def test_to_dict_is_json_safe_and_complete():
     assert data["flags"] == ["hand-in-frame"]
     assert data["complete"] is False
     assert data["dice"][0] == {"value": "W", "colour": "B", "notation": "WB",
-                               "centre": [10.1, 20.0], "confidence": 0.4123, "unsure": True,
-                               "unreadable": False,
+                               "centre": [10.1, 20.0], "confidence": 0.4123,
+                               "probability": 0.4123, "unsure": True, "unreadable": False,
                                "box": [[-9.9, 0.0], [30.1, 0.0], [30.1, 40.0], [-9.9, 40.0]]}
     assert data["dice"][1]["value"] == 10 and data["dice"][1]["notation"] == "10O"
+    assert data["roll_probability"] is None  # a reading made without a reader's trust
+
+
+def test_a_calibrated_probability_is_what_the_json_and_the_roll_carry():
+    die = replace(read_die("8R", 10, 10, confidence=0.97), probability=0.91)
+    reading = Reading((die,), (640, 480), (), (), 0.91)
+    data = reading.to_dict()
+    assert data["dice"][0]["probability"] == 0.91 and data["dice"][0]["confidence"] == 0.97
+    assert data["roll_probability"] == 0.91
 
 
 def unreadable_die(x, y):

@@ -88,6 +88,8 @@ def _photo_dict(result: Any) -> dict[str, Any]:
         "dice": dice,
         "unreadable": unreadable,
         "unsure": reading.unsure_count(),
+        "roll_probability": (None if reading.roll_probability is None
+                             else round(float(reading.roll_probability), 4)),
         "flags": list(reading.flags),
         "photo_size": list(info.upright_size),
         "orientation": info.orientation,
