@@ -32,7 +32,7 @@ from vision.ink_order import ink_order_evidence
 from vision.profile import ink_chroma
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
 from vision.tops import Located, TopFinder
-from vision.trust import Calibration
+from vision.trust import Calibration, DieEvidence
 
 
 class FrameLocator(Protocol):
@@ -266,7 +266,7 @@ class DiceReader:
         calibration = self.calibration
         if calibration is None:
             return dice, float(np.prod([die.right_probability for die in dice]))
-        probs = [calibration.die_probability(die.confidence, die.face_prob) for die in dice]
+        probs = [calibration.die_probability(evidence_of(die)) for die in dice]
         marks = calibration.marked(probs)
         trusted = [
             replace(die, probability=round(p, 4),
@@ -350,6 +350,14 @@ def set_dice(
     if odd.any():
         logger.debug("%d boxes left out: their body is unlike the set's", int(odd.sum()))
     return keep[~odd[: keep.size]], unread
+
+
+def evidence_of(die: ReadDie) -> DieEvidence:
+    """What `vision.trust` judges a read die's probability from."""
+    corners = np.asarray(die.corners, np.float64)
+    sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
+    return DieEvidence(die.confidence, die.face_prob, die.network_prob,
+                       float(sides.mean()), float(sides.min() / max(sides.max(), 1e-6)))
 
 
 def _network_prob(readout: Readout, index: int, die) -> float:

@@ -51,11 +51,63 @@ class TrustSettings:
     """A die less probable than this is marked whatever the roll."""
 
 
-def raw_score(confidence: float, face_prob: float) -> float:
-    """The evidence a die's probability is read from: the log-odds of its posterior times
-    the classifier's belief that the crop is a Phase 10 face."""
-    p = min(max(confidence * face_prob, _EPSILON), 1 - _EPSILON)
+def _logit(p: float) -> float:
+    p = min(max(p, _EPSILON), 1 - _EPSILON)
     return math.log(p / (1 - p))
+
+
+def raw_score(confidence: float, face_prob: float) -> float:
+    """The evidence a die's probability is read from without fitted weights: the log-odds
+    of its posterior times the classifier's belief that the crop is a Phase 10 face."""
+    return _logit(confidence * face_prob)
+
+
+@dataclass(frozen=True)
+class DieEvidence:
+    """What a die's probability is judged from, as the reader has it."""
+
+    confidence: float  # the decoder's posterior of the face read
+    face_prob: float  # the classifier's belief that the crop is a Phase 10 face
+    network_prob: float = 1.0  # the classifier's own belief in the face read
+    side: float = 60.0  # the top's side, pixels
+    aspect: float = 1.0  # the box's shortest side over its longest (a steep view: lower)
+
+    def features(self) -> np.ndarray:
+        """The features a fitted score weighs, FEATURES in order."""
+        return np.array([
+            _logit(self.confidence),
+            _logit(self.face_prob),
+            _logit(self.network_prob),
+            math.log(max(self.side, 1.0)),
+            self.aspect,
+            1.0,
+        ])
+
+
+#: The names of `DieEvidence.features`, in order (the last is the constant).
+FEATURES: Final[tuple[str, ...]] = (
+    "posterior", "face", "network", "log_side", "aspect", "constant"
+)
+
+
+def fit_weights(features: np.ndarray, right: np.ndarray, l2: float = 1.0,
+                steps: int = 50) -> tuple[float, ...]:
+    """Logistic regression of `right` on `features` (N, len(FEATURES)) by Newton's method,
+    with an L2 penalty `l2` on every weight but the constant's."""
+    x = np.asarray(features, np.float64)
+    y = np.asarray(right, np.float64)
+    w = np.zeros(x.shape[1])
+    penalty = np.full(x.shape[1], l2)
+    penalty[-1] = 0.0
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-np.clip(x @ w, -30, 30)))
+        gradient = x.T @ (p - y) + penalty * w
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + np.diag(penalty + 1e-9)
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return tuple(float(v) for v in w)
 
 
 @dataclass(frozen=True)
@@ -113,6 +165,15 @@ class MonotoneMap:
         return cls(tuple(float(k) for k in data["knots"]), tuple(float(v) for v in data["values"]))
 
 
+def _weights(data: dict) -> tuple[float, ...] | None:
+    weights = data.get("weights")
+    if weights is None:
+        return None
+    if list(data.get("features", [])) != list(FEATURES) or len(weights) != len(FEATURES):
+        raise ValueError(f"the calibration weighs other features than {', '.join(FEATURES)}")
+    return tuple(float(w) for w in weights)
+
+
 @dataclass(frozen=True)
 class Calibration:
     """Die and roll probabilities fitted to how often readings are right."""
@@ -121,10 +182,18 @@ class Calibration:
     roll: MonotoneMap
     settings: TrustSettings = field(default_factory=TrustSettings)
     classifier_sha256: str = ""
+    weights: tuple[float, ...] | None = None
+    """Weights of `DieEvidence.features` giving the score `die` maps; None: `raw_score`."""
 
-    def die_probability(self, confidence: float, face_prob: float) -> float:
+    def die_score(self, evidence: DieEvidence) -> float:
+        """The score the die map reads: the fitted weights' log-odds, or `raw_score`."""
+        if self.weights is None:
+            return raw_score(evidence.confidence, evidence.face_prob)
+        return float(np.dot(self.weights, evidence.features()))
+
+    def die_probability(self, evidence: DieEvidence) -> float:
         """The share of dice read with this evidence that are read right."""
-        return self.die(raw_score(confidence, face_prob))
+        return self.die(self.die_score(evidence))
 
     def roll_probability(self, die_probabilities: Sequence[float]) -> float:
         """The share of rolls whose dice have these probabilities that are all right."""
@@ -150,6 +219,8 @@ class Calibration:
             "classifier_sha256": self.classifier_sha256,
             "roll_sure": self.settings.roll_sure,
             "die_sure": self.settings.die_sure,
+            "features": list(FEATURES),
+            "weights": None if self.weights is None else [round(w, 6) for w in self.weights],
             "die": self.die.to_dict(),
             "roll": self.roll.to_dict(),
         }
@@ -161,6 +232,7 @@ class Calibration:
             MonotoneMap.from_dict(data["roll"]),
             TrustSettings(float(data["roll_sure"]), float(data["die_sure"])),
             str(data.get("classifier_sha256", "")),
+            _weights(data),
         )
 
     def save(self, path: Path = CALIBRATION_FILE) -> None:

@@ -9,7 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.trust import Calibration, MonotoneMap, TrustSettings, raw_score
+from vision.trust import (
+    Calibration,
+    DieEvidence,
+    MonotoneMap,
+    TrustSettings,
+    fit_weights,
+    raw_score,
+)
 
 IDENTITY_ROLL = MonotoneMap((math.log(1e-6), 0.0), (1e-6, 1.0))
 """The roll's probability as the product of its dice's (log-product to probability)."""
@@ -82,6 +89,17 @@ def test_a_calibration_round_trips_through_its_file(tmp_path):
     calibration.save(tmp_path / "c.json")
     loaded = Calibration.load(tmp_path / "c.json", "abc")
     assert loaded is not None and loaded.settings == calibration.settings
-    assert loaded.die_probability(0.97, 1.0) == pytest.approx(0.97, abs=1e-3)
+    assert loaded.die_probability(DieEvidence(0.97, 1.0)) == pytest.approx(0.97, abs=1e-3)
     assert Calibration.load(tmp_path / "c.json", "another network") is None
     assert Calibration.load(tmp_path / "missing.json") is None
+
+
+def test_fitted_weights_find_the_feature_that_tells_right_from_wrong():
+    """Dice right or wrong by their network belief alone: the fit weighs it, not noise."""
+    rng = np.random.default_rng(4)
+    network = rng.uniform(0.3, 0.999, 4000)
+    right = rng.random(4000) < network
+    features = np.stack([DieEvidence(float(rng.uniform(0.9, 1)), 1.0, float(n)).features()
+                         for n in network])
+    weights = fit_weights(features, right)
+    assert weights[2] > 0.5 and abs(weights[0]) < 0.5 * weights[2]
