@@ -16,7 +16,8 @@ sensor noise, stored as a JPEG (quality 85 to 95) under a random EXIF orientatio
 
 Prints: every die found and nothing else, every die read right (faces as a
 multiset; unsure dice counted as read), the same with no die unsure or
-unreadable (what scores with no tap), per-die accuracy, photos refused (no dice
+unreadable (what scores with no tap), per-die accuracy, photos shown as sure and
+those sure but wrong (of all photos), photos refused (no dice
 or more than ten), photos cropped to their tray, the median time to read, and the
 same broken down by angle, die size and blur.
 """
@@ -35,7 +36,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.synth import random_conditions, render_scene
+from vision.synth import random_conditions, render_scene, views
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 from vision.tops import longest_side
 from web.photo import PhotoReader
@@ -49,22 +50,10 @@ FOCAL = 0.73  # of the width: a phone's main camera (26 mm equivalent)
 
 
 def tilt_homography(size: tuple[int, int], degrees: float, direction: float) -> np.ndarray:
-    """The picture of a camera turned `degrees` about its centre (towards `direction`,
-    radians in the image plane), fitted back into the frame: aimed at the tray."""
-    width, height = size
-    focal = FOCAL * width
-    camera = np.array([[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1]])
-    axis = np.array([np.cos(direction), np.sin(direction), 0.0]) * np.radians(degrees)
-    rotation, _ = cv2.Rodrigues(axis)
-    turned = camera @ rotation @ np.linalg.inv(camera)
-    corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
-    moved = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), turned).reshape(-1, 2)
-    low, high = moved.min(axis=0), moved.max(axis=0)
-    scale = min(width / (high[0] - low[0]), height / (high[1] - low[1]))
-    centre = (low + high) / 2
-    fit = np.array([[scale, 0, width / 2 - scale * centre[0]],
-                    [0, scale, height / 2 - scale * centre[1]], [0, 0, 1]])
-    return fit @ turned
+    """The picture of a camera turned `degrees` about its centre (its axis of turn at
+    `direction`, radians in the image plane), fitted back into the frame: aimed at the
+    tray (`vision.synth.views.tilt_homography` with a phone's focal length)."""
+    return views.tilt_homography(size, degrees, direction - np.pi / 2, FOCAL)
 
 
 @dataclasses.dataclass
@@ -148,6 +137,8 @@ def score(photo: Photo, reader: PhotoReader | OneLook) -> dict:
         "all_sure": reading.is_complete() and read == photo.truth
         if len(photo.truth) == 10 else read == photo.truth and reading.unsure_count() == 0
         and not reading.unreadable,
+        "shown_sure": reading.is_complete(),
+        "sure_but_wrong": reading.is_complete() and read != photo.truth,
         "refused": found == 0 or found > 10,
         "ms": round(seconds * 1000, 1), "looks": result.looks, "flags": list(reading.flags),
         "tray": result.tray_crop is not None,
@@ -163,6 +154,8 @@ def summary(rows: list[dict]) -> dict:
         "all_right": sum(row["all_right"] for row in rows) / len(rows),
         "all_right_and_sure": sum(row["all_sure"] for row in rows) / len(rows),
         "per_die": sum(row["read_right"] for row in rows) / max(dice, 1),
+        "shown_sure": sum(row["shown_sure"] for row in rows) / len(rows),
+        "sure_but_wrong": sum(row["sure_but_wrong"] for row in rows) / len(rows),
         "refused": sum(row["refused"] for row in rows),
         "cropped_to_tray": sum(row["tray"] for row in rows),
         "median_ms": statistics.median(row["ms"] for row in rows),
@@ -176,6 +169,7 @@ def _line(title: str, rows: list[dict]) -> str:
     return (f"{title:<22} {s['photos']:>4}  found {s['all_found']:7.2%}"
             f"  right {s['all_right']:7.2%}  right+sure {s['all_right_and_sure']:7.2%}"
             f"  per die {s['per_die']:8.3%}"
+            f"  sure {s['shown_sure']:7.2%} (wrong {s['sure_but_wrong']:6.2%})"
             f"  refused {s['refused']:>2}  tray {s['cropped_to_tray']:>3}"
             f"  {s['median_ms']:6.1f} ms")
 

@@ -211,10 +211,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     cv2.setNumThreads(1)
+    from vision.classifier import FaceClassifier
     from vision.pipeline import DiceReader
     from vision.tops import TopFinder
-
-    from vision.classifier import FaceClassifier
 
     reader = DiceReader(FaceClassifier.load(args.model), threads=1,
                         finder=TopFinder.load(args.locator))

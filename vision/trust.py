@@ -110,6 +110,10 @@ def fit_weights(features: np.ndarray, right: np.ndarray, l2: float = 1.0,
     return tuple(float(v) for v in w)
 
 
+def _rate(block: list[float]) -> float:
+    return block[1] / block[2]
+
+
 @dataclass(frozen=True)
 class MonotoneMap:
     """A non-decreasing map by linear interpolation between knots (flat beyond them)."""
@@ -146,7 +150,7 @@ class MonotoneMap:
         blocks: list[list[float]] = []  # [score sum weighted, right sum, count]
         for mean, total, count in zip(means, sums, counts, strict=True):
             blocks.append([mean * count, total, count])
-            while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]:
+            while len(blocks) > 1 and _rate(blocks[-2]) >= _rate(blocks[-1]):
                 last = blocks.pop()
                 blocks[-1] = [a + b for a, b in zip(blocks[-1], last, strict=True)]
         knots = tuple(b[0] / b[2] for b in blocks)

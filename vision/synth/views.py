@@ -23,12 +23,15 @@ FOCAL_WIDTHS = 1.2
 """Focal length over the frame's width: the tray filling about 45 degrees of a phone's view."""
 
 
-def tilt_homography(size: tuple[int, int], degrees: float, azimuth: float) -> np.ndarray:
+def tilt_homography(
+    size: tuple[int, int], degrees: float, azimuth: float, focal_widths: float = FOCAL_WIDTHS
+) -> np.ndarray:
     """(3, 3) homography from the vertical camera's picture of `size` (width, height) to
     the picture of the same camera tipped by `degrees` towards `azimuth` (radians in the
-    picture's plane), zoomed and shifted so the whole first picture fits inside."""
+    picture's plane), zoomed and shifted so the whole first picture fits inside.
+    `focal_widths`: the camera's focal length over the picture's width."""
     width, height = size
-    focal = FOCAL_WIDTHS * width
+    focal = focal_widths * width
     camera = np.array([[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1]], np.float64)
     axis = np.array([-math.sin(azimuth), math.cos(azimuth), 0.0])  # in the picture's plane
     rotation, _ = cv2.Rodrigues(axis * math.radians(degrees))
