@@ -18,9 +18,9 @@ from itertools import product
 from typing import Any, Final
 
 from scorer.dice import HIGH_VALUES, LOW_VALUES, Die, Roll
+from scorer.odds_cache import colour_table, odds_table
 from scorer.odds_colour import best_target, made_score
-from scorer.odds_colour_tables import colour_table
-from scorer.odds_tables import MAX_ROLLS_LEFT, TOLERANCE, Counts, counts_of, odds_table
+from scorer.odds_tables import MAX_ROLLS_LEFT, TOLERANCE, Counts, counts_of
 from scorer.phases import Phase, get_phase
 from scorer.solver import best_score
 

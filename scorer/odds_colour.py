@@ -35,7 +35,7 @@ from itertools import combinations
 from typing import Final
 
 from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE, Die, Roll
-from scorer.odds_colour_tables import colour_table
+from scorer.odds_cache import colour_table
 
 logger = logging.getLogger(__name__)
 

@@ -20,7 +20,6 @@ import time
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from itertools import product
 from math import prod
 from typing import Final
@@ -122,15 +121,6 @@ def _made(sides: Sequence[Side], colours: int) -> list[float]:
                 totals[c] += count
         out.append(1.0 if max(totals) >= COLOUR_GROUP else 0.0)
     return out
-
-
-@cache
-def colour_table() -> ColourTable:
-    """The exact chance tables of the colour phase: from the shipped file when it was
-    built for this inventory (scorer.odds_file), else built here; then cached."""
-    from scorer.odds_file import shipped_colour_table  # the file's reader needs this module
-
-    return shipped_colour_table() or build_colour_table()
 
 
 def colour_layout() -> tuple[list[Counts], dict[str, int], tuple[Side, ...]]:
