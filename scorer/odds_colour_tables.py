@@ -24,7 +24,7 @@ from itertools import product
 from math import prod
 from typing import Final
 
-from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE
+from scorer.dice_set import DICE_IN_USE, DiceSet
 from scorer.odds_tables import MAX_ROLLS_LEFT, Counts, Side
 
 logger = logging.getLogger(__name__)
@@ -34,7 +34,7 @@ COLOUR_GROUP: Final[int] = 7
 
 @dataclass(frozen=True)
 class ColourTable:
-    """Chances of the colour phase per dice type multisets, for the default inventory."""
+    """Chances of the colour phase per dice type multisets, for one dice set."""
 
     type_faces: tuple[Counts, ...]  # per type: its faces of each colour (palette order)
     die_type: dict[str, int]  # physical die name -> type
@@ -123,12 +123,13 @@ def _made(sides: Sequence[Side], colours: int) -> list[float]:
     return out
 
 
-def colour_layout() -> tuple[list[Counts], dict[str, int], tuple[Side, ...]]:
-    """The inventory's dice types (faces per colour), each die's type, and one side per type."""
+def colour_layout(dice: DiceSet = DICE_IN_USE
+                  ) -> tuple[list[Counts], dict[str, int], tuple[Side, ...]]:
+    """The set's dice types (faces per colour), each die's type, and one side per type."""
     types: list[Counts] = []
     die_type: dict[str, int] = {}
-    for die in PHYSICAL_DICE:
-        faces = tuple(sum(face.colour == c for face in die.faces) for c in COLOUR_LETTERS)
+    for die in dice.dice:
+        faces = tuple(sum(face.colour == c for face in die.faces) for c in dice.letters)
         if faces not in types:
             types.append(faces)
         die_type[die.name] = types.index(faces)
@@ -140,11 +141,11 @@ def colour_layout() -> tuple[list[Counts], dict[str, int], tuple[Side, ...]]:
     return types, die_type, sides
 
 
-def build_colour_table() -> ColourTable:
-    """Build the exact chance tables of the colour phase (a few seconds)."""
+def build_colour_table(dice: DiceSet = DICE_IN_USE) -> ColourTable:
+    """Build the exact chance tables of the colour phase for `dice` (a few seconds)."""
     started = time.perf_counter()
-    types, die_type, sides = colour_layout()
-    values = _made(sides, len(COLOUR_LETTERS))
+    types, die_type, sides = colour_layout(dice)
+    values = _made(sides, len(dice.letters))
     keep_chance, best_chance = [], []
     for _ in range(MAX_ROLLS_LEFT):
         dims = [len(side.fulls) for side in sides]
