@@ -193,7 +193,7 @@ def _walk(start: Sequence[int], endings: Sequence[_Ending]) -> tuple[float, floa
     for at, (ends, faces) in enumerate(endings):
         left = len(endings) - at - 1  # dice still to come after this one
         total = sum(chance for _, chance in faces)
-        branches = [(None, 1 - ends)]
+        branches: list[tuple[int | None, float]] = [(None, 1 - ends)]
         if total:
             branches += [(value, ends * chance / total) for value, chance in faces]
         nxt: dict[tuple[int, ...], float] = defaultdict(float)

@@ -39,8 +39,8 @@ class ColourTable:
     type_faces: tuple[Counts, ...]  # per type: its faces of each colour (palette order)
     die_type: dict[str, int]  # physical die name -> type
     sides: tuple[Side, ...]
-    keep_chance: tuple[array, ...]  # [k - 1]: keep then play on, flat over keeps
-    best_chance: tuple[array, ...]  # [k - 1]: the best keep of a full state, flat over fulls
+    keep_chance: tuple[array[float], ...]  # [k - 1]: keep then play on, flat over keeps
+    best_chance: tuple[array[float], ...]  # [k - 1]: the best keep of a full state, flat over fulls
     turn_chance: float
     build_seconds: float
 

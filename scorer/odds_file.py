@@ -47,7 +47,7 @@ def _set_run_phases() -> tuple[Phase, ...]:
     return tuple(phase for phase in PHASES if not phase.is_colour_phase())
 
 
-def _named_arrays(tables: dict[int, OddsTable], colour: ColourTable) -> list[tuple[str, array]]:
+def _named_arrays(tables: dict[int, OddsTable], colour: ColourTable) -> list[tuple[str, array[float]]]:
     named = []
     for number, table in tables.items():
         for k, (chance, score) in enumerate(zip(table.keep_chance, table.keep_score, strict=True)):
@@ -95,7 +95,7 @@ class OddsFileError(ValueError):
     """A tables file that cannot be read: the message says why."""
 
 
-def decode(data: bytes) -> tuple[dict[str, Any], dict[str, array]]:
+def decode(data: bytes) -> tuple[dict[str, Any], dict[str, array[float]]]:
     """The header and the named arrays of a tables file's bytes."""
     try:
         raw = lzma.decompress(data)
@@ -105,7 +105,7 @@ def decode(data: bytes) -> tuple[dict[str, Any], dict[str, array]]:
         raise OddsFileError(f"the odds tables file is not readable: {error}") from error
     if header.get("format") != FORMAT:
         raise OddsFileError(f"odds tables file format {header.get('format')!r}, expected {FORMAT}")
-    arrays: dict[str, array] = {}
+    arrays: dict[str, array[float]] = {}
     at = _HEADER_SIZE.size + size
     for name, length in header["arrays"]:
         values = array("d")
@@ -120,7 +120,7 @@ def decode(data: bytes) -> tuple[dict[str, Any], dict[str, array]]:
 
 
 @cache
-def _shipped_file() -> tuple[dict[str, Any], dict[str, array]] | None:
+def _shipped_file() -> tuple[dict[str, Any], dict[str, array[float]]] | None:
     """The shipped file, read once; None when absent or unreadable."""
     started = time.perf_counter()
     try:
@@ -133,7 +133,7 @@ def _shipped_file() -> tuple[dict[str, Any], dict[str, array]] | None:
     return header, arrays
 
 
-def _shipped(dice: DiceSet) -> tuple[dict[str, Any], dict[str, array]] | None:
+def _shipped(dice: DiceSet) -> tuple[dict[str, Any], dict[str, array[float]]] | None:
     """The shipped file when it was built for `dice`; None otherwise."""
     shipped = _shipped_file()
     if shipped is not None and shipped[0]["inventory"] != inventory_key(dice):

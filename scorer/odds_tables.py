@@ -211,8 +211,8 @@ class OddsTable:
     """The values of one set/run phase: per rolls left, per kept multiset."""
 
     phase: Phase
-    keep_chance: tuple[array, ...]  # [k - 1]: flat [high keep * n_low_keeps + low keep]
-    keep_score: tuple[array, ...]
+    keep_chance: tuple[array[float], ...]  # [k - 1]: flat [high keep * n_low_keeps + low keep]
+    keep_score: tuple[array[float], ...]
     turn_chance: float  # one full turn from the first roll, optimal keeping
     turn_score: float
     build_seconds: float

@@ -282,12 +282,12 @@ def _posterior(probs: np.ndarray, dice_set: DiceSet = DICE_IN_USE) -> np.ndarray
     size = 1 << dice
     # forward[i][s]: the ways dice 0..i-1 fill the physical dice of subset s;
     # backward[i][s]: the ways dice i.. fill those not in s.
-    forward = [np.zeros(size)]
+    forward: list[np.ndarray] = [np.zeros(size)]
     forward[0][0] = 1.0
     for i in range(count):
         ways = forward[i].take(without) * weight[i][:, None]
         forward.append(np.bincount(with_die.ravel(), ways.ravel(), minlength=size))
-    backward = [np.ones(size)]
+    backward: list[np.ndarray] = [np.ones(size)]
     for i in range(count - 1, -1, -1):
         ways = weight[i][:, None] * backward[0].take(with_die)
         backward.insert(0, np.bincount(without.ravel(), ways.ravel(), minlength=size))
