@@ -47,7 +47,8 @@ def _set_run_phases() -> tuple[Phase, ...]:
     return tuple(phase for phase in PHASES if not phase.is_colour_phase())
 
 
-def _named_arrays(tables: dict[int, OddsTable], colour: ColourTable) -> list[tuple[str, array[float]]]:
+def _named_arrays(tables: dict[int, OddsTable], colour: ColourTable
+                  ) -> list[tuple[str, array[float]]]:
     named = []
     for number, table in tables.items():
         for k, (chance, score) in enumerate(zip(table.keep_chance, table.keep_score, strict=True)):

@@ -431,7 +431,8 @@ def label_by_roll(face_probs: np.ndarray, roll: Sequence[Die]) -> list[Die]:
     colours = len(COLOUR_LABELS)
     columns = [value_index(die) * colours + colour_index(die) for die in roll]
     scores = np.log(np.maximum(probs[:, columns], 1e-12))  # (dice, faces)
-    best: dict[int, tuple[float, tuple[int, ...]]] = {0: (0.0, ())}  # faces used (bit mask) -> (score, face of each die so far)
+    # faces used (bit mask) -> (score, face of each die so far)
+    best: dict[int, tuple[float, tuple[int, ...]]] = {0: (0.0, ())}
     for die in range(count):
         step: dict[int, tuple[float, tuple[int, ...]]] = {}
         for used, (score, chosen) in best.items():
