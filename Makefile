@@ -31,6 +31,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest benchmarks -o python_files='bench_*.py' --benchmark-only

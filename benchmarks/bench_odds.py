@@ -17,8 +17,7 @@ import pytest
 
 from scorer import PHASES, Roll, advise, turn_odds
 from scorer.dice import PHYSICAL_DICE
-from scorer.odds_colour_tables import colour_table
-from scorer.odds_tables import odds_table
+from scorer.odds_cache import colour_table, odds_table
 
 ROLLS = 200
 

@@ -17,7 +17,7 @@ import time
 
 from scorer import PHASES, Roll, advise, evaluate, turn_odds
 from scorer.dice import PHYSICAL_DICE
-from scorer.odds_tables import odds_table
+from scorer.odds_cache import odds_table
 
 
 def simulate(phase: int, turns: int, seed: int) -> tuple[float, float]:

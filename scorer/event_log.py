@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar, Final, Generic, Self, TypeVar
+from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 
 from scorer.events import Undone
 from scorer.game_errors import (
@@ -32,6 +32,8 @@ MAX_NAME_LENGTH: Final[int] = 20
 CreatedT = TypeVar("CreatedT")
 ActionT = TypeVar("ActionT")
 TableT = TypeVar("TableT")
+#: One action of a game's kind, as a method that records it names it.
+RecordedT = TypeVar("RecordedT")
 
 
 def apply_logged(
@@ -155,17 +157,19 @@ class EventLogGame(Generic[CreatedT, ActionT, TableT]):
         if isinstance(event, Undone):
             self._undo()
         elif isinstance(event, self.ACTIONS):
-            self._table = self._advanced(self._table, event, verify=True)
-            self._actions.append(event)
+            action = cast("ActionT", event)  # ACTIONS holds the classes ActionT stands for
+            self._table = self._advanced(self._table, action, verify=True)
+            self._actions.append(action)
         else:
             raise InvalidEventError(f"{event!r} cannot follow the start of a {self.KIND}")
         self._events.append(event)
         logger.debug("event %d: %r", len(self._events) - 1, event)
 
-    def _record(self, event: Any, table: TableT) -> Any:
-        """Log an action the table has just checked and applied (giving `table`)."""
+    def _record(self, event: RecordedT, table: TableT) -> RecordedT:
+        """Log an action the table has just checked and applied (giving `table`); the
+        caller's own action type comes back."""
         self._table = table
-        self._actions.append(event)
+        self._actions.append(cast("ActionT", event))
         self._events.append(event)
         logger.debug("event %d: %r", len(self._events) - 1, event)
         return event
@@ -191,4 +195,5 @@ class EventLogGame(Generic[CreatedT, ActionT, TableT]):
     @property
     def players(self) -> tuple[str, ...]:
         """Names in seat order."""
-        return self._table.created.players  # type: ignore[attr-defined]
+        players: tuple[str, ...] = self._table.created.players  # type: ignore[attr-defined]
+        return players

@@ -33,14 +33,12 @@ from typing import Final
 from scorer.dice import (
     COLOUR_LETTERS,
     FULL_ROLL,
-    PHYSICAL_DICE,
     WILD,
     Die,
-    PhysicalDie,
     Roll,
-    inventory_matching,
     value_text,
 )
+from scorer.dice_set import DICE_IN_USE, DiceSet
 
 #: A value's colours are judged once it has been shown this many times.
 MIN_SHOWN: Final[int] = 20
@@ -138,12 +136,12 @@ class LayoutReport:
         }
 
 
-def check_layout(rolls: Iterable[Roll], dice: Sequence[PhysicalDie] = PHYSICAL_DICE
-                 ) -> LayoutReport:
-    """Check confirmed whole rolls (of FULL_ROLL dice, freshly thrown) against `dice`."""
+def check_layout(rolls: Iterable[Roll], dice_set: DiceSet = DICE_IN_USE) -> LayoutReport:
+    """Check confirmed whole rolls (of FULL_ROLL dice, freshly thrown) against a set."""
+    dice = dice_set.dice
     whole = [roll for roll in rolls if len(roll) == FULL_ROLL]
-    carried = {face for die in dice for face in die.faces}
-    unexplained = tuple(roll for roll in whole if inventory_matching(roll, dice) is None)
+    carried = set(dice_set.faces)
+    unexplained = tuple(roll for roll in whole if not dice_set.explains(roll))
     seen_faces = Counter(face for roll in whole for face in roll)
     unknown = tuple(sorted((face for face in seen_faces if face not in carried), key=str))
     values = sorted({face.value for die in dice for face in die.faces}, key=_value_order)

@@ -33,12 +33,12 @@ from typing import Final
 from scorer.dice import (
     COLOUR_LETTERS,
     FULL_ROLL,
-    PHYSICAL_DICE,
     Die,
     PhysicalDie,
     Roll,
     inventory_matching,
 )
+from scorer.dice_set import DICE_IN_USE, DiceSet
 from scorer.layout_check import check_layout
 
 #: The most moves (a face recoloured, or two swapped) a proposal makes after recolouring.
@@ -82,14 +82,15 @@ class LayoutProposal:
         }
 
 
-def propose_layout(rolls: Iterable[Roll], dice: Sequence[PhysicalDie] = PHYSICAL_DICE
+def propose_layout(rolls: Iterable[Roll], dice_set: DiceSet = DICE_IN_USE
                    ) -> LayoutProposal | None:
-    """The smallest change to `dice` found that explains the confirmed whole rolls, or
+    """The smallest change to the set's dice found that explains the confirmed whole rolls, or
     None when the table fits them (or nothing was found to change). With few rolls a
     proposal only explains the rolls that cannot be thrown; colours are recounted once
     a value was shown often enough to judge them."""
+    dice = dice_set.dice
     whole = [roll for roll in rolls if len(roll) == FULL_ROLL]
-    report = check_layout(whole, dice)
+    report = check_layout(whole, dice_set)
     if not report.disagrees:
         return None
     table = [list(die.faces) for die in dice]

@@ -18,9 +18,10 @@ from itertools import product
 from typing import Any, Final
 
 from scorer.dice import HIGH_VALUES, LOW_VALUES, Die, Roll
+from scorer.dice_set import DICE_IN_USE, DiceSet
+from scorer.odds_cache import colour_table, odds_table
 from scorer.odds_colour import best_target, made_score
-from scorer.odds_colour_tables import colour_table
-from scorer.odds_tables import MAX_ROLLS_LEFT, TOLERANCE, Counts, counts_of, odds_table
+from scorer.odds_tables import MAX_ROLLS_LEFT, TOLERANCE, Counts, counts_of
 from scorer.phases import Phase, get_phase
 from scorer.solver import best_score
 
@@ -125,7 +126,7 @@ def _pick(roll: Roll, high: Counts, low: Counts) -> tuple[tuple[Die, ...], tuple
 
 
 def _best_keep(
-    roll: Roll, phase: Phase, rolls_left: int, made_now: MadeNow
+    roll: Roll, phase: Phase, rolls_left: int, made_now: MadeNow, dice_set: DiceSet
 ) -> tuple[Counts, Counts, float, float]:
     """The best keep: stop (keep all ten) or a smaller sub-multiset re-rolling the rest.
 
@@ -133,7 +134,7 @@ def _best_keep(
     (skip a roll, play on later) is never better than some smaller keep. Ties
     keep more dice.
     """
-    table = odds_table(phase)
+    table = odds_table(phase, dice_set)
     high, low = _multisets_of(roll.dice)
     best = (high, low, float(made_now.made), float(made_now.score))
     subs = sorted(
@@ -149,12 +150,14 @@ def _best_keep(
 
 
 def advise(
-    roll: Roll, phase: int | Phase, rolls_left: int, *, dice: Sequence[str] | None = None
+    roll: Roll, phase: int | Phase, rolls_left: int, *, dice: Sequence[str] | None = None,
+    dice_set: DiceSet = DICE_IN_USE,
 ) -> Advice:
     """The best keep for this full roll with `rolls_left` re-rolls left in the turn (0..2).
 
     `dice`: the physical die showing each die of the roll (names such as "H3", roll
-    order), when the camera matched them; only the colour phase depends on it.
+    order), when the camera matched them; only the colour phase depends on it, and on
+    `dice_set`, the faces of the table's dice.
     """
     phase = get_phase(phase)
     rolls_left = _check_rolls_left(rolls_left)
@@ -166,19 +169,19 @@ def advise(
             phase, 0, float(made_now.made), roll.dice, (), float(made_now.score), made_now, exact
         )
     if phase.is_colour_phase():
-        choice = best_target(roll, rolls_left, TOLERANCE, dice)
+        choice = best_target(roll, rolls_left, TOLERANCE, dice, dice_set=dice_set)
         keep = tuple(roll.dice[i] for i in choice.keep)
         reroll = tuple(die for i, die in enumerate(roll) if i not in choice.keep)
         chance, score, exact = choice.chance, choice.expected_score, choice.exact
     else:
-        high, low, chance, score = _best_keep(roll, phase, rolls_left, made_now)
+        high, low, chance, score = _best_keep(roll, phase, rolls_left, made_now, dice_set)
         keep, reroll = _pick(roll, high, low)
     return Advice(phase, rolls_left, chance, keep, reroll, score, made_now, exact)
 
 
-def turn_odds(phase: int | Phase) -> float:
+def turn_odds(phase: int | Phase, dice_set: DiceSet = DICE_IN_USE) -> float:
     """Chance of making the phase in one full turn (three rolls, keeping optimally), exactly."""
     phase = get_phase(phase)
     if phase.is_colour_phase():
-        return colour_table().turn_chance
-    return odds_table(phase).turn_chance
+        return colour_table(dice_set).turn_chance
+    return odds_table(phase, dice_set).turn_chance

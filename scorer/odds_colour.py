@@ -34,8 +34,9 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Final
 
-from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE, Die, Roll
-from scorer.odds_colour_tables import colour_table
+from scorer.dice import COLOUR_LETTERS, Die, Roll
+from scorer.dice_set import DICE_IN_USE, DiceSet
+from scorer.odds_cache import colour_table
 
 logger = logging.getLogger(__name__)
 
@@ -64,17 +65,17 @@ class Placement:
     """Its chance given the faces shown: the placements of a roll sum to 1."""
 
 
-def _likelihood(roll: Roll, names: Sequence[str]) -> float:
+def _likelihood(roll: Roll, names: Sequence[str], dice_set: DiceSet) -> float:
     """Chance that these dice show these faces: a die carrying a face m of n times, m/n."""
-    by_name = {die.name: die for die in PHYSICAL_DICE}
     chance = 1.0
     for face, name in zip(roll.dice, names, strict=True):
-        faces = by_name[name].faces
+        faces = dice_set.by_name(name).faces
         chance *= faces.count(face) / len(faces)
     return chance
 
 
-def placements(roll: Roll, dice: Sequence[str] | None = None) -> tuple[Placement, ...]:
+def placements(roll: Roll, dice: Sequence[str] | None = None, *,
+               dice_set: DiceSet = DICE_IN_USE) -> tuple[Placement, ...]:
     """Every placement of the roll's faces on distinct physical dice, weighted; () if none.
 
     Two dice showing the same face are interchangeable, so placements that only
@@ -82,9 +83,9 @@ def placements(roll: Roll, dice: Sequence[str] | None = None) -> tuple[Placement
     the names the camera matched (roll order), makes the one placement, checked.
     """
     if dice is not None:
-        return (Placement(check_placement(roll, dice), 1.0),)
+        return (Placement(check_placement(roll, dice, dice_set=dice_set), 1.0),)
     carriers = [
-        [at for at, physical in enumerate(PHYSICAL_DICE) if face in physical.faces]
+        [at for at, physical in enumerate(dice_set.dice) if face in physical.faces]
         for face in roll.dice
     ]
     found: list[tuple[str, ...]] = []
@@ -92,7 +93,7 @@ def placements(roll: Roll, dice: Sequence[str] | None = None) -> tuple[Placement
 
     def place(index: int) -> None:
         if index == len(roll.dice):
-            found.append(tuple(PHYSICAL_DICE[at].name for at in chosen))
+            found.append(tuple(dice_set.dice[at].name for at in chosen))
             return
         twin = max((i for i in range(index) if roll.dice[i] == roll.dice[index]), default=None)
         floor = -1 if twin is None else chosen[twin]
@@ -103,14 +104,15 @@ def placements(roll: Roll, dice: Sequence[str] | None = None) -> tuple[Placement
                 chosen.pop()
 
     place(0)
-    weights = [_likelihood(roll, names) for names in found]
+    weights = [_likelihood(roll, names, dice_set) for names in found]
     total = sum(weights)
     return tuple(Placement(names, w / total) for names, w in zip(found, weights, strict=True))
 
 
-def check_placement(roll: Roll, dice: Sequence[str]) -> tuple[str, ...]:
+def check_placement(roll: Roll, dice: Sequence[str], *, dice_set: DiceSet = DICE_IN_USE
+                    ) -> tuple[str, ...]:
     """The camera's matched dice for a roll, refused by name unless each shows its face."""
-    by_name = {die.name: die for die in PHYSICAL_DICE}
+    by_name = {die.name: die for die in dice_set.dice}
     names = tuple(dice)
     if len(names) != len(roll.dice):
         raise InvalidPlacementError(
@@ -131,26 +133,26 @@ def check_placement(roll: Roll, dice: Sequence[str]) -> tuple[str, ...]:
     return names
 
 
-@lru_cache(maxsize=1)
-def _average_models() -> tuple[DieModel, DieModel]:
-    """The average high die and the average low die, for rolls the inventory cannot explain."""
-    high = [face for die in PHYSICAL_DICE if die.is_high() for face in die.faces]
-    low = [face for die in PHYSICAL_DICE if not die.is_high() for face in die.faces]
+@lru_cache(maxsize=8)
+def _average_models(dice_set: DiceSet) -> tuple[DieModel, DieModel]:
+    """The average high die and the average low die, for rolls the set cannot explain."""
+    high = [face for die in dice_set.dice if die.is_high() for face in die.faces]
+    low = [face for die in dice_set.dice if not die.is_high() for face in die.faces]
     return _model(high), _model(low)
 
 
-def die_models(roll: Roll, placement: Placement | None = None) -> tuple[DieModel, ...]:
+def die_models(roll: Roll, placement: Placement | None = None, *,
+               dice_set: DiceSet = DICE_IN_USE) -> tuple[DieModel, ...]:
     """How each die of the roll re-rolls: its physical die's faces under `placement`
     (the first placement when None), or the average die of its kind when none exists."""
-    by_name = {die.name: die for die in PHYSICAL_DICE}
     if placement is None:
-        found = placements(roll)
+        found = placements(roll, dice_set=dice_set)
         if not found:
             logger.info("%s: no matching of the inventory; re-rolls use average dice", roll)
-            high, low = _average_models()
+            high, low = _average_models(dice_set)
             return tuple(high if die.is_high() else low for die in roll)
         placement = found[0]
-    return tuple(_model(by_name[name].faces) for name in placement.dice)
+    return tuple(_model(dice_set.by_name(name).faces) for name in placement.dice)
 
 
 def made_score(dice: Sequence[Die]) -> int | None:
@@ -191,7 +193,7 @@ def _walk(start: Sequence[int], endings: Sequence[_Ending]) -> tuple[float, floa
     for at, (ends, faces) in enumerate(endings):
         left = len(endings) - at - 1  # dice still to come after this one
         total = sum(chance for _, chance in faces)
-        branches = [(None, 1 - ends)]
+        branches: list[tuple[int | None, float]] = [(None, 1 - ends)]
         if total:
             branches += [(value, ends * chance / total) for value, chance in faces]
         nxt: dict[tuple[int, ...], float] = defaultdict(float)
@@ -278,37 +280,42 @@ class ColourChoice:
 TypeState = tuple[tuple[int, ...], ...]
 
 
-def type_state(roll: Roll, placement: Placement, keep: Sequence[int] | None = None) -> TypeState:
+def type_state(roll: Roll, placement: Placement, keep: Sequence[int] | None = None, *,
+               dice_set: DiceSet = DICE_IN_USE) -> TypeState:
     """Per dice type, how many of its dice show each colour, under a placement.
 
     With `keep` (indices into the roll), only those dice are counted.
     """
-    table = colour_table()
-    state = [[0] * len(COLOUR_LETTERS) for _ in table.type_faces]
+    table = colour_table(dice_set)
+    letters = dice_set.letters
+    state = [[0] * len(letters) for _ in table.type_faces]
     for index, name in enumerate(placement.dice):
         if keep is None or index in keep:
-            state[table.die_type[name]][COLOUR_LETTERS.index(roll.dice[index].colour)] += 1
+            state[table.die_type[name]][letters.index(roll.dice[index].colour)] += 1
     return tuple(tuple(counts) for counts in state)
 
 
 def keep_chance(
-    roll: Roll, found: Sequence[Placement], keep: Sequence[int], rolls_left: int
+    roll: Roll, found: Sequence[Placement], keep: Sequence[int], rolls_left: int, *,
+    dice_set: DiceSet = DICE_IN_USE,
 ) -> float:
     """Chance of keeping these dice (indices) and playing on, weighed over the placements."""
-    table = colour_table()
+    table = colour_table(dice_set)
     return sum(
-        placement.weight * table.keep_value(rolls_left, type_state(roll, placement, keep))
+        placement.weight
+        * table.keep_value(rolls_left, type_state(roll, placement, keep, dice_set=dice_set))
         for placement in found
     )
 
 
-def is_one_state(roll: Roll, found: Sequence[Placement]) -> bool:
+def is_one_state(roll: Roll, found: Sequence[Placement], *,
+                 dice_set: DiceSet = DICE_IN_USE) -> bool:
     """Whether every placement puts the same colours on the same dice types."""
-    return len({type_state(roll, placement) for placement in found}) == 1
+    return len({type_state(roll, placement, dice_set=dice_set) for placement in found}) == 1
 
 
 def best_of_all_keeps(
-    roll: Roll, found: Sequence[Placement], rolls_left: int
+    roll: Roll, found: Sequence[Placement], rolls_left: int, *, dice_set: DiceSet = DICE_IN_USE
 ) -> tuple[float, tuple[int, ...]]:
     """The best chance over all 1,024 keeps (and stopping), weighed over the placements.
 
@@ -319,14 +326,15 @@ def best_of_all_keeps(
     best = (made, tuple(range(len(roll.dice))))
     for size in range(len(roll.dice)):
         for keep in combinations(range(len(roll.dice)), size):
-            chance = keep_chance(roll, found, keep, rolls_left)
+            chance = keep_chance(roll, found, keep, rolls_left, dice_set=dice_set)
             if chance > best[0]:
                 best = (chance, keep)
     return best
 
 
 def best_target(
-    roll: Roll, rolls_left: int, tolerance: float, dice: Sequence[str] | None = None
+    roll: Roll, rolls_left: int, tolerance: float, dice: Sequence[str] | None = None, *,
+    dice_set: DiceSet = DICE_IN_USE,
 ) -> ColourChoice:
     """The colour to keep: the best chance, then the best expected score.
 
@@ -337,14 +345,14 @@ def best_target(
     way. Exact where the placements agree on every die type's colours, and where
     they do not, once no keep of any colours beats the advised one.
     """
-    found = placements(roll, dice)
+    found = placements(roll, dice, dice_set=dice_set)
     options = []
-    for colour in COLOUR_LETTERS:
+    for colour in dice_set.letters:
         keep = tuple(i for i, die in enumerate(roll) if die.colour == colour)
         if found:
-            chance = keep_chance(roll, found, keep, rolls_left)
+            chance = keep_chance(roll, found, keep, rolls_left, dice_set=dice_set)
         else:
-            models = die_models(roll)
+            models = die_models(roll, dice_set=dice_set)
             kept = [roll.dice[i] for i in keep]
             rerolled = [models[i] for i in range(len(roll)) if i not in keep]
             chance = target_chance(kept, rerolled, colour, rolls_left)
@@ -358,7 +366,7 @@ def best_target(
         kept = [roll.dice[i] for i in keep]
         walk_chance = score = 0.0
         for placement in weighed:
-            models = die_models(roll, placement)
+            models = die_models(roll, placement, dice_set=dice_set)
             rerolled = [models[i] for i in range(len(roll)) if i not in keep]
             part_chance, part_score = target_value(kept, rerolled, colour, rolls_left)
             weight = 1.0 if placement is None else placement.weight
@@ -368,8 +376,8 @@ def best_target(
             exact = bool(found)
             best = ColourChoice(colour, keep, chance if exact else walk_chance, score, exact)
     assert best is not None  # the palette is never empty
-    if found and not is_one_state(roll, found):
-        beaten, keep = best_of_all_keeps(roll, found, rolls_left)
+    if found and not is_one_state(roll, found, dice_set=dice_set):
+        beaten, keep = best_of_all_keeps(roll, found, rolls_left, dice_set=dice_set)
         if beaten > best.chance + tolerance:
             logger.info("%s: keeping %s beats one colour over its placements", roll, keep)
             best = ColourChoice(best.colour, best.keep, best.chance, best.expected_score, False)

@@ -20,12 +20,11 @@ import time
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from itertools import product
 from math import prod
 from typing import Final
 
-from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE
+from scorer.dice_set import DICE_IN_USE, DiceSet
 from scorer.odds_tables import MAX_ROLLS_LEFT, Counts, Side
 
 logger = logging.getLogger(__name__)
@@ -35,13 +34,13 @@ COLOUR_GROUP: Final[int] = 7
 
 @dataclass(frozen=True)
 class ColourTable:
-    """Chances of the colour phase per dice type multisets, for the default inventory."""
+    """Chances of the colour phase per dice type multisets, for one dice set."""
 
     type_faces: tuple[Counts, ...]  # per type: its faces of each colour (palette order)
     die_type: dict[str, int]  # physical die name -> type
     sides: tuple[Side, ...]
-    keep_chance: tuple[array, ...]  # [k - 1]: keep then play on, flat over keeps
-    best_chance: tuple[array, ...]  # [k - 1]: the best keep of a full state, flat over fulls
+    keep_chance: tuple[array[float], ...]  # [k - 1]: keep then play on, flat over keeps
+    best_chance: tuple[array[float], ...]  # [k - 1]: the best keep of a full state, flat over fulls
     turn_chance: float
     build_seconds: float
 
@@ -124,21 +123,13 @@ def _made(sides: Sequence[Side], colours: int) -> list[float]:
     return out
 
 
-@cache
-def colour_table() -> ColourTable:
-    """The exact chance tables of the colour phase: from the shipped file when it was
-    built for this inventory (scorer.odds_file), else built here; then cached."""
-    from scorer.odds_file import shipped_colour_table  # the file's reader needs this module
-
-    return shipped_colour_table() or build_colour_table()
-
-
-def colour_layout() -> tuple[list[Counts], dict[str, int], tuple[Side, ...]]:
-    """The inventory's dice types (faces per colour), each die's type, and one side per type."""
+def colour_layout(dice: DiceSet = DICE_IN_USE
+                  ) -> tuple[list[Counts], dict[str, int], tuple[Side, ...]]:
+    """The set's dice types (faces per colour), each die's type, and one side per type."""
     types: list[Counts] = []
     die_type: dict[str, int] = {}
-    for die in PHYSICAL_DICE:
-        faces = tuple(sum(face.colour == c for face in die.faces) for c in COLOUR_LETTERS)
+    for die in dice.dice:
+        faces = tuple(sum(face.colour == c for face in die.faces) for c in dice.letters)
         if faces not in types:
             types.append(faces)
         die_type[die.name] = types.index(faces)
@@ -150,11 +141,11 @@ def colour_layout() -> tuple[list[Counts], dict[str, int], tuple[Side, ...]]:
     return types, die_type, sides
 
 
-def build_colour_table() -> ColourTable:
-    """Build the exact chance tables of the colour phase (a few seconds)."""
+def build_colour_table(dice: DiceSet = DICE_IN_USE) -> ColourTable:
+    """Build the exact chance tables of the colour phase for `dice` (a few seconds)."""
     started = time.perf_counter()
-    types, die_type, sides = colour_layout()
-    values = _made(sides, len(COLOUR_LETTERS))
+    types, die_type, sides = colour_layout(dice)
+    values = _made(sides, len(dice.letters))
     keep_chance, best_chance = [], []
     for _ in range(MAX_ROLLS_LEFT):
         dims = [len(side.fulls) for side in sides]

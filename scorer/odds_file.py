@@ -14,7 +14,6 @@ once, as package data, and never written at run time.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import lzma
@@ -27,7 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from scorer.inventory import LAYOUT, PALETTE
+from scorer.dice_set import DICE_IN_USE, DiceSet
 from scorer.odds_colour_tables import ColourTable, build_colour_table, colour_layout
 from scorer.odds_tables import MAX_ROLLS_LEFT, OddsTable, build_odds_table
 from scorer.phases import PHASES, Phase
@@ -39,16 +38,17 @@ FORMAT: Final[int] = 1
 _HEADER_SIZE = struct.Struct("<I")
 
 
-def inventory_key() -> str:
+def inventory_key(dice: DiceSet = DICE_IN_USE) -> str:
     """A fingerprint of the dice the tables were built for (palette and face layout)."""
-    return hashlib.sha256(repr((PALETTE, LAYOUT)).encode()).hexdigest()
+    return dice.key
 
 
 def _set_run_phases() -> tuple[Phase, ...]:
     return tuple(phase for phase in PHASES if not phase.is_colour_phase())
 
 
-def _named_arrays(tables: dict[int, OddsTable], colour: ColourTable) -> list[tuple[str, array]]:
+def _named_arrays(tables: dict[int, OddsTable], colour: ColourTable
+                  ) -> list[tuple[str, array[float]]]:
     named = []
     for number, table in tables.items():
         for k, (chance, score) in enumerate(zip(table.keep_chance, table.keep_score, strict=True)):
@@ -58,12 +58,13 @@ def _named_arrays(tables: dict[int, OddsTable], colour: ColourTable) -> list[tup
     return named
 
 
-def encode(tables: dict[int, OddsTable], colour: ColourTable) -> bytes:
-    """The file's bytes for these tables."""
+def encode(tables: dict[int, OddsTable], colour: ColourTable, dice: DiceSet = DICE_IN_USE
+           ) -> bytes:
+    """The file's bytes for these tables, built for `dice`."""
     named = _named_arrays(tables, colour)
     header = {
         "format": FORMAT,
-        "inventory": inventory_key(),
+        "inventory": inventory_key(dice),
         "turn": {str(n): [t.turn_chance, t.turn_score] for n, t in tables.items()},
         "colour_turn": colour.turn_chance,
         "arrays": [[name, len(values)] for name, values in named],
@@ -78,10 +79,10 @@ def encode(tables: dict[int, OddsTable], colour: ColourTable) -> bytes:
     return lzma.compress(b"".join(parts), preset=6)
 
 
-def build_file_bytes() -> bytes:
-    """Build every table afresh (ignoring any shipped file) and encode them."""
+def build_file_bytes(dice: DiceSet = DICE_IN_USE) -> bytes:
+    """Build every table for `dice` afresh (ignoring any shipped file) and encode them."""
     tables = {phase.number: build_odds_table(phase) for phase in _set_run_phases()}
-    return encode(tables, build_colour_table())
+    return encode(tables, build_colour_table(dice), dice)
 
 
 def write(path: Path) -> int:
@@ -95,7 +96,7 @@ class OddsFileError(ValueError):
     """A tables file that cannot be read: the message says why."""
 
 
-def decode(data: bytes) -> tuple[dict[str, Any], dict[str, array]]:
+def decode(data: bytes) -> tuple[dict[str, Any], dict[str, array[float]]]:
     """The header and the named arrays of a tables file's bytes."""
     try:
         raw = lzma.decompress(data)
@@ -105,7 +106,7 @@ def decode(data: bytes) -> tuple[dict[str, Any], dict[str, array]]:
         raise OddsFileError(f"the odds tables file is not readable: {error}") from error
     if header.get("format") != FORMAT:
         raise OddsFileError(f"odds tables file format {header.get('format')!r}, expected {FORMAT}")
-    arrays: dict[str, array] = {}
+    arrays: dict[str, array[float]] = {}
     at = _HEADER_SIZE.size + size
     for name, length in header["arrays"]:
         values = array("d")
@@ -120,8 +121,8 @@ def decode(data: bytes) -> tuple[dict[str, Any], dict[str, array]]:
 
 
 @cache
-def _shipped() -> tuple[dict[str, Any], dict[str, array]] | None:
-    """The shipped file, read once; None when absent, unreadable or for other dice."""
+def _shipped_file() -> tuple[dict[str, Any], dict[str, array[float]]] | None:
+    """The shipped file, read once; None when absent or unreadable."""
     started = time.perf_counter()
     try:
         data = resources.files("scorer").joinpath("data", FILE_NAME).read_bytes()
@@ -129,16 +130,22 @@ def _shipped() -> tuple[dict[str, Any], dict[str, array]] | None:
     except (OSError, OddsFileError) as error:
         logger.warning("odds tables are built instead of read: %s", error)
         return None
-    if header["inventory"] != inventory_key():
-        logger.info("the shipped odds tables are for other dice; building them")
-        return None
     logger.debug("odds tables read in %.3f s", time.perf_counter() - started)
     return header, arrays
 
 
-def shipped_odds_table(phase: Phase) -> OddsTable | None:
+def _shipped(dice: DiceSet) -> tuple[dict[str, Any], dict[str, array[float]]] | None:
+    """The shipped file when it was built for `dice`; None otherwise."""
+    shipped = _shipped_file()
+    if shipped is not None and shipped[0]["inventory"] != inventory_key(dice):
+        logger.info("the shipped odds tables are for other dice; building them")
+        return None
+    return shipped
+
+
+def shipped_odds_table(phase: Phase, dice: DiceSet = DICE_IN_USE) -> OddsTable | None:
     """A set/run phase's tables from the shipped file (None: build them)."""
-    shipped = _shipped()
+    shipped = _shipped(dice)
     if shipped is None:
         return None
     header, arrays = shipped
@@ -155,13 +162,13 @@ def shipped_odds_table(phase: Phase) -> OddsTable | None:
     )
 
 
-def shipped_colour_table() -> ColourTable | None:
-    """The colour phase's tables from the shipped file (None: build them)."""
-    shipped = _shipped()
+def shipped_colour_table(dice: DiceSet = DICE_IN_USE) -> ColourTable | None:
+    """The colour phase's tables for `dice` from the shipped file (None: build them)."""
+    shipped = _shipped(dice)
     if shipped is None:
         return None
     header, arrays = shipped
-    types, die_type, sides = colour_layout()
+    types, die_type, sides = colour_layout(dice)
     levels = range(1, MAX_ROLLS_LEFT + 1)
     return ColourTable(
         tuple(types),

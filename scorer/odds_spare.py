@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from scorer.dice import HIGH_VALUES, LOW_VALUES, Die
 from scorer.odds import Advice
-from scorer.odds_tables import TOLERANCE, odds_table
+from scorer.odds_cache import odds_table
+from scorer.odds_tables import TOLERANCE
 
 #: Expected scores are sums of many small products: closer than this, they are equal.
 SCORE_TOLERANCE = 1e-9

@@ -22,7 +22,7 @@ import time
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
 from typing import Final
@@ -211,8 +211,8 @@ class OddsTable:
     """The values of one set/run phase: per rolls left, per kept multiset."""
 
     phase: Phase
-    keep_chance: tuple[array, ...]  # [k - 1]: flat [high keep * n_low_keeps + low keep]
-    keep_score: tuple[array, ...]
+    keep_chance: tuple[array[float], ...]  # [k - 1]: flat [high keep * n_low_keeps + low keep]
+    keep_score: tuple[array[float], ...]
     turn_chance: float  # one full turn from the first roll, optimal keeping
     turn_score: float
     build_seconds: float
@@ -222,15 +222,6 @@ class OddsTable:
         high_side, low_side = sides()
         at = high_side.index[high] * len(low_side.keeps) + low_side.index[low]
         return self.keep_chance[rolls_left - 1][at], self.keep_score[rolls_left - 1][at]
-
-
-@cache
-def odds_table(phase: Phase) -> OddsTable:
-    """The exact value tables of a set/run phase: from the shipped file when there is
-    one (scorer.odds_file), else built here; then cached, once per phase."""
-    from scorer.odds_file import shipped_odds_table  # the file's reader needs this module
-
-    return shipped_odds_table(phase) or build_odds_table(phase)
 
 
 def build_odds_table(phase: Phase) -> OddsTable:

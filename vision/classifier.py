@@ -20,7 +20,7 @@ from vision.model_io import COLOUR_LABELS, FACE_EMBEDDING, VALUE_LABELS
 from vision.model_io import FACE_MODEL_FILE as MODEL_NAME
 from vision.model_io import FACE_OUTPUTS as OUTPUT_NAMES
 from vision.onnx_model import ModelFileError, load_session
-from vision.profile import unit_rows
+from vision.vectors import unit_rows
 
 logger = logging.getLogger(__name__)
 

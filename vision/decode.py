@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 import numpy as np
@@ -32,9 +33,9 @@ from scorer.dice import (
     HIGH_DICE,
     HIGH_VALUES,
     LOW_DICE,
-    PHYSICAL_DICE,
     Die,
 )
+from scorer.dice_set import DICE_IN_USE, DiceSet
 from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.reading import ReadingFlag
 
@@ -46,10 +47,19 @@ FACES: Final[tuple[Die, ...]] = tuple(
     Die(value, colour) for value in VALUE_LABELS for colour in COLOUR_LABELS
 )
 _FACE_INDEX: Final[dict[Die, int]] = {face: index for index, face in enumerate(FACES)}
-#: FACE_OF_DIE[j, f]: physical die j carries face f.
-FACE_OF_DIE: Final[np.ndarray] = np.array(
-    [[face in physical.faces for face in FACES] for physical in PHYSICAL_DICE], dtype=bool
-)
+
+
+@lru_cache(maxsize=8)
+def carried_faces(dice_set: DiceSet) -> np.ndarray:
+    """[j, f]: the set's die j carries face f (read-only, kept per set)."""
+    carried = np.array(
+        [[face in physical.faces for face in FACES] for physical in dice_set.dice], dtype=bool)
+    carried.flags.writeable = False
+    return carried
+
+
+#: FACE_OF_DIE[j, f]: die j of the set in use carries face f.
+FACE_OF_DIE: Final[np.ndarray] = carried_faces(DICE_IN_USE)
 _HIGH_FACE: Final[np.ndarray] = np.array([face.value in HIGH_VALUES for face in FACES])
 
 
@@ -115,8 +125,10 @@ def decode(
     unsure_below: float = UNSURE_BELOW,
     use_inventory: bool = True,
     evidence: np.ndarray | None = None,
+    dice_set: DiceSet = DICE_IN_USE,
 ) -> Decoding:
-    """Decode N dice (N <= 10) jointly against the inventory; see the module docstring.
+    """Decode N dice (N <= 10) jointly against the dice of `dice_set`; see the module
+    docstring.
 
     `evidence`: (N, 44) log-likelihood adjustments from the user's dice profile
     (`vision.profile.ProfileMatcher`), added before decoding; None reads as without one."""
@@ -133,12 +145,12 @@ def decode(
         return _independent(probs, unsure_below, (ReadingFlag.TOO_MANY,))
     if not use_inventory:
         return _composed(probs, unsure_below, ())
-    matched = _best_matching(probs)
+    matched = _best_matching(probs, dice_set)
     chosen = [int(face) for face in matched]
     if min(probs[range(count), chosen]) < MIN_MATCHED_FACE_PROB:
         logger.debug("best inventory matching needs an implausible face; reading by composition")
         return _composed(probs, unsure_below, (ReadingFlag.NOT_EXPLAINED,))
-    posterior = _posterior(probs)
+    posterior = _posterior(probs, dice_set)
     faces = tuple(_decoded(posterior[i], chosen[i], unsure_below) for i in range(count))
     return Decoding(faces, (), True)
 
@@ -220,6 +232,7 @@ def _decoded(row: np.ndarray, chosen: int, unsure_below: float) -> DecodedFace:
     return DecodedFace(FACES[chosen], confidence, confidence < unsure_below, alternatives)
 
 
+@lru_cache(maxsize=4)
 def _subset_tables(dice: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Index tables over the subsets (bit masks) of the physical dice: for each die j,
     the subsets without j (K, 2**(K-1)) and the same subsets with j added; and for each
@@ -231,16 +244,15 @@ def _subset_tables(dice: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return without, with_die, less
 
 
-_WITHOUT, _WITH, _LESS = _subset_tables(len(PHYSICAL_DICE))
-
-
-def _best_matching(probs: np.ndarray) -> list[int]:
+def _best_matching(probs: np.ndarray, dice_set: DiceSet = DICE_IN_USE) -> list[int]:
     """The face of each read die in the most likely matching to distinct physical dice.
 
     Each subset's best score after die i comes from the subsets one physical die
-    smaller (`_LESS`); of equal scores the physical die listed first is taken."""
-    count, dice = len(probs), len(PHYSICAL_DICE)
-    per_die = np.where(FACE_OF_DIE[None, :, :], probs[:, None, :], 0.0)  # (N, K, 44)
+    smaller (`_subset_tables`); of equal scores the physical die listed first is taken."""
+    count, dice = len(probs), len(dice_set.dice)
+    carried = carried_faces(dice_set)
+    _, _, less = _subset_tables(dice)
+    per_die = np.where(carried[None, :, :], probs[:, None, :], 0.0)  # (N, K, 44)
     best_face = per_die.argmax(axis=2)  # (N, K)
     log_best = np.log(np.maximum(per_die.max(axis=2), 1e-300))
     subsets = np.arange(1 << dice)
@@ -248,7 +260,7 @@ def _best_matching(probs: np.ndarray) -> list[int]:
     score[0] = 0.0
     back: list[np.ndarray] = []
     for i in range(count):
-        candidate = score[_LESS] + log_best[i]  # (2**K, K)
+        candidate = score[less] + log_best[i]  # (2**K, K)
         took = candidate.argmax(axis=1)
         score = np.append(candidate[subsets, took], -np.inf)
         back.append(took)
@@ -261,28 +273,30 @@ def _best_matching(probs: np.ndarray) -> list[int]:
     return faces
 
 
-def _posterior(probs: np.ndarray) -> np.ndarray:
+def _posterior(probs: np.ndarray, dice_set: DiceSet = DICE_IN_USE) -> np.ndarray:
     """P(read die i shows face f | the faces come from distinct physical dice), (N, 44)."""
-    count, dice = len(probs), len(PHYSICAL_DICE)
-    weight = probs @ FACE_OF_DIE.T.astype(np.float64)  # (N, K): P(i shows some face of j)
+    count, dice = len(probs), len(dice_set.dice)
+    carried = carried_faces(dice_set)
+    without, with_die, _ = _subset_tables(dice)
+    weight = probs @ carried.T.astype(np.float64)  # (N, K): P(i shows some face of j)
     size = 1 << dice
     # forward[i][s]: the ways dice 0..i-1 fill the physical dice of subset s;
     # backward[i][s]: the ways dice i.. fill those not in s.
-    forward = [np.zeros(size)]
+    forward: list[np.ndarray] = [np.zeros(size)]
     forward[0][0] = 1.0
     for i in range(count):
-        ways = forward[i].take(_WITHOUT) * weight[i][:, None]
-        forward.append(np.bincount(_WITH.ravel(), ways.ravel(), minlength=size))
-    backward = [np.ones(size)]
+        ways = forward[i].take(without) * weight[i][:, None]
+        forward.append(np.bincount(with_die.ravel(), ways.ravel(), minlength=size))
+    backward: list[np.ndarray] = [np.ones(size)]
     for i in range(count - 1, -1, -1):
-        ways = weight[i][:, None] * backward[0].take(_WITH)
-        backward.insert(0, np.bincount(_WITHOUT.ravel(), ways.ravel(), minlength=size))
+        ways = weight[i][:, None] * backward[0].take(with_die)
+        backward.insert(0, np.bincount(without.ravel(), ways.ravel(), minlength=size))
     total = backward[0][0]
-    before = np.take(np.stack(forward[:-1]), _WITHOUT, axis=1)  # (N, K, 2**(K-1))
-    after = np.take(np.stack(backward[1:]), _WITH, axis=1)
+    before = np.take(np.stack(forward[:-1]), without, axis=1)  # (N, K, 2**(K-1))
+    after = np.take(np.stack(backward[1:]), with_die, axis=1)
     # P(read die i is physical die j)
     assigned = np.einsum("ijs,ijs->ij", before, after) * weight / total
     # Within physical die j, face f is chosen in proportion to P(i shows f).
-    share = np.where(FACE_OF_DIE[None], probs[:, None, :], 0.0) / weight[:, :, None]
+    share = np.where(carried[None], probs[:, None, :], 0.0) / weight[:, :, None]
     posterior = np.einsum("ij,ijf->if", assigned, share)
     return posterior / posterior.sum(axis=1, keepdims=True)

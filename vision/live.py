@@ -17,10 +17,11 @@ from typing import Protocol
 import numpy as np
 
 from vision.camera_contract import DiceThrower, ExposureControl, RollEvent, TrayFractions
+from vision.frame_source import FrameSource
 from vision.overlay import draw_overlay, draw_tray, encode_jpeg
 from vision.reading import Reading
 from vision.settle import Reader, SettleWatcher
-from vision.sources import FrameSource, open_source
+from vision.sources import open_source
 
 logger = logging.getLogger(__name__)
 

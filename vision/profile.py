@@ -24,7 +24,7 @@ import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 import numpy as np
 
@@ -35,9 +35,7 @@ from vision.crops import CROP_SIZE
 from vision.decode import by_face
 from vision.labels import colour_index, die_from_indices, value_index
 from vision.model_io import COLOUR_LABELS, VALUE_LABELS
-
-if TYPE_CHECKING:
-    from vision.profile_heads import ProfileHeads
+from vision.vectors import unit_rows
 
 logger = logging.getLogger(__name__)
 
@@ -259,11 +257,13 @@ def _check(profile: DiceProfile, path: Path) -> None:
         raise ProfileError(path, "corrupt: " + "; ".join(problems))
 
 
-def unit_rows(vectors: np.ndarray) -> np.ndarray:
-    """Each row scaled to unit length (float32): descriptors are compared by cosine."""
-    array = np.asarray(vectors, np.float32)
-    norms = np.linalg.norm(array, axis=1, keepdims=True)
-    return (array / np.maximum(norms, 1e-12)).astype(np.float32)
+class HeadEvidence(Protocol):
+    """Corrections of the network's value and colour fitted to a profile
+    (`vision.profile_heads.ProfileHeads`), seen only through what the matcher asks."""
+
+    def evidence(self, descriptors: np.ndarray) -> np.ndarray:
+        """(N, 44) log-likelihood adjustments in `vision.decode.FACES` order."""
+        ...
 
 
 class ProfileMatcher:
@@ -272,7 +272,7 @@ class ProfileMatcher:
     def __init__(
         self,
         profile: DiceProfile,
-        heads: ProfileHeads | None = None,
+        heads: HeadEvidence | None = None,
         chroma: np.ndarray | None = None,
     ) -> None:
         """`heads`: the classifier's heads fitted to this profile
@@ -431,7 +431,8 @@ def label_by_roll(face_probs: np.ndarray, roll: Sequence[Die]) -> list[Die]:
     colours = len(COLOUR_LABELS)
     columns = [value_index(die) * colours + colour_index(die) for die in roll]
     scores = np.log(np.maximum(probs[:, columns], 1e-12))  # (dice, faces)
-    best = {0: (0.0, ())}  # faces used (bit mask) -> (score, face of each die so far)
+    # faces used (bit mask) -> (score, face of each die so far)
+    best: dict[int, tuple[float, tuple[int, ...]]] = {0: (0.0, ())}
     for die in range(count):
         step: dict[int, tuple[float, tuple[int, ...]]] = {}
         for used, (score, chosen) in best.items():

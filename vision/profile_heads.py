@@ -32,7 +32,7 @@ import numpy as np
 
 from vision.decode import by_face
 from vision.model_io import COLOUR_LABELS, VALUE_LABELS
-from vision.profile import unit_rows
+from vision.vectors import unit_rows
 
 if TYPE_CHECKING:
     from vision.classifier import FaceClassifier

@@ -14,17 +14,14 @@ from __future__ import annotations
 
 import logging
 import time
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Final
 
 import cv2
 import numpy as np
 
 from vision.camera_contract import (
-    DiceThrower,
     ExposureControl,
     ExposureLockError,
     SourceError,
@@ -32,6 +29,7 @@ from vision.camera_contract import (
     SourceSpec,
     parse_source_spec,
 )
+from vision.frame_source import FrameSource
 
 logger = logging.getLogger(__name__)
 
@@ -42,48 +40,6 @@ IMAGE_SUFFIXES: Final[frozenset[str]] = frozenset(
 
 #: The picamera2 controls that a lock freezes, besides turning auto exposure and AWB off.
 LOCK_CONTROLS: Final[tuple[str, ...]] = ("ExposureTime", "AnalogueGain", "ColourGains")
-
-
-class FrameSource(ABC):
-    """A context manager over a camera or files; iterating it yields BGR uint8 frames."""
-
-    spec: str = ""
-
-    def __enter__(self) -> FrameSource:
-        self.open()
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def open(self) -> None:  # noqa: B027 - sources without set-up keep the default
-        """Acquire the camera or files (called by `with`)."""
-
-    def close(self) -> None:  # noqa: B027
-        """Release them; safe to call twice."""
-
-    @abstractmethod
-    def frames(self) -> Iterator[np.ndarray]:
-        """BGR frames until the source runs out (files) or is closed (cameras)."""
-
-    def __iter__(self) -> Iterator[np.ndarray]:
-        return self.frames()
-
-    @property
-    def exposure(self) -> ExposureControl | None:
-        """Its exposure and white-balance control; None for sources without one (files,
-        the demo, OpenCV devices)."""
-        return None
-
-    @property
-    def thrower(self) -> DiceThrower | None:
-        """Its dice thrower; None for a camera over real dice."""
-        return None
 
 
 def as_bgr(frame: np.ndarray) -> np.ndarray:

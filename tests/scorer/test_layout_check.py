@@ -8,6 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorer.dice import PHYSICAL_DICE, Die, PhysicalDie, Roll
+from scorer.dice_set import DiceSet
+from scorer.inventory import PALETTE
 from scorer.layout_check import MIN_SHOWN, ROLLS_TO_JUDGE, check_layout
 
 
@@ -37,7 +39,7 @@ def test_rolls_of_the_tables_own_dice_always_fit_it(seed, count):
 def test_a_face_no_die_of_the_table_carries_shows_at_once():
     table = with_face(PHYSICAL_DICE, "H3", "5O", "5R")  # a table with no orange 5
     rolls = [roll for roll in thrown(PHYSICAL_DICE, 60, 3) if Die.from_text("5O") in roll.dice]
-    report = check_layout(rolls[:1], table)
+    report = check_layout(rolls[:1], DiceSet(PALETTE, table))
     assert report.unknown_faces == (Die.from_text("5O"),) and report.unexplained
     assert report.message().startswith("Your dice differ from the dice table: it has no die "
                                        "with 5O")

@@ -17,6 +17,7 @@ import pytest
 from scorer import Roll, advise, turn_odds
 from scorer.dice import HIGH_VALUES, PHYSICAL_DICE, WILD
 from scorer.odds import Advice, InvalidRollsLeftError, MadeNow
+from scorer.odds_cache import odds_table
 from scorer.odds_colour import (
     InvalidPlacementError,
     at_least,
@@ -26,7 +27,7 @@ from scorer.odds_colour import (
     placements,
     target_value,
 )
-from scorer.odds_tables import TOLERANCE, counts_of, odds_table, sides
+from scorer.odds_tables import TOLERANCE, counts_of, sides
 from scorer.phases import PHASES, GroupKind, get_phase
 from scorer.solver import best_score, evaluate
 

@@ -19,8 +19,8 @@ import pytest
 
 from scorer import Roll, advise, turn_odds
 from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE
+from scorer.odds_cache import colour_table
 from scorer.odds_colour import Placement, keep_chance, placements
-from scorer.odds_colour_tables import colour_table
 
 DICE = len(PHYSICAL_DICE)
 

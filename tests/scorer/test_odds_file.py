@@ -7,7 +7,8 @@ from importlib import resources
 
 import pytest
 
-from scorer.odds_colour_tables import build_colour_table, colour_table
+from scorer.odds_cache import colour_table, odds_table
+from scorer.odds_colour_tables import build_colour_table
 from scorer.odds_file import (
     FILE_NAME,
     OddsFileError,
@@ -16,7 +17,7 @@ from scorer.odds_file import (
     encode,
     inventory_key,
 )
-from scorer.odds_tables import build_odds_table, odds_table
+from scorer.odds_tables import build_odds_table
 from scorer.phases import get_phase
 
 

@@ -7,8 +7,9 @@ from hypothesis import strategies as st
 
 from scorer import Roll, advise
 from scorer.dice import PHYSICAL_DICE
+from scorer.odds_cache import odds_table
 from scorer.odds_spare import _counts, spare_dice
-from scorer.odds_tables import TOLERANCE, odds_table
+from scorer.odds_tables import TOLERANCE
 
 #: A throw of the ten dice: one face of each.
 throws = st.tuples(*(st.sampled_from(die.faces) for die in PHYSICAL_DICE)).map(Roll)

@@ -12,7 +12,7 @@ from vision.decode import FACES
 from vision.labels import colour_index, value_index
 from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.pipeline import DiceReader
-from vision.profile import DiceProfile, ProfileMatcher, unit_rows
+from vision.profile import DiceProfile, ProfileMatcher
 from vision.profile_heads import (
     HeadCorrection,
     ProfileHeads,
@@ -22,6 +22,7 @@ from vision.profile_heads import (
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 from vision.synth.training import render_face_crops
 from vision.teach import use_profile
+from vision.vectors import unit_rows
 
 
 def _clusters(seed: int = 0, per: int = 40, dimensions: int = 16):

@@ -265,3 +265,19 @@ def test_matching_and_posterior_agree_with_every_assignment_of_the_dice(seed, co
             posterior[i] += ways / weight[i, j] * carried[i, j]
     posterior /= posterior.sum(axis=1, keepdims=True)
     np.testing.assert_allclose(_posterior(probs), posterior, rtol=1e-9, atol=1e-12)
+
+
+def test_each_dice_set_decodes_against_its_own_faces():
+    """Two sets in one process (issue 47): a roll with two green fives is whole for a set
+    whose H1 carries 5G, and not for the printed set, where only H2 does."""
+    from scorer.dice_set import PRINTED_DICE, DiceSet
+    from scorer.inventory import DEFAULT_LAYOUT
+
+    green_five = DiceSet.from_layout(tuple(
+        (name, faces.replace("5R", "5G") if name == "H1" else faces)
+        for name, faces in DEFAULT_LAYOUT))
+    roll = Roll.from_text("5G 5G 7R 8B 9R 10O 1B 2B 3R 4R")
+    on_green = decode(*probs_for(roll), dice_set=green_five)
+    assert faces(on_green) == str(roll) and on_green.flags == () and on_green.used_inventory
+    on_printed = decode(*probs_for(roll), dice_set=PRINTED_DICE)
+    assert ReadingFlag.NOT_EXPLAINED in on_printed.flags
