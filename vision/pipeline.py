@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 import numpy as np
 
 from scorer.dice import FULL_ROLL
+from scorer.dice_set import DICE_IN_USE, DiceSet
 from vision.body_check import MIN_BOXES, SURE_FACE, body_colours, never_odd, odd_bodies
 from vision.decode import by_face, decode, face_probabilities
 from vision.die_shape import DOUBTFUL_FACE, UNREADABLE
@@ -120,6 +121,7 @@ class DiceReader:
         frame_inks: bool = True,
         ink_order: bool = True,
         calibration: Calibration | None | bool = True,
+        dice_set: DiceSet = DICE_IN_USE,
     ) -> None:
         """`tray`: a polygon of (x, y) pixel points; dice outside it are ignored.
         `turns`: quarter turns of each crop classified and averaged (1 to 4).
@@ -130,7 +132,8 @@ class DiceReader:
         (`vision.ink_order`; only with `frame_inks`). `calibration`: how the dice's
         probabilities are calibrated and which to mark (`vision.trust`); True loads the
         one fitted for the classifier (`models/calibration.json`), None or False marks
-        each die by its posterior alone."""
+        each die by its posterior alone. `dice_set`: the dice the table plays with,
+        which the decoding matches a reading to (the household's own layout)."""
         if not 1 <= turns <= 4:
             raise ValueError(f"turns must be 1 to 4, got {turns}")
         self.turns = turns
@@ -154,6 +157,7 @@ class DiceReader:
                 classifier_sha256=getattr(classifier, "sha256", None) or None
             )
         self.calibration: Calibration | None = calibration or None
+        self.dice_set = dice_set
 
     def sharing(
         self, *, tray: np.ndarray | None = None, finder: FrameLocator | None = None
@@ -241,6 +245,7 @@ class DiceReader:
             colour_probs[keep],
             use_inventory=self.use_inventory,
             evidence=evidence,
+            dice_set=self.dice_set,
         )
         dice = [
             ReadDie(

@@ -366,3 +366,20 @@ def test_a_shared_reader_keeps_the_networks_and_settings_and_reads_inside_its_tr
     whole, half = reader.read(scene.image), inside.read(scene.image)
     assert all(x < 640 for x, _ in half.centres())
     assert 0 < len(half.dice) < len(whole.dice)
+
+
+def test_the_reader_matches_a_reading_to_the_dice_set_it_is_given(reader):
+    """The household's own layout, as a value: a set whose colours are swapped red for
+    blue does not explain the printed set's roll, and the reading says so."""
+    import copy
+
+    from scorer.dice_set import DICE_IN_USE, DiceSet
+
+    swap = str.maketrans("RB", "BR")
+    other = DiceSet.from_layout([(name, faces.translate(swap))
+                                 for name, faces in DICE_IN_USE.layout])
+    image = cv2.imread(str(GOLDEN / "full_light.jpg"))
+    assert ReadingFlag.NOT_EXPLAINED not in reader.read(image).flags
+    swapped = copy.copy(reader)  # the same networks
+    swapped.dice_set = other
+    assert ReadingFlag.NOT_EXPLAINED in swapped.read(image).flags
