@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from phone_client import GUARDED
 from scorepad_helpers import MAKES, NEVER
 
 pytestmark = pytest.mark.slow
@@ -26,6 +27,12 @@ def free_port() -> int:
 
 
 def call(base: str, method: str, path: str, body: dict | None = None) -> dict:
+    """One request; a change of a game names what the phone saw, read just before, as a
+    phone that has just loaded the game would (`phone_client`)."""
+    match = GUARDED.match(path)
+    if match and method != "GET" and not (body and "version" in body):
+        now = call(base, "GET", f"/api/games/{match.group(1)}")
+        body = {**(body or {}), "version": now["version"], "roll_id": now["roll_id"]}
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(base + path, data=data, method=method,
                                      headers={"Content-Type": "application/json"})
