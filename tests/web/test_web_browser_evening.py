@@ -112,7 +112,9 @@ def test_5_refusals_are_in_plain_words_and_said_once(app, page, tmp_path):
     # a photo that is no picture: said once, under the photo
     two.set_input_files("[data-testid=photo-input]", files=[
         {"name": "notes.txt", "mimeType": "text/plain", "buffer": b"not a photo at all"}])
-    two.wait_for_function("document.getElementById('photo-status').textContent.length > 0")
+    two.wait_for_function(  # the refusal, not "Reading the photo…" while it is sent
+        "(() => { const t = document.getElementById('photo-status').textContent;"
+        " return t.length > 0 && !t.startsWith('Reading the photo'); })()")
     said = two.inner_text("[data-testid=photo-status]")
     assert two.evaluate("(text) => [...document.querySelectorAll('#game p')]"
                         ".filter((p) => p.innerText.includes(text)).length", said[:20]) == 1
