@@ -15,10 +15,10 @@ import logging
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from scorer.dice_set import PRINTED_DICE, DiceSet
-from scorer.layout_file import LAYOUT_FILE_NAME, LayoutError, read_layout_file
+if TYPE_CHECKING:
+    from scorer.dice_set import DiceSet
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +30,8 @@ def layout_file(data_dir: Path | None = None,
                 environ: Mapping[str, str] | None = None) -> Path | None:
     """The layout file to use: the data folder's saved layout when there is one, else the
     file LAYOUT_ENV names when it exists, else None (the printed table)."""
+    from scorer.layout_file import LAYOUT_FILE_NAME  # a command imports what it runs
+
     if data_dir is not None and (Path(data_dir) / LAYOUT_FILE_NAME).exists():
         return Path(data_dir) / LAYOUT_FILE_NAME
     named = (os.environ if environ is None else environ).get(LAYOUT_ENV, "").strip()
@@ -42,6 +44,9 @@ def household_dice(data_dir: Path | None = None,
                    environ: Mapping[str, str] | None = None) -> DiceSet:
     """The dice set of the household's layout file (`layout_file`), or the printed set
     when there is none or it is no layout (logged)."""
+    from scorer.dice_set import PRINTED_DICE, DiceSet
+    from scorer.layout_file import LayoutError, read_layout_file
+
     path = layout_file(data_dir, environ)
     if path is None:
         return PRINTED_DICE

@@ -185,6 +185,7 @@ class GameService:
         self.store = store
         self.hub = hub
         self.dice = dice or TableDice(PRINTED_DICE)
+        self.dice.on_swap(lambda _: self._announce_dice_changed())
         self._lock = threading.RLock()
         self._games: dict[int, Game | CardGame] = {}
         self._turn_listeners: list[Callable[[int], None]] = []
@@ -498,6 +499,17 @@ class GameService:
             state = self.state(game_id)
         self._announce(game_id, state)
         return state
+
+    def _announce_dice_changed(self) -> None:
+        """Send the state of each game being played again (the latest page): its roll is
+        checked against the new dice (impossible faces), so the phones' marks change at once."""
+        playing = [game.id for game in self.store.page(status="playing").games]
+        for game_id in playing:
+            try:
+                state = self.state(game_id)
+            except UnknownGameError:  # deleted since
+                continue
+            self.hub.publish(game_topic(game_id), "state", state)
 
     def _announce(self, game_id: int, state: dict[str, Any]) -> None:
         self.hub.publish(game_topic(game_id), "state", state)

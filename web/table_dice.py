@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Protocol
 
 from scorer.dice_set import DiceSet
@@ -31,6 +32,7 @@ class TableDice:
         self._current = dice_set
         self._lock = threading.Lock()
         self._readers: weakref.WeakSet[UsesDiceSet] = weakref.WeakSet()
+        self._listeners: list[Callable[[DiceSet], None]] = []
 
     @property
     def current(self) -> DiceSet:
@@ -43,6 +45,10 @@ class TableDice:
             reader.dice_set = self._current
             self._readers.add(reader)
 
+    def on_swap(self, listener: Callable[[DiceSet], None]) -> None:
+        """Call `listener(new set)` after each swap (the games re-send their state)."""
+        self._listeners.append(listener)
+
     def swap(self, dice_set: DiceSet) -> None:
         """Use `dice_set` from now on, in this holder and every attached reader (a reading
         under way finishes with the set it started with)."""
@@ -54,3 +60,5 @@ class TableDice:
                 reader.dice_set = dice_set
         log.info("dice layout swapped in: %s", "; ".join(
             f"{name}: {faces}" for name, faces in dice_set.layout))
+        for listener in self._listeners:
+            listener(dice_set)

@@ -16,6 +16,7 @@ from scorer.dice_set import PRINTED_DICE
 from scorer.inventory import DEFAULT_LAYOUT
 from scorer.layout_file import LAYOUT_FILE_NAME, layout_text
 from web.app import close_app, create_app, table_of
+from web.service import game_topic
 
 PRINTED = layout_text(DEFAULT_LAYOUT)
 #: Two sets of 3 (Phase 1) with two green 5s: the household's dice throw it, the printed
@@ -158,8 +159,12 @@ def test_a_saved_layout_is_used_at_once_by_everything_that_depends_on_the_faces(
         assert profile["layout"]["unexplained"]  # the profile's layout check flags rolls
 
         proposal = profile["dice_layout"]["proposal"]["text"]
+        phones = table_of(app).hub.subscribe(game_topic(game_id))  # a phone on the game page
         assert client.put("/api/profile/layout", json={"layout": proposal}).status_code == 200
 
+        sent = phones.get(timeout=5)  # the open game's state is sent again at once
+        assert sent is not None and sent.event == "state"
+        assert not any(die["impossible"] for die in sent.data["current"]["dice"])
         assert _flagged(client, game_id) == [False] * 10  # the same roll, no restart
         now = client.get(f"/api/games/{game_id}").json["current"]
         assert now["explained"] is True and not now["needs_confirmation"]
