@@ -63,7 +63,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(words)
     args = parser.parse_args(words)
-    args.words = words  # what was asked, for a command that starts itself again
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

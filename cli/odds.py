@@ -39,10 +39,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cli.dice_layout import household_dice
     from cli.score import roll_argument
     from scorer import advise
 
-    advice = advise(roll_argument(args.roll), args.phase, args.rolls_left)
+    advice = advise(roll_argument(args.roll), args.phase, args.rolls_left,
+                    dice_set=household_dice())
     if args.json:
         print(json.dumps(advice.to_dict(), indent=2))
     else:

@@ -79,7 +79,9 @@ def run(args: argparse.Namespace) -> int:
     except (ModelFileError, OSError) as error:
         print(f"phase10 read: error: cannot load the top-face locator: {error}", file=sys.stderr)
         return 2
-    reader = DiceReader(classifier, finder=finder)
+    from cli.dice_layout import household_dice
+
+    reader = DiceReader(classifier, finder=finder, dice_set=household_dice())
     if args.profile is not None:
         from vision.profile import DiceProfile, ProfileError
         from vision.teach import use_profile

@@ -37,10 +37,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def run(args: argparse.Namespace) -> int:
+    from cli.dice_layout import household_dice
     from scorer import evaluate, evaluate_all, get_phase
 
     roll = roll_argument(args.roll)  # a ValueError naming the bad token -> exit 2
-    explained = roll.is_explained_by_inventory()
+    explained = household_dice().explains(roll)
     if args.phase is not None:
         results = (evaluate(roll, get_phase(args.phase)),)
     else:

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import signal
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -62,44 +60,10 @@ class _Deferred:
         return self.app(environ, start_response)
 
 
-def _layout_environment(data_dir: Path) -> dict[str, str]:
-    """This process's environment with the dice layout saved in the data folder named
-    (LAYOUT_ENV), or not named when none is saved."""
-    from scorer.layout_file import LAYOUT_ENV, LAYOUT_FILE_NAME
-
-    environment = dict(os.environ)
-    saved = (Path(data_dir) / LAYOUT_FILE_NAME).resolve()
-    if saved.exists():
-        environment[LAYOUT_ENV] = str(saved)
-    else:
-        environment.pop(LAYOUT_ENV, None)
-    return environment
-
-
-def _start_again(words: list[str], environment: dict[str, str]) -> None:
-    """Replace this process with the same command under `environment` (same process id:
-    a service manager sees no exit)."""
-    os.execve(sys.executable, [sys.executable, "-m", "cli", *words], environment)
-
-
-def _start_with_the_households_layout(data_dir: Path, words: list[str] | None) -> None:
-    """Start this command (`words`, as given) again with the dice layout saved in the data
-    folder named in the environment, when it is not already: the dice table is read once,
-    at import, and reading the configuration imported it already. Returns when nothing is
-    to change, or when the command's words are not known."""
-    from scorer.layout_file import LAYOUT_ENV
-
-    environment = _layout_environment(data_dir)
-    if words is None or environment.get(LAYOUT_ENV) == os.environ.get(LAYOUT_ENV) or (
-            LAYOUT_ENV not in environment):
-        return
-    print(f"  using the dice layout saved in {environment[LAYOUT_ENV]}", flush=True)
-    _start_again(words, environment)
-
-
 def run(args: argparse.Namespace) -> int:
     import segno
 
+    from cli.dice_layout import household_dice
     from web.app import close_app, create_app
     from web.config import load_config
     from web.server import close_server, make_server
@@ -111,7 +75,6 @@ def run(args: argparse.Namespace) -> int:
         args.config, host=args.host, port=args.port, data_dir=args.data_dir,
         camera=args.camera, pin=args.pin,
     )
-    _start_with_the_households_layout(config.data_dir, getattr(args, "words", None))
     deferred = _Deferred()
     try:  # listen first: a busy port fails before anything says "ready"
         server = make_server(deferred, config)
@@ -120,15 +83,7 @@ def run(args: argparse.Namespace) -> int:
               f"({error.strerror or error}); nothing was started (is another scorepad "
               "running? try --port)", file=sys.stderr)
         return 2
-    words = getattr(args, "words", None)
-    restart_asked = threading.Event()
-
-    def restart() -> None:
-        """Stop serving; `run` then starts the command again (the dice layout changed)."""
-        restart_asked.set()
-        server.shutdown()
-
-    app = create_app(config, restart=None if words is None else restart)
+    app = create_app(config, dice_set=household_dice(config.data_dir))
     deferred.app = app
     urls = _urls(config.host, server.port)
     camera = app.extensions["phase10"].camera
@@ -153,8 +108,5 @@ def run(args: argparse.Namespace) -> int:
     finally:
         close_app(app)  # ends the live streams first: their threads are then free
         close_server(server)
-    if restart_asked.is_set() and words is not None:
-        print("scorepad starting again (the dice layout changed)", flush=True)
-        _start_again(words, _layout_environment(config.data_dir))
     print("scorepad stopped")
     return 0

@@ -40,6 +40,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 
 def run(args: argparse.Namespace) -> int:
+    from cli.dice_layout import household_dice
     from cli.read import load_image
     from scorer import parse_roll
     from vision.classifier import ModelFileError
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     if frame is None:
         return _fail(f"{args.image}: {why}")
     try:
-        reader = DiceReader(threads=args.threads)
+        reader = DiceReader(threads=args.threads, dice_set=household_dice())
     except (ModelFileError, OSError) as error:
         return _fail(f"cannot load the reader: {error}")
     try:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from scorer.inventory import LAYOUT, PALETTE
+from scorer.inventory import DEFAULT_LAYOUT, PALETTE
 
 WILD: Final[int] = 0
 """The value a Wild face carries: it stands for no number of its own."""
@@ -137,12 +137,13 @@ class Roll:
             )
         return self
 
-    def is_explained_by_inventory(self) -> bool:
-        """Whether some assignment of the shown faces to distinct physical dice exists.
+    def is_explained_by_inventory(self, dice: Sequence[PhysicalDie] | None = None) -> bool:
+        """Whether some assignment of the shown faces to distinct physical dice (of `dice`,
+        the printed table by default) exists.
 
         The face layout is unconfirmed, so callers only flag a roll that fails this.
         """
-        return inventory_matching(self) is not None
+        return inventory_matching(self, PHYSICAL_DICE if dice is None else dice) is not None
 
     def __iter__(self) -> Iterator[Die]:
         return iter(self.dice)
@@ -174,23 +175,20 @@ class PhysicalDie:
 
 
 def physical_dice(layout: Sequence[tuple[str, str]]) -> tuple[PhysicalDie, ...]:
-    """The dice of a layout written as `scorer.inventory.LAYOUT` writes it."""
+    """The dice of a layout written as `scorer.inventory.DEFAULT_LAYOUT` is."""
     return tuple(PhysicalDie(name, tuple(Die.from_text(face) for face in faces.split()))
                  for name, faces in layout)
 
 
-PHYSICAL_DICE: Final[tuple[PhysicalDie, ...]] = physical_dice(LAYOUT)
+#: The printed table's dice (`scorer.dice_set.PRINTED_DICE` as a tuple).
+PHYSICAL_DICE: Final[tuple[PhysicalDie, ...]] = physical_dice(DEFAULT_LAYOUT)
 
 
-def inventory_matching(
-    roll: Roll, dice: Sequence[PhysicalDie] = PHYSICAL_DICE
-) -> dict[int, str] | None:
-    """Map each die of the roll (by index) to a distinct physical die (of `dice`, the
-    inventory by default) showing that face.
-
-    Returns None when no such matching exists. Bipartite matching by augmenting
-    paths: at most ten dice, so this is instant.
-    """
+def _largest_matching(roll: Roll, dice: Sequence[PhysicalDie]
+                      ) -> tuple[dict[str, int], list[int]]:
+    """A largest matching of the roll's dice to distinct physical dice showing them, as
+    (physical die name -> roll index), and the roll's indices it leaves without a die.
+    Augmenting paths: at most ten dice, so this is instant."""
     owner: dict[str, int] = {}  # physical die name -> roll index
 
     def assign(index: int, seen: set[str]) -> bool:
@@ -203,7 +201,37 @@ def inventory_matching(
                     return True
         return False
 
-    for index in range(len(roll.dice)):
-        if not assign(index, set()):
-            return None
+    unmatched = [index for index in range(len(roll.dice)) if not assign(index, set())]
+    return owner, unmatched
+
+
+def inventory_matching(
+    roll: Roll, dice: Sequence[PhysicalDie] = PHYSICAL_DICE
+) -> dict[int, str] | None:
+    """Map each die of the roll (by index) to a distinct physical die (of `dice`, the
+    printed table by default) showing that face; None when no such matching exists."""
+    owner, unmatched = _largest_matching(roll, dice)
+    if unmatched:
+        return None
     return {index: name for name, index in owner.items()}
+
+
+def unmatched_dice(roll: Roll, dice: Sequence[PhysicalDie] = PHYSICAL_DICE) -> tuple[int, ...]:
+    """The dice of a roll (indices) whose faces `dice` cannot show together: () when the
+    roll is possible (`inventory_matching`).
+
+    A largest matching leaves some faces without a die; these, and every face that
+    competes with them for the same dice (reached by alternating paths), are the ones
+    to check: with 5G twice (one die has 5G), both 5G; a face no die has, that face alone.
+    """
+    owner, unmatched = _largest_matching(roll, dice)
+    carriers = [[p.name for p in dice if die in p.faces] for die in roll.dice]
+    marked, frontier = set(unmatched), list(unmatched)
+    while frontier:
+        index = frontier.pop()
+        for name in carriers[index]:
+            other = owner.get(name)
+            if other is not None and other not in marked:
+                marked.add(other)
+                frontier.append(other)
+    return tuple(sorted(marked))

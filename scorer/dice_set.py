@@ -3,7 +3,8 @@
 A household's dice may differ from the printed table (`scorer.inventory`), so what
 depends on the faces (matching a roll to the dice, the joint decoding of a reading,
 the colour phase's odds, the layout check) takes a `DiceSet` instead of reading a
-module constant; two sets can live in one process and be compared by value.
+module constant; two sets can live in one process and be compared by value. Nothing
+here reads the environment: `cli` builds the household's set and the scorepad holds it.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from scorer.dice import Die, PhysicalDie, Roll, inventory_matching, physical_dice
-from scorer.inventory import DEFAULT_LAYOUT, LAYOUT, PALETTE
+from scorer.dice import Die, PhysicalDie, Roll, inventory_matching, physical_dice, unmatched_dice
+from scorer.inventory import DEFAULT_LAYOUT, PALETTE
 
 #: (name, letter, reference RGB) per colour, as `scorer.inventory.PALETTE`.
 Palette = tuple[tuple[str, str, tuple[int, int, int]], ...]
@@ -72,6 +73,11 @@ class DiceSet:
         None when no such placement exists."""
         return inventory_matching(roll, self.dice)
 
+    def impossible(self, roll: Roll) -> tuple[int, ...]:
+        """The dice of the roll (indices) to check because these dice cannot show them
+        together; () when they can (`scorer.dice.unmatched_dice`)."""
+        return unmatched_dice(roll, self.dice)
+
     def explains(self, roll: Roll) -> bool:
         """Whether these dice can show this roll all at once."""
         return self.matching(roll) is not None
@@ -83,7 +89,6 @@ class DiceSet:
         return hash(self.key)
 
 
-#: The printed set (`scorer.inventory.DEFAULT_LAYOUT`).
+#: The printed set (`scorer.inventory.DEFAULT_LAYOUT`): what a caller naming no set gets.
+#: The household's own set is built from its layout file by `cli` and passed down.
 PRINTED_DICE: DiceSet = DiceSet.from_layout(DEFAULT_LAYOUT)
-#: The set a caller that names none gets: the layout `scorer.inventory` found in use.
-DICE_IN_USE: DiceSet = DiceSet.from_layout(LAYOUT)

@@ -4,17 +4,13 @@ The layout below is a transcription of one physical set, not confirmed by a
 photo: a colour is a name, a notation letter and a reference RGB used by
 rendering and vision; a die is a name and its six faces in dice notation.
 Nothing else in the project hard-codes colours or faces. A household whose dice
-differ keeps its own layout in its data folder (`scorer.layout_file`); when the
-environment names that file, LAYOUT is the household's and DEFAULT_LAYOUT the
-printed one.
+differ keeps its own layout in its data folder (`scorer.layout_file`), and the
+`scorer.dice_set.DiceSet` built from it is passed to what depends on the faces.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Final
-
-from scorer.layout_file import layout_from_environment
 
 #: (name, letter, reference RGB) of each printed colour, in notation order.
 PALETTE: Final[tuple[tuple[str, str, tuple[int, int, int]], ...]] = (
@@ -38,10 +34,3 @@ DEFAULT_LAYOUT: Final[tuple[tuple[str, str], ...]] = (
     ("H5", "5B 6B 7R 8O 9R 10G"),
     ("H6", "5B 6O 7G 8R 9G 10O"),
 )
-
-#: The layout in use: the household's own when the environment names its file
-#: (`scorer.layout_file.LAYOUT_ENV`), else DEFAULT_LAYOUT; LAYOUT_PATH is that file.
-_IN_USE: Final[tuple[tuple[tuple[str, str], ...], Path | None]] = layout_from_environment(
-    DEFAULT_LAYOUT, tuple(letter for _, letter, _ in PALETTE))
-LAYOUT: Final[tuple[tuple[str, str], ...]] = _IN_USE[0]
-LAYOUT_PATH: Final[Path | None] = _IN_USE[1]

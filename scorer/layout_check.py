@@ -38,7 +38,7 @@ from scorer.dice import (
     Roll,
     value_text,
 )
-from scorer.dice_set import DICE_IN_USE, DiceSet
+from scorer.dice_set import PRINTED_DICE, DiceSet
 
 #: A value's colours are judged once it has been shown this many times.
 MIN_SHOWN: Final[int] = 20
@@ -136,7 +136,7 @@ class LayoutReport:
         }
 
 
-def check_layout(rolls: Iterable[Roll], dice_set: DiceSet = DICE_IN_USE) -> LayoutReport:
+def check_layout(rolls: Iterable[Roll], dice_set: DiceSet = PRINTED_DICE) -> LayoutReport:
     """Check confirmed whole rolls (of FULL_ROLL dice, freshly thrown) against a set."""
     dice = dice_set.dice
     whole = [roll for roll in rolls if len(roll) == FULL_ROLL]

@@ -2,23 +2,20 @@
 
 `scorer.inventory.LAYOUT` is a transcription of one set of dice. When the players'
 dice differ, the layout they agreed to (on the teaching page, or typed die by die) is
-written to `dice_layout.json` in the data folder, and the environment variable
-LAYOUT_ENV names it to the scorepad's process: `scorer.inventory` reads it once, at
-import, so the dice table, the joint decoding of camera readings and the odds all use
-the same layout (`phase10 serve` starts itself again with the variable set when it
-finds the file). A file that cannot be read or is not a layout is logged and the
-printed table used instead: a bad file never stops the scorepad.
+written to `dice_layout.json` in the data folder. `cli` reads it (or the file the
+environment names) when a command starts and builds the household's
+`scorer.dice_set.DiceSet` from it; the scorepad swaps that set when a new layout is
+saved, so the dice table, the joint decoding of camera readings and the odds agree.
+Nothing here reads the environment.
 
 The layout is checked as a whole: ten dice, each with a unique name and six faces
 in dice notation, four low dice (1 to 4 and Wilds) and six high dice (5 to 10), as
-the game's dice are. Standard library only (the scorer imports it at start-up).
+the game's dice are. Standard library only.
 """
 
 from __future__ import annotations
 
 import json
-import logging
-import os
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -26,10 +23,6 @@ from typing import Final
 
 from scorer.atomic_file import write_atomically
 
-log = logging.getLogger(__name__)
-
-#: The environment variable naming the layout file the process uses.
-LAYOUT_ENV: Final[str] = "PHASE10_DICE_LAYOUT"
 #: The layout file's name in the data folder.
 LAYOUT_FILE_NAME: Final[str] = "dice_layout.json"
 FORMAT: Final[int] = 1
@@ -131,19 +124,3 @@ def write_layout_file(path: Path, layout: Layout) -> None:
     """Write the layout atomically (a crash leaves the old file or the new one)."""
     body = {"format": FORMAT, "dice": [{"name": name, "faces": faces} for name, faces in layout]}
     write_atomically(path, json.dumps(body, indent=1).encode("utf-8"))
-
-
-def layout_from_environment(default: Layout, letters: Sequence[str]) -> tuple[Layout, Path | None]:
-    """The layout the file named by LAYOUT_ENV holds and its path, or `default` and None
-    when the variable is unset, names no file, or the file is no layout (logged)."""
-    named = os.environ.get(LAYOUT_ENV, "").strip()
-    if not named:
-        return default, None
-    path = Path(named)
-    if not path.exists():
-        return default, None
-    try:
-        return read_layout_file(path, letters), path
-    except LayoutError as error:
-        log.error("%s; using the printed dice table instead", error)
-        return default, None

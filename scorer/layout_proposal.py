@@ -38,7 +38,7 @@ from scorer.dice import (
     Roll,
     inventory_matching,
 )
-from scorer.dice_set import DICE_IN_USE, DiceSet
+from scorer.dice_set import PRINTED_DICE, DiceSet
 from scorer.layout_check import check_layout
 
 #: The most moves (a face recoloured, or two swapped) a proposal makes after recolouring.
@@ -82,7 +82,7 @@ class LayoutProposal:
         }
 
 
-def propose_layout(rolls: Iterable[Roll], dice_set: DiceSet = DICE_IN_USE
+def propose_layout(rolls: Iterable[Roll], dice_set: DiceSet = PRINTED_DICE
                    ) -> LayoutProposal | None:
     """The smallest change to the set's dice found that explains the confirmed whole rolls, or
     None when the table fits them (or nothing was found to change). With few rolls a

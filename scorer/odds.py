@@ -18,7 +18,7 @@ from itertools import product
 from typing import Any, Final
 
 from scorer.dice import HIGH_VALUES, LOW_VALUES, Die, Roll
-from scorer.dice_set import DICE_IN_USE, DiceSet
+from scorer.dice_set import PRINTED_DICE, DiceSet
 from scorer.odds_cache import colour_table, odds_table
 from scorer.odds_colour import best_target, made_score
 from scorer.odds_tables import MAX_ROLLS_LEFT, TOLERANCE, Counts, counts_of
@@ -151,7 +151,7 @@ def _best_keep(
 
 def advise(
     roll: Roll, phase: int | Phase, rolls_left: int, *, dice: Sequence[str] | None = None,
-    dice_set: DiceSet = DICE_IN_USE,
+    dice_set: DiceSet = PRINTED_DICE,
 ) -> Advice:
     """The best keep for this full roll with `rolls_left` re-rolls left in the turn (0..2).
 
@@ -179,7 +179,7 @@ def advise(
     return Advice(phase, rolls_left, chance, keep, reroll, score, made_now, exact)
 
 
-def turn_odds(phase: int | Phase, dice_set: DiceSet = DICE_IN_USE) -> float:
+def turn_odds(phase: int | Phase, dice_set: DiceSet = PRINTED_DICE) -> float:
     """Chance of making the phase in one full turn (three rolls, keeping optimally), exactly."""
     phase = get_phase(phase)
     if phase.is_colour_phase():

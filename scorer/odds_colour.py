@@ -35,7 +35,7 @@ from itertools import combinations
 from typing import Final
 
 from scorer.dice import COLOUR_LETTERS, Die, Roll
-from scorer.dice_set import DICE_IN_USE, DiceSet
+from scorer.dice_set import PRINTED_DICE, DiceSet
 from scorer.odds_cache import colour_table
 
 logger = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ def _likelihood(roll: Roll, names: Sequence[str], dice_set: DiceSet) -> float:
 
 
 def placements(roll: Roll, dice: Sequence[str] | None = None, *,
-               dice_set: DiceSet = DICE_IN_USE) -> tuple[Placement, ...]:
+               dice_set: DiceSet = PRINTED_DICE) -> tuple[Placement, ...]:
     """Every placement of the roll's faces on distinct physical dice, weighted; () if none.
 
     Two dice showing the same face are interchangeable, so placements that only
@@ -109,7 +109,7 @@ def placements(roll: Roll, dice: Sequence[str] | None = None, *,
     return tuple(Placement(names, w / total) for names, w in zip(found, weights, strict=True))
 
 
-def check_placement(roll: Roll, dice: Sequence[str], *, dice_set: DiceSet = DICE_IN_USE
+def check_placement(roll: Roll, dice: Sequence[str], *, dice_set: DiceSet = PRINTED_DICE
                     ) -> tuple[str, ...]:
     """The camera's matched dice for a roll, refused by name unless each shows its face."""
     by_name = {die.name: die for die in dice_set.dice}
@@ -142,7 +142,7 @@ def _average_models(dice_set: DiceSet) -> tuple[DieModel, DieModel]:
 
 
 def die_models(roll: Roll, placement: Placement | None = None, *,
-               dice_set: DiceSet = DICE_IN_USE) -> tuple[DieModel, ...]:
+               dice_set: DiceSet = PRINTED_DICE) -> tuple[DieModel, ...]:
     """How each die of the roll re-rolls: its physical die's faces under `placement`
     (the first placement when None), or the average die of its kind when none exists."""
     if placement is None:
@@ -281,7 +281,7 @@ TypeState = tuple[tuple[int, ...], ...]
 
 
 def type_state(roll: Roll, placement: Placement, keep: Sequence[int] | None = None, *,
-               dice_set: DiceSet = DICE_IN_USE) -> TypeState:
+               dice_set: DiceSet = PRINTED_DICE) -> TypeState:
     """Per dice type, how many of its dice show each colour, under a placement.
 
     With `keep` (indices into the roll), only those dice are counted.
@@ -297,7 +297,7 @@ def type_state(roll: Roll, placement: Placement, keep: Sequence[int] | None = No
 
 def keep_chance(
     roll: Roll, found: Sequence[Placement], keep: Sequence[int], rolls_left: int, *,
-    dice_set: DiceSet = DICE_IN_USE,
+    dice_set: DiceSet = PRINTED_DICE,
 ) -> float:
     """Chance of keeping these dice (indices) and playing on, weighed over the placements."""
     table = colour_table(dice_set)
@@ -309,13 +309,13 @@ def keep_chance(
 
 
 def is_one_state(roll: Roll, found: Sequence[Placement], *,
-                 dice_set: DiceSet = DICE_IN_USE) -> bool:
+                 dice_set: DiceSet = PRINTED_DICE) -> bool:
     """Whether every placement puts the same colours on the same dice types."""
     return len({type_state(roll, placement, dice_set=dice_set) for placement in found}) == 1
 
 
 def best_of_all_keeps(
-    roll: Roll, found: Sequence[Placement], rolls_left: int, *, dice_set: DiceSet = DICE_IN_USE
+    roll: Roll, found: Sequence[Placement], rolls_left: int, *, dice_set: DiceSet = PRINTED_DICE
 ) -> tuple[float, tuple[int, ...]]:
     """The best chance over all 1,024 keeps (and stopping), weighed over the placements.
 
@@ -334,7 +334,7 @@ def best_of_all_keeps(
 
 def best_target(
     roll: Roll, rolls_left: int, tolerance: float, dice: Sequence[str] | None = None, *,
-    dice_set: DiceSet = DICE_IN_USE,
+    dice_set: DiceSet = PRINTED_DICE,
 ) -> ColourChoice:
     """The colour to keep: the best chance, then the best expected score.
 

@@ -24,7 +24,7 @@ from itertools import product
 from math import prod
 from typing import Final
 
-from scorer.dice_set import DICE_IN_USE, DiceSet
+from scorer.dice_set import PRINTED_DICE, DiceSet
 from scorer.odds_tables import MAX_ROLLS_LEFT, Counts, Side
 
 logger = logging.getLogger(__name__)
@@ -123,7 +123,7 @@ def _made(sides: Sequence[Side], colours: int) -> list[float]:
     return out
 
 
-def colour_layout(dice: DiceSet = DICE_IN_USE
+def colour_layout(dice: DiceSet = PRINTED_DICE
                   ) -> tuple[list[Counts], dict[str, int], tuple[Side, ...]]:
     """The set's dice types (faces per colour), each die's type, and one side per type."""
     types: list[Counts] = []
@@ -141,7 +141,7 @@ def colour_layout(dice: DiceSet = DICE_IN_USE
     return types, die_type, sides
 
 
-def build_colour_table(dice: DiceSet = DICE_IN_USE) -> ColourTable:
+def build_colour_table(dice: DiceSet = PRINTED_DICE) -> ColourTable:
     """Build the exact chance tables of the colour phase for `dice` (a few seconds)."""
     started = time.perf_counter()
     types, die_type, sides = colour_layout(dice)

@@ -26,7 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from scorer.dice_set import DICE_IN_USE, DiceSet
+from scorer.dice_set import PRINTED_DICE, DiceSet
 from scorer.odds_colour_tables import ColourTable, build_colour_table, colour_layout
 from scorer.odds_tables import MAX_ROLLS_LEFT, OddsTable, build_odds_table
 from scorer.phases import PHASES, Phase
@@ -38,7 +38,7 @@ FORMAT: Final[int] = 1
 _HEADER_SIZE = struct.Struct("<I")
 
 
-def inventory_key(dice: DiceSet = DICE_IN_USE) -> str:
+def inventory_key(dice: DiceSet = PRINTED_DICE) -> str:
     """A fingerprint of the dice the tables were built for (palette and face layout)."""
     return dice.key
 
@@ -58,7 +58,7 @@ def _named_arrays(tables: dict[int, OddsTable], colour: ColourTable
     return named
 
 
-def encode(tables: dict[int, OddsTable], colour: ColourTable, dice: DiceSet = DICE_IN_USE
+def encode(tables: dict[int, OddsTable], colour: ColourTable, dice: DiceSet = PRINTED_DICE
            ) -> bytes:
     """The file's bytes for these tables, built for `dice`."""
     named = _named_arrays(tables, colour)
@@ -79,7 +79,7 @@ def encode(tables: dict[int, OddsTable], colour: ColourTable, dice: DiceSet = DI
     return lzma.compress(b"".join(parts), preset=6)
 
 
-def build_file_bytes(dice: DiceSet = DICE_IN_USE) -> bytes:
+def build_file_bytes(dice: DiceSet = PRINTED_DICE) -> bytes:
     """Build every table for `dice` afresh (ignoring any shipped file) and encode them."""
     tables = {phase.number: build_odds_table(phase) for phase in _set_run_phases()}
     return encode(tables, build_colour_table(dice), dice)
@@ -143,7 +143,7 @@ def _shipped(dice: DiceSet) -> tuple[dict[str, Any], dict[str, array[float]]] | 
     return shipped
 
 
-def shipped_odds_table(phase: Phase, dice: DiceSet = DICE_IN_USE) -> OddsTable | None:
+def shipped_odds_table(phase: Phase, dice: DiceSet = PRINTED_DICE) -> OddsTable | None:
     """A set/run phase's tables from the shipped file (None: build them)."""
     shipped = _shipped(dice)
     if shipped is None:
@@ -162,7 +162,7 @@ def shipped_odds_table(phase: Phase, dice: DiceSet = DICE_IN_USE) -> OddsTable |
     )
 
 
-def shipped_colour_table(dice: DiceSet = DICE_IN_USE) -> ColourTable | None:
+def shipped_colour_table(dice: DiceSet = PRINTED_DICE) -> ColourTable | None:
     """The colour phase's tables for `dice` from the shipped file (None: build them)."""
     shipped = _shipped(dice)
     if shipped is None:

@@ -35,7 +35,7 @@ from scorer.dice import (
     LOW_DICE,
     Die,
 )
-from scorer.dice_set import DICE_IN_USE, DiceSet
+from scorer.dice_set import PRINTED_DICE, DiceSet
 from vision.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.reading import ReadingFlag
 
@@ -59,7 +59,7 @@ def carried_faces(dice_set: DiceSet) -> np.ndarray:
 
 
 #: FACE_OF_DIE[j, f]: die j of the set in use carries face f.
-FACE_OF_DIE: Final[np.ndarray] = carried_faces(DICE_IN_USE)
+FACE_OF_DIE: Final[np.ndarray] = carried_faces(PRINTED_DICE)
 _HIGH_FACE: Final[np.ndarray] = np.array([face.value in HIGH_VALUES for face in FACES])
 
 
@@ -125,7 +125,7 @@ def decode(
     unsure_below: float = UNSURE_BELOW,
     use_inventory: bool = True,
     evidence: np.ndarray | None = None,
-    dice_set: DiceSet = DICE_IN_USE,
+    dice_set: DiceSet = PRINTED_DICE,
 ) -> Decoding:
     """Decode N dice (N <= 10) jointly against the dice of `dice_set`; see the module
     docstring.
@@ -244,7 +244,7 @@ def _subset_tables(dice: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return without, with_die, less
 
 
-def _best_matching(probs: np.ndarray, dice_set: DiceSet = DICE_IN_USE) -> list[int]:
+def _best_matching(probs: np.ndarray, dice_set: DiceSet = PRINTED_DICE) -> list[int]:
     """The face of each read die in the most likely matching to distinct physical dice.
 
     Each subset's best score after die i comes from the subsets one physical die
@@ -273,7 +273,7 @@ def _best_matching(probs: np.ndarray, dice_set: DiceSet = DICE_IN_USE) -> list[i
     return faces
 
 
-def _posterior(probs: np.ndarray, dice_set: DiceSet = DICE_IN_USE) -> np.ndarray:
+def _posterior(probs: np.ndarray, dice_set: DiceSet = PRINTED_DICE) -> np.ndarray:
     """P(read die i shows face f | the faces come from distinct physical dice), (N, 44)."""
     count, dice = len(probs), len(dice_set.dice)
     carried = carried_faces(dice_set)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 import numpy as np
 
 from scorer.dice import FULL_ROLL
-from scorer.dice_set import DICE_IN_USE, DiceSet
+from scorer.dice_set import PRINTED_DICE, DiceSet
 from vision.body_check import MIN_BOXES, SURE_FACE, body_colours, never_odd, odd_bodies
 from vision.decode import by_face, decode, face_probabilities
 from vision.die_shape import DOUBTFUL_FACE, UNREADABLE
@@ -121,7 +121,7 @@ class DiceReader:
         frame_inks: bool = True,
         ink_order: bool = True,
         calibration: Calibration | None | bool = True,
-        dice_set: DiceSet = DICE_IN_USE,
+        dice_set: DiceSet = PRINTED_DICE,
     ) -> None:
         """`tray`: a polygon of (x, y) pixel points; dice outside it are ignored.
         `turns`: quarter turns of each crop classified and averaged (1 to 4).

@@ -7,11 +7,12 @@ built from the one validated Config; nothing here reads the environment.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from flask import Flask
 
+from scorer.dice_set import PRINTED_DICE, DiceSet
 from web.camera import CameraFeed, WatcherFactory, resolve_source, vision_factory
 from web.camera_settings import SettingsFile
 from web.config import Config
@@ -24,6 +25,7 @@ from web.profile_service import TableProfile
 from web.request_numbers import BoundedIntConverter
 from web.service import GameService
 from web.store import GameStore
+from web.table_dice import TableDice
 from web.views import api, backup, camera, cards, pages, photo, players, profile, setup, stream
 
 log = logging.getLogger(__name__)
@@ -42,11 +44,11 @@ class Table:
     service: GameService
     camera: CameraFeed | None
     setup: SettingsFile
+    dice: TableDice = field(default_factory=lambda: TableDice(PRINTED_DICE))  # the set in use
     pins: PinGuard = field(default_factory=PinGuard)
     photos: PhotoReader = field(default_factory=PhotoReader)
     profile: TableProfile | None = None  # the dice profile in the data folder
     layout: TableLayout | None = None  # the household's dice layout file
-    restart: Callable[[], None] | None = None  # starts the scorepad again (phase10 serve)
 
     def close(self) -> None:
         if self.camera is not None:
@@ -57,11 +59,12 @@ class Table:
 
 def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None,
                photo_reader_factory: ReaderFactory | None = None,
-               restart: Callable[[], None] | None = None) -> Flask:
+               dice_set: DiceSet | None = None) -> Flask:
     """Build the scorepad app; a camera thread starts unless the camera is "none".
 
-    `restart` (from `phase10 serve`) stops the server and starts it again, for a dice
-    layout the players saved to take effect at once; without it they restart by hand.
+    `dice_set`: the household's dice (`phase10 serve` builds it from the layout file);
+    None: the layout saved in the data folder, else the printed table. The app holds it
+    and swaps it when the players save another layout on /setup (`web.table_dice`).
 
     Photos uploaded from phones are read by a reader of their own, loaded on the
     first photo (`photo_reader_factory` replaces vision's DiceReader)."""
@@ -71,25 +74,31 @@ def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None,
     app.json.sort_keys = False  # type: ignore[attr-defined]
     store = GameStore(config.database_path)
     hub = Hub()
-    service = GameService(store, hub)
+    dice = TableDice(PRINTED_DICE)
+    service = GameService(store, hub, dice)
     settings = SettingsFile(config.data_dir / CAMERA_SETTINGS_FILE)
-    # Every reader reads with the dice profile; the photos' reader also teaches it.
-    photos = PhotoReader(photo_reader_factory, threads=config.camera_threads,
-                         on_load=lambda reader: dice_profile.attach(reader))
-    dice_profile = TableProfile(config.data_dir, store, photos.using)
+
+    def attach(reader: Any) -> None:
+        """Every reader reads with the table's dice set and its dice profile (the photos'
+        reader also teaches the profile)."""
+        dice.attach(reader)
+        dice_profile.attach(reader)
+
+    photos = PhotoReader(photo_reader_factory, threads=config.camera_threads, on_load=attach)
+    dice_profile = TableProfile(config.data_dir, store, photos.using, dice)
+    layout = TableLayout(config.data_dir, dice_profile.confirmed_rolls, dice)
+    dice.swap(dice_set if dice_set is not None else layout.saved_dice() or PRINTED_DICE)
     service.on_die_corrected(dice_profile.die_corrected)
     feed = None
     if config.camera != "none":
         source = resolve_source(config.camera)
         factory = watcher_factory or vision_factory(source, config.camera_threads,
-                                                    on_reader=dice_profile.attach)
+                                                    on_reader=attach)
         feed = CameraFeed(source, factory, service, dice_profile)
         service.camera_attached = True
         feed.apply_settings(settings.current)
-    layout = TableLayout(config.data_dir, dice_profile.confirmed_rolls)
-    app.extensions["phase10"] = Table(config, store, hub, service, feed, settings,
-                                      photos=photos, profile=dice_profile, layout=layout,
-                                      restart=restart)
+    app.extensions["phase10"] = Table(config, store, hub, service, feed, settings, dice,
+                                      photos=photos, profile=dice_profile, layout=layout)
     register_error_handlers(app)
     for blueprint in (pages.bp, api.bp, cards.bp, photo.bp, stream.bp, camera.bp, setup.bp,
                       profile.bp, backup.bp, players.bp):

@@ -1,11 +1,10 @@
 """The household's dice layout (issue 15): propose one from confirmed rolls, save the
 one the players agree to, go back to the printed table.
 
-The layout in use is fixed for the life of the process (`scorer.inventory` reads it
-at start-up, so the dice table, the camera's joint decoding and the odds agree); a
-layout saved here is written to the data folder and used from the scorepad's next
-start (`phase10 serve` picks it up). Nothing is saved that cannot throw every whole
-roll the players confirmed.
+A layout saved here is written to the data folder and swapped into the running
+scorepad at once (`web.table_dice`): the dice table, the camera's joint decoding and
+the odds use it from the next request, and `phase10 serve` reads the file at its next
+start. Nothing is saved that cannot throw every whole roll the players confirmed.
 """
 
 from __future__ import annotations
@@ -16,8 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scorer.dice import COLOUR_LETTERS, Roll, inventory_matching, physical_dice
-from scorer.inventory import DEFAULT_LAYOUT, LAYOUT, LAYOUT_PATH
+from scorer.dice import COLOUR_LETTERS, Roll
+from scorer.dice_set import PRINTED_DICE, DiceSet
 from scorer.layout_file import (
     LAYOUT_FILE_NAME,
     Layout,
@@ -28,6 +27,7 @@ from scorer.layout_file import (
     write_layout_file,
 )
 from scorer.layout_proposal import LayoutProposal, propose_layout
+from web.table_dice import TableDice
 
 log = logging.getLogger(__name__)
 
@@ -39,9 +39,11 @@ class LayoutRefusedError(ValueError):
 class TableLayout:
     """The layout file in the data folder and the proposal from the confirmed rolls."""
 
-    def __init__(self, data_dir: Path, confirmed_rolls: Callable[[], list[Roll]]) -> None:
+    def __init__(self, data_dir: Path, confirmed_rolls: Callable[[], list[Roll]],
+                 dice: TableDice) -> None:
         self.path = Path(data_dir) / LAYOUT_FILE_NAME
         self._confirmed_rolls = confirmed_rolls
+        self._dice = dice
         self._lock = threading.Lock()
         self._proposal: tuple[tuple[str, ...], LayoutProposal | None] | None = None
 
@@ -54,29 +56,31 @@ class TableLayout:
         except LayoutError as error:
             return None, str(error)
 
+    def saved_dice(self) -> DiceSet | None:
+        """The set of the layout saved in the data folder; None without one or when it
+        cannot be used (the summary says why)."""
+        saved, _ = self._saved()
+        return None if saved is None else DiceSet.from_layout(saved)
+
     def proposal(self) -> LayoutProposal | None:
         """A layout explaining the confirmed rolls when the one in use does not (cached
-        until the rolls change: a search over moves takes up to a second)."""
+        until the rolls or the set in use change: a search over moves takes up to a second)."""
         rolls = self._confirmed_rolls()
-        key = tuple(str(roll) for roll in rolls)
+        in_use = self._dice.current
+        key = (in_use.key, *(str(roll) for roll in rolls))
         with self._lock:
             if self._proposal is None or self._proposal[0] != key:
-                self._proposal = (key, propose_layout(rolls))
+                self._proposal = (key, propose_layout(rolls, in_use))
             return self._proposal[1]
 
     def summary(self) -> dict[str, Any]:
-        """The layout in use, the saved one, whether a restart is needed, any proposal."""
+        """The layout in use, the saved one, any proposal, and what to do in plain words."""
         saved, problem = self._saved()
-        in_use = "yours" if LAYOUT_PATH is not None else "printed"
-        waiting = (saved or DEFAULT_LAYOUT) != LAYOUT
+        dice = self._dice.current
+        in_use = "printed" if dice == PRINTED_DICE else "yours"
         proposal = self.proposal()
         if problem:
             message = f"The saved layout cannot be used ({problem}): save it again."
-        elif waiting and saved is not None:
-            message = ("Your dice's layout is saved: the scorepad uses it from its next "
-                       "start (restart it).")
-        elif waiting:
-            message = "The printed dice table is used again from the scorepad's next start."
         elif proposal is not None:
             changes = ", ".join(f"{c.die} {c.before} to {c.after}" for c in proposal.changes)
             message = (f"A layout that fits your {proposal.rolls} confirmed rolls changes "
@@ -89,10 +93,9 @@ class TableLayout:
             message = "The scorepad uses the printed dice table."
         return {
             "in_use": in_use,
-            "text": layout_text(LAYOUT),
-            "printed": layout_text(DEFAULT_LAYOUT),
+            "text": layout_text(dice.layout),
+            "printed": layout_text(PRINTED_DICE.layout),
             "saved": None if saved is None else layout_text(saved),
-            "restart_needed": waiting,
             "proposal": None if proposal is None else {
                 **proposal.to_dict(), "text": layout_text(proposal.layout())},
             "message": message,
@@ -102,19 +105,21 @@ class TableLayout:
         """Check the typed layout (one die per line) and write it; LayoutError when it is no
         layout, LayoutRefusedError when it cannot throw a confirmed roll."""
         layout = parse_layout_text(text, COLOUR_LETTERS)
-        dice = physical_dice(layout)
+        dice = DiceSet.from_layout(layout)
         rolls = self._confirmed_rolls()
-        wrong = [roll for roll in rolls if inventory_matching(roll, dice) is None]
+        wrong = [roll for roll in rolls if not dice.explains(roll)]
         if wrong:
             raise LayoutRefusedError(
                 f"{len(wrong)} of your {len(rolls)} confirmed rolls cannot be thrown with "
                 f"this layout (the first: {wrong[0]}): check the faces on your dice")
         write_layout_file(self.path, layout)
-        log.info("dice layout saved to %s (used from the next start)", self.path)
+        self._dice.swap(dice)
+        log.info("dice layout saved to %s and in use", self.path)
         return layout
 
     def forget(self) -> None:
-        """Remove the saved layout: the printed table from the next start."""
+        """Remove the saved layout and use the printed table again, at once."""
         self.path.unlink(missing_ok=True)
-        log.info("dice layout %s removed (the printed table from the next start)", self.path)
+        self._dice.swap(PRINTED_DICE)
+        log.info("dice layout %s removed: the printed table is in use", self.path)
 

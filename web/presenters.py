@@ -32,7 +32,7 @@ from scorer import (
     evaluate,
     get_phase,
 )
-from scorer.dice import PHYSICAL_DICE
+from scorer.dice_set import DiceSet
 from web.game_view import CardGameView, GameView
 from web.store import GamePage
 from web.table_roll import TableRoll
@@ -70,40 +70,6 @@ def read_dice_dicts(dice: Iterable[ReadDie], unreadable: int) -> list[dict[str, 
                       "unsure": True}] * unreadable
 
 
-def impossible_dice(roll: Roll) -> tuple[int, ...]:
-    """The dice (indices) of a roll whose faces the ten dice cannot show together.
-
-    () when the roll is possible (`Roll.is_explained_by_inventory`). Otherwise a
-    largest matching of the faces to distinct physical dice leaves some faces
-    without a die; these, and every face that competes with them for the same
-    dice (reached by alternating paths), are the ones to check: with 5G twice
-    (one die has 5G), both 5G; a face that no die has, that face alone.
-    """
-    dice = roll.dice
-    carriers = [[p.name for p in PHYSICAL_DICE if die in p.faces] for die in dice]
-    owner: dict[str, int] = {}  # physical die -> roll index
-
-    def assign(index: int, seen: set[str]) -> bool:
-        for name in carriers[index]:
-            if name not in seen:
-                seen.add(name)
-                if name not in owner or assign(owner[name], seen):
-                    owner[name] = index
-                    return True
-        return False
-
-    unmatched = [index for index in range(len(dice)) if not assign(index, set())]
-    marked, frontier = set(unmatched), list(unmatched)
-    while frontier:
-        index = frontier.pop()
-        for name in carriers[index]:
-            other = owner.get(name)
-            if other is not None and other not in marked:
-                marked.add(other)
-                frontier.append(other)
-    return tuple(sorted(marked))
-
-
 def _placement(roll: Roll, result: PhaseResult) -> list[tuple[int, int | None] | None]:
     """For each die of the roll: (group index, the number it stands for), or None if unused."""
     placement: list[tuple[int, int | None] | None] = [None] * len(roll.dice)
@@ -127,22 +93,23 @@ def verdict_dict(roll: Roll, phase_number: int) -> dict[str, Any]:
     return verdict
 
 
-def table_roll_dict(table_roll: TableRoll | None,
-                    phase_number: int | None) -> dict[str, Any] | None:
+def table_roll_dict(table_roll: TableRoll | None, phase_number: int | None,
+                    dice_set: DiceSet) -> dict[str, Any] | None:
     """The roll on the table, expanded for the page: dice, unsure marks, verdict.
 
     Dice the camera found but could not read come after the dice read, each with
     `"unreadable": true` and no face; until each is fixed the roll cannot be
     scored (`unreadable_count`), and the verdict is of the dice read only.
-    Dice the camera was unsure of (`unsure`) and faces the ten dice cannot show
-    together (`impossible`) are marked per die; while any is, scoring the roll
-    needs the players' confirmation (`needs_confirmation`).
+    Dice the camera was unsure of (`unsure`) and faces the ten dice of `dice_set`
+    cannot show together (`impossible`, `DiceSet.impossible`) are marked per die;
+    while any is, scoring the roll needs the players' confirmation
+    (`needs_confirmation`).
     """
     if table_roll is None:
         return None
     roll = table_roll.roll
     unsure = set(table_roll.unsure)
-    impossible = set(impossible_dice(roll))
+    impossible = set(dice_set.impossible(roll))
     dice = [{**die_dict(die), "unsure": index in unsure, "unreadable": False,
              "impossible": index in impossible}
             for index, die in enumerate(roll.dice)]
@@ -155,7 +122,7 @@ def table_roll_dict(table_roll: TableRoll | None,
         "notation": str(roll),
         "dice": dice,
         "full": roll.is_full(),
-        "explained": roll.is_explained_by_inventory(),
+        "explained": not impossible,
         "roll_number": table_roll.roll_number,
         "rolls_per_turn": ROLLS_PER_TURN,
         "source": table_roll.source.value,
@@ -186,8 +153,9 @@ def scorepad_dict(scorepad: Scorepad | CardScorepad) -> dict[str, Any]:
     }
 
 
-def state_dict(view: GameView | CardGameView) -> dict[str, Any]:
-    """Everything a phone draws for one game (also the body of each live update)."""
+def state_dict(view: GameView | CardGameView, dice_set: DiceSet) -> dict[str, Any]:
+    """Everything a phone draws for one game (also the body of each live update); the
+    roll on the table is checked against `dice_set`, the table's dice."""
     if isinstance(view, CardGameView):
         return _card_state_dict(view)
     phase = view.active_phase
@@ -216,7 +184,7 @@ def state_dict(view: GameView | CardGameView) -> dict[str, Any]:
         "scorepad": scorepad_dict(view.scorepad),
         "camera": view.camera,
         "turns": [turn.to_dict() for turn in view.turns],
-        "current": table_roll_dict(view.table_roll, phase),
+        "current": table_roll_dict(view.table_roll, phase, dice_set),
         "undo": view.undo,
     }
 

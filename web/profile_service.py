@@ -44,9 +44,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from scorer.atomic_file import write_atomically
-from scorer.dice import FULL_ROLL, PHYSICAL_DICE, Die, Roll
+from scorer.dice import FULL_ROLL, Die, Roll
+from scorer.dice_set import PRINTED_DICE
 from scorer.layout_check import check_layout
 from web.presenters import die_dict
+from web.table_dice import TableDice
 from web.table_roll import RollSource, TableRoll
 
 if TYPE_CHECKING:
@@ -73,10 +75,12 @@ MAX_READ_ROLLS: Final[int] = 16
 #: Rolls read from a picture (the camera's frame, a phone's photo): a corrected die of
 #: one of these has a picture to learn from; a typed roll has none.
 LEARNT_SOURCES: Final[frozenset[RollSource]] = frozenset({RollSource.CAMERA, RollSource.PHOTO})
-#: The faces of the ten dice, die by die (60), and the distinct faces among them (44).
-DICE_FACES: Final[tuple[Die, ...]] = tuple(face for die in PHYSICAL_DICE for face in die.faces)
-DISTINCT_FACES: Final[tuple[Die, ...]] = tuple(
-    sorted(set(DICE_FACES), key=lambda die: (die.value == 0, die.value, die.colour)))
+
+
+def distinct_faces(faces: tuple[Die, ...]) -> tuple[Die, ...]:
+    """The distinct faces among a set's sixty (44 for the printed table), in value order."""
+    return tuple(sorted(set(faces), key=lambda die: (die.value == 0, die.value, die.colour)))
+
 
 #: Runs `work(reader)` with a loaded DiceReader, one caller at a time (`PhotoReader.using`).
 UseReader = Callable[[Callable[[Any], Any]], Any]
@@ -124,9 +128,12 @@ class _ReadRoll:
 class TableProfile:
     """The dice profile in the data folder, the readers that use it, and its teaching."""
 
-    def __init__(self, data_dir: Path, store: GameStore, use_reader: UseReader) -> None:
-        """`use_reader` lends a reader to read teaching frames and describe crops."""
+    def __init__(self, data_dir: Path, store: GameStore, use_reader: UseReader,
+                 dice: TableDice | None = None) -> None:
+        """`use_reader` lends a reader to read teaching frames and describe crops; `dice`:
+        the table's dice set, which the faces counted and the layout check are of."""
         self.folder = Path(data_dir) / PROFILE_DIR
+        self._dice = dice or TableDice(PRINTED_DICE)
         self._store = store
         self._use_reader = use_reader
         self._lock = threading.RLock()
@@ -287,18 +294,20 @@ class TableProfile:
             profile, error, progress = self._profile, self.error, dict(self._progress)
             rolls, left_out = list(self._rolls), self._left_out
         counts: dict[Die, int] = {} if profile is None else profile.counts()
+        dice_set = self._dice.current
+        faces, distinct = dice_set.faces, distinct_faces(dice_set.faces)
         return {
             "examples": sum(counts.values()),
             "rolls_confirmed": progress["rolls_confirmed"],
             "from_corrections": progress["from_corrections"],
-            "faces_seen": sum(1 for face in DICE_FACES if counts.get(face)),
-            "faces_total": len(DICE_FACES),
-            "distinct_seen": sum(1 for face in DISTINCT_FACES if counts.get(face)),
-            "distinct_total": len(DISTINCT_FACES),
+            "faces_seen": sum(1 for face in faces if counts.get(face)),
+            "faces_total": len(faces),
+            "distinct_seen": sum(1 for face in distinct if counts.get(face)),
+            "distinct_total": len(distinct),
             "faces": [{**die_dict(face), "count": counts.get(face, 0),
-                       "dice": DICE_FACES.count(face)} for face in DISTINCT_FACES],
+                       "dice": faces.count(face)} for face in distinct],
             "learn_from_corrections": self.learns_from_corrections,
-            "layout": check_layout(rolls).to_dict(),
+            "layout": check_layout(rolls, dice_set).to_dict(),
             "left_out": [] if profile is None else [
                 {"key": example_key(profile.crops[out.index]),
                  "confirmed": die_dict(out.confirmed), "looks_like": die_dict(out.looks_like),

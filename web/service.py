@@ -32,11 +32,13 @@ from scorer import (
     hand_from_dicts,
     replay_log,
 )
+from scorer.dice_set import PRINTED_DICE, DiceSet
 from scorer.game import CorrectionPreview
 from web.game_view import CardGameView, GameView
 from web.live import Hub
-from web.presenters import impossible_dice, state_dict, summary_dict
+from web.presenters import state_dict, summary_dict
 from web.store import MAX_PAGE, GamePage, GameStore, UnknownGameError
+from web.table_dice import TableDice
 from web.table_roll import RollSource, TableRoll
 
 log = logging.getLogger(__name__)
@@ -177,9 +179,13 @@ def actions_of(game: Game | CardGame) -> dict[str, _Action]:
 class GameService:
     """Every game at the table: create, act, set the current roll, and the state phones see."""
 
-    def __init__(self, store: GameStore, hub: Hub) -> None:
+    def __init__(self, store: GameStore, hub: Hub, dice: TableDice | None = None) -> None:
+        """`dice`: the table's dice set, which rolls are checked against (impossible faces);
+        the printed table when not given."""
         self.store = store
         self.hub = hub
+        self.dice = dice or TableDice(PRINTED_DICE)
+        self.dice.on_swap(lambda _: self._announce_dice_changed())
         self._lock = threading.RLock()
         self._games: dict[int, Game | CardGame] = {}
         self._turn_listeners: list[Callable[[int], None]] = []
@@ -229,7 +235,7 @@ class GameService:
 
     def state(self, game_id: int) -> dict[str, Any]:
         """Everything a phone draws for one game (also the body of each live update)."""
-        return state_dict(self.view(game_id))
+        return state_dict(self.view(game_id), self.dice.current)
 
     def list_games(self) -> list[dict[str, Any]]:
         return [summary.to_dict() for summary in self.store.list_games()]
@@ -378,7 +384,7 @@ class GameService:
             new_events = game.events[before:]
             try:  # after the rules' own refusals (not your turn, phase not made): theirs first
                 if name == "score" and not confirmed:
-                    _check_confirmed(payload, table_roll)
+                    _check_confirmed(payload, table_roll, self.dice.current)
             except BaseException:
                 self._games.pop(game_id, None)  # the engine took it: replay from the disk
                 raise
@@ -494,6 +500,17 @@ class GameService:
         self._announce(game_id, state)
         return state
 
+    def _announce_dice_changed(self) -> None:
+        """Send the state of each game being played again (the latest page): its roll is
+        checked against the new dice (impossible faces), so the phones' marks change at once."""
+        playing = [game.id for game in self.store.page(status="playing").games]
+        for game_id in playing:
+            try:
+                state = self.state(game_id)
+            except UnknownGameError:  # deleted since
+                continue
+            self.hub.publish(game_topic(game_id), "state", state)
+
     def _announce(self, game_id: int, state: dict[str, Any]) -> None:
         self.hub.publish(game_topic(game_id), "state", state)
         if state["is_over"] or state["version"] <= 1:
@@ -546,11 +563,12 @@ def _check_readable(action: str, payload: Mapping[str, Any],
             f"roll (die {which}, shown as ?): tap it and say what it shows before scoring")
 
 
-def _check_confirmed(payload: Mapping[str, Any], table_roll: TableRoll | None) -> None:
+def _check_confirmed(payload: Mapping[str, Any], table_roll: TableRoll | None,
+                     dice_set: DiceSet) -> None:
     """Scoring a roll with dice to check waits for the players' word that they checked them.
 
     Dice to check: those the camera was unsure of (of the roll on the table), and
-    faces the ten dice cannot show together (of whichever roll is scored). The
+    faces the ten dice (of `dice_set`) cannot show together (of whichever roll is scored). The
     players confirm by correcting the dice (each corrected die is sure; a fixed
     face makes the roll possible again) or by sending `"confirmed": true`.
     """
@@ -564,7 +582,7 @@ def _check_confirmed(payload: Mapping[str, Any], table_roll: TableRoll | None) -
         names = ", ".join(f"{i + 1} ({roll.dice[i]})" for i in unsure if i < len(roll.dice))
         problems.append(f"the camera was unsure of {'die' if len(unsure) == 1 else 'dice'} "
                         f"{names}")
-    impossible = impossible_dice(roll)
+    impossible = dice_set.impossible(roll)
     if impossible:
         names = ", ".join(f"{i + 1} ({roll.dice[i]})" for i in impossible)
         problems.append(f"the ten dice cannot show {'die' if len(impossible) == 1 else 'dice'} "

@@ -1,19 +1,15 @@
-"""The household's dice layout file (scorer.layout_file) and the process that uses it."""
+"""The household's dice layout file (scorer.layout_file): checked, written, read back."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 
 from scorer.dice import COLOUR_LETTERS as LETTERS
 from scorer.inventory import DEFAULT_LAYOUT
 from scorer.layout_file import (
-    LAYOUT_ENV,
     LayoutError,
     layout_text,
     parse_layout_text,
@@ -58,43 +54,3 @@ def test_the_file_is_written_whole_and_read_back(tmp_path):
     path.write_text(json.dumps({"format": 9, "dice": []}))
     with pytest.raises(LayoutError, match="is not a dice layout file"):
         read_layout_file(path, LETTERS)
-
-
-def _dice_in_a_process(env_value: str | None) -> tuple[dict, str]:
-    """The dice table, the decoder's table and the odds' key a fresh process uses (and
-    what it logged)."""
-    code = ("import json; from scorer.dice import PHYSICAL_DICE; import scorer.inventory as i;"
-            "from scorer.odds_file import inventory_key; from scorer import Die;"
-            "from vision.decode import FACE_OF_DIE, FACES;"
-            "print(json.dumps({'H1': [str(f) for f in PHYSICAL_DICE[4].faces],"
-            " 'path': None if i.LAYOUT_PATH is None else str(i.LAYOUT_PATH),"
-            " 'decoder_H1_5G': bool(FACE_OF_DIE[4, FACES.index(Die(5, 'G'))]),"
-            " 'odds_key': inventory_key()}))")
-    env = {key: value for key, value in os.environ.items() if key != LAYOUT_ENV}
-    if env_value is not None:
-        env[LAYOUT_ENV] = env_value
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=env, timeout=60, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
-
-
-def test_a_process_uses_the_layout_the_environment_names(tmp_path):
-    path = tmp_path / "dice_layout.json"
-    write_layout_file(path, parse_layout_text(GREEN_FIVE, LETTERS))
-    dice, _ = _dice_in_a_process(str(path))
-    assert dice["H1"][0] == "5G" and dice["path"] == str(path)
-    assert dice["decoder_H1_5G"]  # the camera's joint decoding uses it ...
-    printed, _ = _dice_in_a_process(None)
-    assert printed["H1"][0] == "5R" and printed["path"] is None
-    assert not printed["decoder_H1_5G"]
-    assert dice["odds_key"] != printed["odds_key"]  # ... and the odds are built for it
-
-
-def test_a_bad_layout_file_is_logged_and_the_printed_table_used(tmp_path):
-    path = tmp_path / "dice_layout.json"
-    path.write_text(json.dumps({"format": 1, "dice": [{"name": "H1", "faces": "5R"}]}))
-    dice, log = _dice_in_a_process(str(path))
-    assert dice["H1"][0] == "5R" and dice["path"] is None
-    assert "using the printed dice table instead" in log
-    missing, _ = _dice_in_a_process(str(tmp_path / "gone.json"))
-    assert missing["path"] is None

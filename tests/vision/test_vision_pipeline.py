@@ -373,11 +373,11 @@ def test_the_reader_matches_a_reading_to_the_dice_set_it_is_given(reader):
     blue does not explain the printed set's roll, and the reading says so."""
     import copy
 
-    from scorer.dice_set import DICE_IN_USE, DiceSet
+    from scorer.dice_set import PRINTED_DICE, DiceSet
 
     swap = str.maketrans("RB", "BR")
     other = DiceSet.from_layout([(name, faces.translate(swap))
-                                 for name, faces in DICE_IN_USE.layout])
+                                 for name, faces in PRINTED_DICE.layout])
     image = cv2.imread(str(GOLDEN / "full_light.jpg"))
     assert ReadingFlag.NOT_EXPLAINED not in reader.read(image).flags
     swapped = copy.copy(reader)  # the same networks

@@ -1,6 +1,6 @@
-"""The household's dice layout on /setup in a real headless Chromium, phone-sized (issue
-15): the confirmed rolls do not fit the printed table, the page proposes the layout that
-does, the players agree, and it is saved for the next start."""
+"""The household's dice layout on /setup in a real headless Chromium, phone-sized (issues
+15, 47): the confirmed rolls do not fit the printed table, the page proposes the layout
+that does, the players agree, and it is saved and used at once, without a restart."""
 
 from __future__ import annotations
 
@@ -48,17 +48,41 @@ def test_the_proposed_layout_is_shown_checked_and_saved(app, page, tmp_path):
 
     editor.fill(editor.input_value().replace("H1: 5B", "H1: 5G"))
     page.click("[data-testid=layout-save]")
-    page.wait_for_selector("#layout-box[data-restart=yes]")
-    assert page.inner_text("[data-testid=layout-message]").startswith(
-        "Your dice's layout is saved")
+    page.wait_for_selector("#layout-box[data-in-use=yours]")
+    assert page.inner_text("[data-testid=layout-message]") == (
+        "The scorepad uses your dice's layout.")
     assert page.inner_text("[data-testid=layout-error]") == ""
-    # not started by `phase10 serve` here: no button to start it again (tests/web/
-    # test_web_layout.py starts the real command and restarts it)
-    assert page.locator("[data-testid=layout-restart]").is_hidden()
+    assert page.locator("[data-testid=layout-restart]").count() == 0  # nothing to restart
     saved = json.loads((tmp_path / "data" / LAYOUT_FILE_NAME).read_text())
     assert {"name": "H1", "faces": "5G 6O 7B 8G 9O 10G"} in saved["dice"]
     page.screenshot(path=str(tmp_path / "layout-phone.png"), full_page=True)
 
     page.click("[data-testid=layout-printed]")  # the confirm dialog is accepted
-    page.wait_for_selector("#layout-box[data-restart=no]")
+    page.wait_for_selector("#layout-box[data-in-use=printed]")
     assert not (tmp_path / "data" / LAYOUT_FILE_NAME).exists()
+
+
+#: Two sets of 3 with two green 5s: the household's dice throw it, the printed table cannot.
+MAKES_WITH_TWO_GREEN_FIVES = "5G 5G 5R 9R 9G 9G 1B 4O 2R 3B"
+MARKED = "document.querySelectorAll('[data-testid=dice] .die.impossible').length"
+
+
+def test_saving_the_layout_stops_the_flags_on_a_roll_it_explains_without_a_restart(app, page):
+    client = app.test_client()
+    game = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json
+    client.post(f"/api/games/{game['id']}/roll", json={"roll": MAKES_WITH_TWO_GREEN_FIVES})
+    page.goto(f"{page.base_url}/games/{game['id']}")
+    page.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
+    page.wait_for_function(f"{MARKED} === 2")  # two 5G: the printed table has one
+
+    page.goto(page.base_url + "/setup")
+    page.wait_for_selector("#teach[data-ready=yes]")
+    assert "H1: 5G 6O" in page.locator("[data-testid=layout-text]").input_value()
+    page.click("[data-testid=layout-save]")
+    page.wait_for_selector("#layout-box[data-in-use=yours]")
+
+    page.goto(f"{page.base_url}/games/{game['id']}")  # the same server, never restarted
+    page.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
+    page.wait_for_function(f"{MARKED} === 0")
+    state = client.get(f"/api/games/{game['id']}").json["current"]
+    assert state["explained"] and not state["needs_confirmation"]

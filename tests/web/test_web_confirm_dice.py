@@ -7,8 +7,8 @@ import pytest
 from scorepad_helpers import MAKES, NEVER, reading_of, wait_until
 
 from scorer import parse_roll
+from scorer.dice_set import PRINTED_DICE
 from vision.camera_contract import RollEvent
-from web.presenters import impossible_dice
 
 #: MAKES[1] with its 7R turned into a second 5G: still two sets of 3, but only one die has 5G.
 TWO_5G = "8R 8B 8G 10O 5G 5G WR WB 1G 3R"
@@ -22,7 +22,7 @@ TWO_5G = "8R 8B 8G 10O 5G 5G WR WB 1G 3R"
     ("1B 2R 3G", ()),
 ])
 def test_the_dice_that_cannot_show_together(roll, marked):
-    assert impossible_dice(parse_roll(roll)) == marked
+    assert PRINTED_DICE.impossible(parse_roll(roll)) == marked
     assert parse_roll(roll).is_explained_by_inventory() == (marked == ())
 
 

@@ -1,5 +1,6 @@
-"""The household's dice layout on /api/profile/layout (issue 15): proposed from the
-confirmed rolls, saved when the players agree, used from the next start."""
+"""The household's dice layout on /api/profile/layout (issues 15, 47): proposed from the
+confirmed rolls, saved when the players agree, and used at once by everything that
+depends on the faces, without a restart."""
 
 from __future__ import annotations
 
@@ -9,12 +10,18 @@ import pytest
 from layout_helpers import GREEN_FIVE, TWO_GREEN_FIVES, confirm_rolls
 from scorepad_helpers import make_config
 
+from scorer import Die
 from scorer.dice import inventory_matching
+from scorer.dice_set import PRINTED_DICE
 from scorer.inventory import DEFAULT_LAYOUT
 from scorer.layout_file import LAYOUT_FILE_NAME, layout_text
-from web.app import close_app, create_app
+from web.app import close_app, create_app, table_of
+from web.service import game_topic
 
 PRINTED = layout_text(DEFAULT_LAYOUT)
+#: Two sets of 3 (Phase 1) with two green 5s: the household's dice throw it, the printed
+#: table (one green 5) cannot.
+MAKES_WITH_TWO_GREEN_FIVES = "5G 5G 5R 9R 9G 9G 1B 4O 2R 3B"
 
 
 @pytest.fixture
@@ -33,7 +40,7 @@ def test_without_confirmed_rolls_the_printed_table_is_shown_and_nothing_proposed
     try:
         layout = app.test_client().get("/api/profile").json["dice_layout"]
         assert layout["in_use"] == "printed" and layout["text"] == PRINTED
-        assert layout["proposal"] is None and not layout["restart_needed"]
+        assert layout["proposal"] is None
         assert layout["message"] == "The scorepad uses the printed dice table."
         page = app.test_client().get("/setup").get_data(as_text=True)
         assert 'data-testid="layout-text"' in page and "H1: 5R 6O 7B 8G 9O 10G" in page
@@ -57,16 +64,17 @@ def test_rolls_of_other_dice_get_a_proposal_the_players_can_save(tmp_path, data)
         saved = client.put("/api/profile/layout", json={"layout": proposal["text"]})
         assert saved.status_code == 200, saved.json
         after = saved.json["dice_layout"]
-        assert after["restart_needed"] and after["saved"] == proposal["text"]
-        assert after["message"].startswith("Your dice's layout is saved: the scorepad uses it "
-                                           "from its next start")
+        assert after["in_use"] == "yours" and after["saved"] == after["text"] == proposal["text"]
+        assert after["proposal"] is None  # the rolls fit the layout in use now
+        assert after["message"] == "The scorepad uses your dice's layout."
         written = json.loads((data / LAYOUT_FILE_NAME).read_text())
         assert {"name": "H1", "faces": "5G 6O 7B 8G 9O 10G"} in written["dice"]
         assert [die["name"] for die in written["dice"]] == [die.name for die in GREEN_FIVE]
 
         back = client.delete("/api/profile/layout").json["dice_layout"]
         assert not (data / LAYOUT_FILE_NAME).exists()
-        assert not back["restart_needed"] and back["saved"] is None
+        assert back["in_use"] == "printed" and back["saved"] is None
+        assert back["text"] == PRINTED and back["proposal"] == layout["proposal"]
     finally:
         close_app(app)
 
@@ -117,22 +125,90 @@ def test_a_corrupt_saved_layout_is_reported_not_fatal(tmp_path, data):
         close_app(app)
 
 
-def _wait_for(condition, seconds: float = 30.0) -> None:
-    import time
+class _Reader:
+    """A stand-in for vision's DiceReader: the app sets the dice set it reads with."""
 
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if condition():
-                return
-        except OSError:  # the scorepad is between processes
-            pass
-        time.sleep(0.2)
-    raise AssertionError("the scorepad did not come back with the layout")
+    dice_set = None
+
+
+def _flagged(client, game_id: int) -> list[bool]:
+    state = client.get(f"/api/games/{game_id}").json
+    return [die["impossible"] for die in state["current"]["dice"]]
+
+
+def test_a_saved_layout_is_used_at_once_by_everything_that_depends_on_the_faces(tmp_path,
+                                                                                  data):
+    confirm_rolls(data)
+    app = create_app(make_config(tmp_path), photo_reader_factory=_Reader)
+    app.testing = True
+    try:
+        client = app.test_client()
+        reader = table_of(app).photos.using(lambda loaded: loaded)  # the photos' reader
+        assert reader.dice_set == PRINTED_DICE
+        game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+        state = client.post(f"/api/games/{game_id}/roll",
+                            json={"roll": MAKES_WITH_TWO_GREEN_FIVES}).json
+        assert _flagged(client, game_id) == [True, True] + [False] * 8
+        assert state["current"]["explained"] is False and state["current"]["needs_confirmation"]
+        score = f"/api/score?roll={MAKES_WITH_TWO_GREEN_FIVES}&phase=1"
+        assert client.get(score).json["explained"] is False
+        refused = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
+        assert refused.status_code == 409, refused.json
+        assert "cannot show dice 1 (5G), 2 (5G) together" in refused.json["error"]
+        profile = client.get("/api/profile").json
+        assert profile["layout"]["unexplained"]  # the profile's layout check flags rolls
+
+        proposal = profile["dice_layout"]["proposal"]["text"]
+        phones = table_of(app).hub.subscribe(game_topic(game_id))  # a phone on the game page
+        assert client.put("/api/profile/layout", json={"layout": proposal}).status_code == 200
+
+        sent = phones.get(timeout=5)  # the open game's state is sent again at once
+        assert sent is not None and sent.event == "state"
+        assert not any(die["impossible"] for die in sent.data["current"]["dice"])
+        assert _flagged(client, game_id) == [False] * 10  # the same roll, no restart
+        now = client.get(f"/api/games/{game_id}").json["current"]
+        assert now["explained"] is True and not now["needs_confirmation"]
+        assert client.get(score).json["explained"] is True
+        assert client.get(f"/api/games/{game_id}/advice").status_code == 200
+        profile = client.get("/api/profile").json
+        assert profile["layout"]["rolls"] == 40 and profile["layout"]["unexplained"] == []
+        assert reader.dice_set == table_of(app).dice.current != PRINTED_DICE
+        assert reader.dice_set.by_name("H1").faces[0] == Die.from_text("5G")
+        scored = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
+        assert scored.status_code == 200, scored.json  # nothing left to confirm
+
+        client.delete("/api/profile/layout", json={})  # back to the printed table, at once
+        assert reader.dice_set == PRINTED_DICE
+        assert client.get(score).json["explained"] is False
+    finally:
+        close_app(app)
+
+
+def test_the_scorepad_opens_with_the_layout_saved_in_its_data_folder_or_the_one_given(
+        tmp_path, data):
+    confirm_rolls(data)
+    client_app = open_app(tmp_path)
+    try:
+        layout = client_app.test_client().get("/api/profile").json["dice_layout"]
+        client_app.test_client().put("/api/profile/layout",
+                                     json={"layout": layout["proposal"]["text"]})
+    finally:
+        close_app(client_app)
+    again = open_app(tmp_path)  # opened again later: the saved layout
+    try:
+        layout = again.test_client().get("/api/profile").json["dice_layout"]
+        assert layout["in_use"] == "yours" and "H1: 5G 6O" in layout["text"]
+    finally:
+        close_app(again)
+    given = create_app(make_config(tmp_path), dice_set=PRINTED_DICE)  # what `cli` built
+    try:
+        assert given.test_client().get("/api/profile").json["dice_layout"]["in_use"] == "printed"
+    finally:
+        close_app(given)
 
 
 @pytest.mark.slow
-def test_the_players_agree_the_scorepad_starts_again_and_uses_their_layout(tmp_path, data):
+def test_phase10_serve_uses_a_saved_layout_at_once_and_at_its_next_start(tmp_path, data):
     from test_web_crash import call, free_port, serve
 
     confirm_rolls(data)
@@ -141,23 +217,21 @@ def test_the_players_agree_the_scorepad_starts_again_and_uses_their_layout(tmp_p
     log = tmp_path / "serve.log"
     process = serve(port, data, log)
     try:
+        game = call(base, "POST", "/api/games", {"players": ["Ann", "Bob"]})
+        state = call(base, "POST", f"/api/games/{game['id']}/roll", {
+            "roll": TWO_GREEN_FIVES, "version": game["version"], "roll_id": game["roll_id"]})
+        assert state["current"]["dice"][0]["impossible"]
         layout = call(base, "GET", "/api/profile")["dice_layout"]
-        assert layout["in_use"] == "printed" and layout["can_restart"]
+        assert layout["in_use"] == "printed"
         saved = call(base, "PUT", "/api/profile/layout",
                      {"layout": layout["proposal"]["text"]})["dice_layout"]
-        assert saved["restart_needed"]
-        assert call(base, "POST", "/api/profile/layout/restart", {})["restarting"]
-        _wait_for(lambda: call(base, "GET", "/api/profile")["dice_layout"]["in_use"] == "yours")
-        layout = call(base, "GET", "/api/profile")["dice_layout"]
-        assert "H1: 5G 6O" in layout["text"] and not layout["restart_needed"]
-        assert layout["proposal"] is None  # the rolls fit the layout in use
-        game = call(base, "POST", "/api/games", {"players": ["Ann", "Bob"]})
-        state = call(base, "POST", f"/api/games/{game['id']}/roll", {"roll": TWO_GREEN_FIVES})
+        assert saved["in_use"] == "yours" and saved["proposal"] is None
+        state = call(base, "GET", f"/api/games/{game['id']}")
         assert not any(die["impossible"] for die in state["current"]["dice"])
+        assert process.poll() is None  # the same process: nothing started again
     finally:
         process.terminate()
         process.wait(10)
-    assert "scorepad starting again (the dice layout changed)" in log.read_text()
 
     process = serve(port, data, log)  # started by hand later: the saved layout again
     try:
@@ -165,30 +239,4 @@ def test_the_players_agree_the_scorepad_starts_again_and_uses_their_layout(tmp_p
     finally:
         process.terminate()
         process.wait(10)
-    assert "using the dice layout saved in" in log.read_text()
-
-
-def test_a_scorepad_that_cannot_start_itself_again_says_so(tmp_path):
-    app = open_app(tmp_path)
-    try:
-        client = app.test_client()
-        assert client.get("/api/profile").json["dice_layout"]["can_restart"] is False
-        reply = client.post("/api/profile/layout/restart", json={})
-        assert reply.status_code == 409 and "restart it by hand" in reply.json["error"]
-    finally:
-        close_app(app)
-
-
-def test_a_restart_is_asked_of_the_server_after_the_reply(tmp_path):
-    import threading
-
-    asked = threading.Event()
-    app = create_app(make_config(tmp_path), restart=asked.set)
-    try:
-        client = app.test_client()
-        assert client.get("/api/profile").json["dice_layout"]["can_restart"] is True
-        reply = client.post("/api/profile/layout/restart", json={})
-        assert reply.status_code == 202 and reply.json["restarting"] is True
-        assert asked.wait(5)
-    finally:
-        close_app(app)
+    assert "using the dice layout in" in log.read_text()

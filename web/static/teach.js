@@ -122,15 +122,13 @@
     if (!layout || !$("layout-box")) return;
     say("layout-message", layout.message);
     $("layout-box").dataset.inUse = layout.in_use;
-    $("layout-box").dataset.restart = layout.restart_needed ? "yes" : "no";
     $("layout-printed").disabled = layout.in_use === "printed" && !layout.saved;
-    $("layout-restart").hidden = !(layout.restart_needed && layout.can_restart);
     const text = layout.proposal ? layout.proposal.text : (layout.saved || layout.text);
     if (text !== layoutShown) {  /* keep what the players are typing unless the table changed */
       $("layout-text").value = text;
       layoutShown = text;
     }
-    if (layout.proposal || layout.restart_needed) $("layout-box").open = true;
+    if (layout.proposal) $("layout-box").open = true;
   }
 
   function drawReading() {
@@ -268,25 +266,8 @@
       if (result.ok) showSummary(result.data);
       else say("layout-error", result.data.error || "not saved");
     });
-    $("layout-restart").addEventListener("click", async () => {
-      say("layout-error", "");
-      const result = await api("POST", "/api/profile/layout/restart", {});
-      if (!result.ok) { say("layout-error", result.data.error || "not restarted"); return; }
-      $("layout-restart").disabled = true;
-      say("layout-message", result.data.message);
-      $("layout-box").dataset.restarting = "yes";
-      /* wait for the scorepad to go and come back, then show it as it now is */
-      const started = Date.now();
-      const poll = async () => {
-        const back = await api("GET", "/api/profile").catch(() => null);
-        if (back && back.ok && !back.data.dice_layout.restart_needed) { window.location.reload(); return; }
-        if (Date.now() - started > 120000) { say("layout-error", "the scorepad has not come back: reload this page"); return; }
-        window.setTimeout(poll, 1000);
-      };
-      window.setTimeout(poll, 1500);
-    });
     $("layout-printed").addEventListener("click", async () => {
-      if (!window.confirm("Go back to the printed dice table from the next start?")) return;
+      if (!window.confirm("Go back to the printed dice table?")) return;
       say("layout-error", "");
       const result = await api("DELETE", "/api/profile/layout");
       if (result.ok) { layoutShown = null; showSummary(result.data); }

@@ -241,7 +241,7 @@ def score() -> ResponseReturnValue:
     phase = get_phase(whole_number("query 'phase'", request.args.get("phase", ""), 1, len(PHASES)))
     verdict = verdict_dict(roll, phase.number)
     verdict["dice"] = [die_dict(die) for die in roll.dice]
-    verdict["explained"] = roll.is_explained_by_inventory()  # the name the state and CLI use
+    verdict["explained"] = table().dice.current.explains(roll)  # the name the state and CLI use
     return jsonify(verdict)
 
 
@@ -254,7 +254,8 @@ def advice(game_id: int) -> ResponseReturnValue:
     if table_roll is None or phase is None:
         raise BadActionError("no roll on the table for an active phase")
     roll = table_roll.roll
-    result = advise(roll, phase, max(0, ROLLS_PER_TURN - table_roll.roll_number))
+    result = advise(roll, phase, max(0, ROLLS_PER_TURN - table_roll.roll_number),
+                    dice_set=table().dice.current)
     verdict = evaluate(roll, get_phase(phase)) if roll.dice else None
     used = None
     if verdict is not None and verdict.made:

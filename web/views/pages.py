@@ -69,7 +69,7 @@ def index() -> ResponseReturnValue:
 def game(game_id: int) -> ResponseReturnValue:
     tab = table()
     view = tab.service.view(game_id)
-    state = state_dict(view)
+    state = state_dict(view, tab.dice.current)
     if isinstance(view, CardGameView):  # the card game has a page of its own (issue 17)
         return render_template("cards.html", state=state, join=_join(f"games/{game_id}"))
     return render_template(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import logging
-import threading
 from typing import Any
 
 from flask import Blueprint, jsonify, request
@@ -47,11 +46,9 @@ def teach_context() -> dict[str, Any]:
 
 
 def _summary() -> dict[str, Any]:
-    """The profile's summary and, under "dice_layout", the household's dice layout (and
-    whether this scorepad can start itself again to use a saved one)."""
+    """The profile's summary and, under "dice_layout", the household's dice layout."""
     tab = table()
-    layout = None if tab.layout is None else {**tab.layout.summary(),
-                                              "can_restart": tab.restart is not None}
+    layout = None if tab.layout is None else tab.layout.summary()
     return {**_profile().summary(), "dice_layout": layout}
 
 
@@ -64,38 +61,17 @@ def summary() -> ResponseReturnValue:
 
 @bp.put("/layout")
 def save_layout() -> ResponseReturnValue:
-    """Save the layout the players agreed to (one die per line, "H1: 5R 6O ..."): used
-    from the scorepad's next start. Refused when it cannot throw a confirmed roll."""
+    """Save the layout the players agreed to (one die per line, "H1: 5R 6O ..."): in use
+    at once, readers included. Refused when it cannot throw a confirmed roll."""
     body = json_body("layout")
     require_pin(body)
     table().layout.save(body_field(body, "layout", str))
     return jsonify(_summary())
 
 
-#: Seconds between the reply to a restart and the restart (the reply must reach the phone).
-RESTART_DELAY_S = 0.5
-
-
-@bp.post("/layout/restart")
-def restart_for_layout() -> ResponseReturnValue:
-    """Start the scorepad again so the saved layout (or the printed table) is used now:
-    202, then the server stops and starts again (a few seconds; the page waits)."""
-    require_pin(json_body())
-    tab = table()
-    if tab.restart is None:
-        raise TeachingError("this scorepad was not started by `phase10 serve`, so it "
-                            "cannot start itself again: restart it by hand")
-    log.info("restarting the scorepad for the dice layout")
-    timer = threading.Timer(RESTART_DELAY_S, tab.restart)
-    timer.daemon = True
-    timer.start()
-    return jsonify(restarting=True, message="The scorepad is starting again with your "
-                   "dice's layout: this page reloads when it is back."), 202
-
-
 @bp.delete("/layout")
 def forget_layout() -> ResponseReturnValue:
-    """Remove the saved layout: the printed dice table from the next start."""
+    """Remove the saved layout: the printed dice table is used again at once."""
     require_pin(json_body())
     table().layout.forget()
     return jsonify(_summary())
