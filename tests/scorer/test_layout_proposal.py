@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from property_budget import examples
 
@@ -28,6 +28,7 @@ def recoloured(seed: int, changes: int) -> tuple[PhysicalDie, ...]:
 
 @settings(max_examples=examples(30), deadline=None)
 @given(st.integers(0, 10**6), st.integers(1, 3), st.sampled_from([30, 60]))
+@example(22659, 3, 30)  # a narrower beam mended H5's 10G -> 10O on H4's 10B
 def test_a_proposal_throws_every_confirmed_roll(seed, changes, count):
     truth = recoloured(seed, changes)
     rolls = thrown(truth, count, seed)
