@@ -271,7 +271,11 @@ class DiceReader:
         calibration = self.calibration
         if calibration is None:
             return dice, float(np.prod([die.right_probability for die in dice]))
-        probs = [calibration.die_probability(evidence_of(die)) for die in dice]
+        # The plain score reads only the posterior and the face belief: the box's shape is
+        # measured only for a calibration that weighs it.
+        evidence = (evidence_of if calibration.weights is not None
+                    else lambda die: DieEvidence(die.confidence, die.face_prob))
+        probs = [calibration.die_probability(evidence(die)) for die in dice]
         marks = calibration.marked(probs)
         trusted = [
             replace(die, probability=round(p, 4),
