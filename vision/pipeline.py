@@ -29,6 +29,7 @@ from vision.decode import by_face, decode, face_probabilities
 from vision.die_shape import DOUBTFUL_FACE, UNREADABLE
 from vision.focus import is_soft, sharpened
 from vision.frame_colours import FrameColours, crop_lightness
+from vision.labels import colour_index, value_index
 from vision.ink_order import ink_order_evidence
 from vision.profile import ink_chroma
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
@@ -371,8 +372,6 @@ def evidence_of(die: ReadDie) -> DieEvidence:
 
 def _network_prob(readout: Readout, index: int, die) -> float:
     """The classifier's own probability that box `index` shows `die` (value times colour)."""
-    from vision.labels import colour_index, value_index
-
     return float(readout.value_probs[index, value_index(die)]
                  * readout.colour_probs[index, colour_index(die)])
 
