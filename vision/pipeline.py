@@ -29,8 +29,8 @@ from vision.decode import by_face, decode, face_probabilities
 from vision.die_shape import DOUBTFUL_FACE, UNREADABLE
 from vision.focus import is_soft, sharpened
 from vision.frame_colours import FrameColours, crop_lightness
-from vision.labels import colour_index, value_index
 from vision.ink_order import ink_order_evidence
+from vision.labels import colour_index, value_index
 from vision.profile import ink_chroma
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
 from vision.tops import Located, TopFinder
