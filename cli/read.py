@@ -12,7 +12,7 @@ does not stop the others; the exit status is non-zero at the end when any image
 could not be read. With `--profile DIR`, the dice are weighed with the dice profile
 taught with `phase10 teach` (a folder without one reads as without it).
 
-A JPEG or PNG is read as a phone's photo is on the scorepad (`web.photo.PhotoReader`):
+A JPEG or PNG is read as a phone's photo is on the scorepad (`vision.photo.read_photo`):
 upright by its EXIF orientation, brought to a working size, read again where the dice
 measure far from the locator's trained size, cropped to the tray when one shows; the
 dice's centres and boxes are given in the pixels of the picture itself (upright).
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
     from vision.pipeline import DiceReader
     from vision.reading import Reading
-    from web.photo import PhotoReader
 
 COMMAND = "read"
 HELP = "read the dice in one or more photos of the tray"
@@ -93,12 +92,9 @@ def run(args: argparse.Namespace) -> int:
             return 2
     if args.overlay is not None:
         args.overlay.mkdir(parents=True, exist_ok=True)
-    from web.photo import PhotoReader
-
-    photos = PhotoReader(lambda: reader)
     failures = 0
     for name in args.images:
-        reading, frame, why = read_image(name, reader, photos, keep_frame=args.overlay is not None)
+        reading, frame, why = read_image(name, reader, keep_frame=args.overlay is not None)
         if reading is None:
             failures += 1
             _report_error(name, why, as_json=args.json)
@@ -115,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def read_image(
-    name: str, reader: DiceReader, photos: PhotoReader, *, keep_frame: bool = False
+    name: str, reader: DiceReader, *, keep_frame: bool = False
 ) -> tuple[Reading | None, np.ndarray | None, str]:
     """The dice of the picture in file `name`, the picture as OpenCV decodes it (upright)
     when `keep_frame` asks for it (to draw on), and why nothing was read (None, None,
@@ -126,10 +122,11 @@ def read_image(
     about 50 ms more), and is then read in one look of `reader` instead where OpenCV
     turned it upright otherwise. Anything else, or a file the photo reader refuses, is
     read in one look."""
-    from web.photo import PhotoError
+    from vision.photo import read_photo
+    from vision.photo_file import PhotoError, open_photo
 
     try:
-        reading = photos.read(Path(name).read_bytes()).in_photo()
+        reading = read_photo(open_photo(Path(name).read_bytes()), reader).in_photo()
     except (PhotoError, OSError):
         reading = None
     if reading is not None and not keep_frame:

@@ -25,8 +25,6 @@ SCORER_NEVER = ("cv2", "numpy", "flask")
 WEB_IMPORTERS = {
     "cli.serve": "starts the scorepad",
     "cli.doctor": "checks the scorepad's config file",
-    # Until photo reading moves to vision (issue 47, `vision/photo.py`).
-    "cli.read": "reads a photo through web.photo",
 }
 
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from web.photo import die_side
-
 if TYPE_CHECKING:
     from vision.reading import Reading
 
@@ -22,8 +20,10 @@ MIN_DIE_SHARE: Final[float] = 60 / 1280
 
 def small_dice_advice(reading: Reading) -> str | None:
     """What to do when the dice found (read or not) measure under MIN_DIE_SHARE of the
-    frame's width (`web.photo.die_side`, as the photo reader measures them); None when
+    frame's width (`vision.die_measure.die_side`, as the photo reader measures them); None when
     they are large enough, or none was found."""
+    from vision.die_measure import die_side  # OpenCV and the networks: loaded on use
+
     median, wanted = die_side(reading), MIN_DIE_SHARE * reading.frame_size[0]
     if median <= 0 or median >= wanted:
         return None

@@ -214,12 +214,12 @@ def test_a_bad_upload_is_refused_and_the_table_is_unchanged(client, good_photo, 
 
 
 def test_pixels_are_counted_from_the_header_before_anything_is_decoded(client, monkeypatch):
-    import web.photo
+    import vision.photo_file
 
     def never(*args, **kwargs):
         raise AssertionError("decoded before its size was checked")
 
-    monkeypatch.setattr(web.photo, "decode_photo", never)
+    monkeypatch.setattr(vision.photo_file, "decode_photo", never)
     game_id, before = with_typed_roll(client)
     for data in (png_with_size(7000, 7000), jpeg_with_size(10000, 6000)):
         reply = client.post(f"/api/games/{game_id}/photo", data=data, content_type="image/png")

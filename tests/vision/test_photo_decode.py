@@ -1,7 +1,6 @@
-"""Uploaded photos decoded upright at the reader's working size (issue 18): the EXIF
-orientation read from the file's header (checked against Pillow), JPEGs decoded at a
-fraction of their size by the codec, and far-away dice read again from a larger
-decoding."""
+"""Photos decoded upright at the reader's working size (issue 18; by Pillow since issue
+47): the EXIF orientation read from the file's header, JPEGs decoded at a fraction of
+their size by the codec, and far-away dice read again from a larger decoding."""
 
 from __future__ import annotations
 
@@ -14,16 +13,17 @@ from photo_helpers import STORE, encode
 
 from scorer import parse_roll
 from vision.reading import ReadDie, Reading
-from web.photo import (
-    MIN_DIE_PX,
+from vision.photo import MIN_DIE_PX, _reader_at_die_size, read_photo
+from vision.photo_file import (
     WORK_SIDE,
     BadImageError,
     ImageInfo,
-    PhotoReader,
-    _reader_at_die_size,
-    _tiff_orientation,
+    NotAnImageError,
+    PhotoLimits,
+    PhotoTooLargeError,
     decode_photo,
     inspect,
+    open_photo,
 )
 
 
@@ -75,6 +75,12 @@ def test_a_jpegs_orientation_is_honoured_as_opencv_and_pillow_do(orientation):
         assert np.abs(by_opencv.astype(int) - decoded).mean() < 2
 
 
+def with_exif(jpeg: bytes, tiff: bytes) -> bytes:
+    """The JPEG with an APP1 EXIF segment holding `tiff` right after its start marker."""
+    segment = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(segment) + 2) + segment + jpeg[2:]
+
+
 def test_the_orientation_is_read_from_either_byte_order():
     def tiff(order: str, value: int) -> bytes:
         mark = b"II" if order == "<" else b"MM"
@@ -84,11 +90,14 @@ def test_the_orientation_is_read_from_either_byte_order():
         entries += struct.pack(order + "HHIH", 0x0112, 3, 1, value) + b"\x00\x00"
         return header + entries + struct.pack(order + "I", 0)
 
-    assert _tiff_orientation(tiff("<", 6)) == 6
-    assert _tiff_orientation(tiff(">", 8)) == 8
-    assert _tiff_orientation(tiff("<", 9)) == 1  # not an orientation: shown as stored
-    assert _tiff_orientation(b"garbage") == 1
-    assert _tiff_orientation(tiff("<", 3)[:14]) == 1  # cut short
+    plain = encode(picture(640, 480))
+    assert inspect(with_exif(plain, tiff("<", 6))).orientation == 6
+    assert inspect(with_exif(plain, tiff(">", 8))).orientation == 8
+    assert inspect(with_exif(plain, tiff("<", 9))).orientation == 1  # not one: as stored
+    assert inspect(with_exif(plain, b"garbage")).orientation == 1
+    assert inspect(with_exif(plain, tiff("<", 3)[:14])).orientation == 1  # cut short
+    turned = with_exif(plain, tiff(">", 8))
+    assert decode_photo(turned, inspect(turned)).shape[:2] == (640, 480)
 
 
 @pytest.mark.parametrize(("size", "orientation", "expected"), [
@@ -140,13 +149,13 @@ class ScaledReader:
 def test_far_away_dice_are_read_again_from_a_larger_decoding():
     data = encode(cv2.resize(picture(400, 300), (4000, 3000)), quality=70)
     far = ScaledReader(0.012)  # 48 pixels in the photo, 24 at the working size
-    result = PhotoReader(lambda: far).read(data)
+    result = read_photo(open_photo(data), far)
     assert [shape[:2] for shape in far.shapes] == [(1500, 2000), (3000, 4000)]
     assert result.looks == 2 and result.work_size == (4000, 3000)
     assert result.die_side == pytest.approx(48, abs=1)
 
     near = ScaledReader(0.05)  # 100 pixels at the working size: one look is enough
-    result = PhotoReader(lambda: near).read(data)
+    result = read_photo(open_photo(data), near)
     assert [shape[:2] for shape in near.shapes] == [(1500, 2000)]
     assert result.looks == 1 and result.die_side > MIN_DIE_PX
 
@@ -167,3 +176,54 @@ def test_off_size_dice_are_read_again_with_the_locator_at_the_width_they_call_fo
     assert width(100) == 480  # 16 px: at least 1.5 times finer than the first look
     assert width(0) is None  # no dice
     assert _reader_at_die_size(ScaledReader(0.05), 2000, 300, True) is None  # not a DiceReader
+
+
+def test_the_limits_are_checked_from_the_header_as_given():
+    data = encode(picture(640, 480), kind="PNG")
+    with pytest.raises(PhotoTooLargeError, match="PNG picture is 640x480 pixels, more than "
+                       "0.2 megapixels: take it at a lower resolution, or send it as a JPEG"):
+        inspect(data, PhotoLimits(max_png_pixels=200_000))
+    with pytest.raises(BadImageError, match="only 640x480 pixels, too small"):
+        inspect(data, PhotoLimits(min_sides=(800, 600)))
+    assert inspect(data, PhotoLimits()).kind == "png"
+
+
+def test_pillows_decompression_bomb_guard_refuses_what_the_limits_let_through():
+    from PIL import Image
+
+    data = encode(picture(640, 480))
+    bomb = bytearray(data)
+    frame = bomb.index(b"\xff\xc0")
+    bomb[frame + 5:frame + 9] = struct.pack(">HH", 30000, 30000)  # 900 megapixels
+    assert 900_000_000 > 2 * Image.MAX_IMAGE_PIXELS
+    with pytest.raises(PhotoTooLargeError, match="far too many pixels"):
+        inspect(bytes(bomb), PhotoLimits(max_pixels=10**12))
+
+
+def test_heic_is_read_where_pillow_heif_is_installed_and_refused_by_name_otherwise(
+        monkeypatch):
+    import builtins
+
+    heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic"
+    real_import = builtins.__import__
+
+    def without_heif(name, *args, **kwargs):
+        if name.startswith("pillow_heif"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_heif)
+    with pytest.raises(NotAnImageError, match="HEIF/HEIC"):
+        inspect(heic)
+    monkeypatch.undo()
+    pillow_heif = pytest.importorskip("pillow_heif")
+    from PIL import Image
+
+    pillow_heif.register_heif_opener()
+    import io
+
+    buffer = io.BytesIO()
+    Image.fromarray(picture(640, 480)[:, :, ::-1].copy()).save(buffer, "HEIF")
+    info = inspect(buffer.getvalue())
+    assert (info.kind, info.width, info.height) == ("heic", 640, 480)
+    assert decode_photo(buffer.getvalue(), info).shape == (480, 640, 3)

@@ -1,0 +1,239 @@
+"""A roll read from a photo: the same reader as the camera's, looking again where a
+photo's dice call for it, and cropping to the tray.
+
+`read_photo` reads a `vision.photo_file.Photo` (checked from its header, decoded
+upright at a working size) with a `vision.pipeline.DiceReader` (never the camera
+thread's: that one's tray changes under it). The reader's locator already looks again
+at other scales when dice are far from its trained size; what it cannot do is see
+detail that the shrinking threw away, so when the dice measure under MIN_DIE_PX in a
+shrunk image the photo is decoded again, larger, so that they measure TARGET_DIE_PX (at
+most the photo's own size), and read again. And where its own choice of scale falls
+short on phone photos (see `_reader_at_die_size`), the photo is read once more with the
+locator looking once at the width the measured dice call for (`OneLook`, through the
+locator's own `locate_at`), and the better reading is kept. Last, when the tray's edge
+shows around the dice (`vision.tray_finder`), the photo is cropped to the tray; dice
+seen beside it send the crop to be read again without them.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+import cv2
+import numpy as np
+
+from scorer.dice import FULL_ROLL
+from vision.die_measure import die_side
+from vision.overlay import draw_overlay, encode_jpeg
+from vision.photo_file import ImageInfo, Photo
+from vision.pipeline import DiceReader
+from vision.reading import Reading
+from vision.tops import NET_WIDTH_RANGE, TRAINED_DIE_PX, Located, TopFinder, within
+from vision.tops_input import NET_GRID, NET_WIDTH
+from vision.tray_finder import find_tray
+
+log = logging.getLogger(__name__)
+
+#: Dice measuring less than this (pixels, median top side) in a shrunk photo are read
+#: again from a larger decoding, sized so that they measure TARGET_DIE_PX.
+MIN_DIE_PX: Final[float] = 40.0
+TARGET_DIE_PX: Final[float] = 64.0
+#: The overlay sent back is at most this wide (a phone screen; the JPEG stays small).
+OVERLAY_WIDTH: Final[int] = 1280
+#: Dice measuring within this range (pixels of the locator's usual 320-wide input) are
+#: left to the reader's own first look when it read a whole roll; outside it, the photo
+#: is read again with the locator looking at the width that shows them at its trained
+#: size.
+FIRST_LOOK_RANGE: Final[tuple[float, float]] = (19.0, 23.5)
+#: A reading within FIRST_LOOK_RANGE that is not a whole roll read sure is read again
+#: with the locator looking this much finer.
+FINER_LOOK: Final[float] = 1.5
+#: A photo is cropped to its tray with this margin (in die sides) around the tray's
+#: outline, and dice are looked for within the outline grown by as much.
+TRAY_MARGIN: Final[float] = 0.75
+#: A photo whose dice all lie in the tray is cropped only when the crop keeps at most
+#: this share of its area.
+MAX_CROP_SHARE: Final[float] = 0.9
+
+
+class PhotoFrameReader(Protocol):
+    """What reads a working image: a `DiceReader`, or a stand-in (then read in one look
+    at each size, without the locator's re-looks or the tray crop)."""
+
+    def read(self, frame: np.ndarray) -> Reading: ...
+
+
+@dataclass(frozen=True)
+class PhotoReading:
+    """One photo read: the reading (in working-image pixels), the annotated picture (JPEG)
+    and how the photo was brought to the working size."""
+
+    reading: Reading
+    overlay_jpeg: bytes
+    info: ImageInfo
+    work_size: tuple[int, int]  # (width, height) of the image read
+    die_side: float  # measured die side in the image read (pixels), 0 without dice
+    looks: int = 1  # readings taken (2 when the photo was decoded again, larger)
+    extra: dict[str, Any] = field(default_factory=dict)
+    image: np.ndarray | None = field(default=None, repr=False)  # the working image read
+    # The tray's box (left, top, right, bottom) in the decoded photo when the photo was
+    # cropped to it (the working image is then that crop); None when read whole.
+    tray_crop: tuple[int, int, int, int] | None = None
+    decoded_size: tuple[int, int] = (0, 0)  # (width, height) decoded, before any crop
+
+    def in_photo(self) -> Reading:
+        """The reading in the pixels of the photo itself, upright (as its orientation tag
+        shows it), at its full size."""
+        width, height = self.decoded_size if self.decoded_size[0] else self.work_size
+        left, top = (0, 0) if self.tray_crop is None else self.tray_crop[:2]
+        upright = self.info.upright_size
+        return self.reading.placed((left, top), upright[0] / width, upright)
+
+
+def read_photo(photo: Photo, reader: PhotoFrameReader) -> PhotoReading:
+    """Decode and read one photo, looking again where its dice call for it."""
+    info = photo.info
+    image = photo.decode()
+    reading = reader.read(image)
+    side, looks = die_side(reading), 1
+    full = max(info.width, info.height)
+    if 0 < side < MIN_DIE_PX and max(image.shape[:2]) < full:
+        larger = min(full, int(max(image.shape[:2]) * TARGET_DIE_PX / side))
+        log.info("dice measure %.0f px in a %d px photo: reading it again at %d px",
+                 side, max(image.shape[:2]), larger)
+        image2 = photo.decode(work_side=larger)
+        reading2 = reader.read(image2)
+        looks += 1
+        if _better(reading2, reading):
+            image, reading, side = image2, reading2, die_side(reading2)
+    pinned = _reader_at_die_size(reader, image.shape[1], side, reading.is_complete())
+    if pinned is not None:
+        reading2 = pinned.read(image)
+        looks += 1
+        if _better(reading2, reading):
+            reading, side = reading2, die_side(reading2)
+    decoded = (image.shape[1], image.shape[0])
+    in_tray = _read_tray(reader, image, reading, side)
+    crop = None
+    if in_tray is not None:
+        image, reading, crop = in_tray
+        side, looks = die_side(reading), looks + 1
+    height, width = image.shape[:2]
+    return PhotoReading(reading, overlay(image, reading), info, (width, height), side, looks,
+                        image=image, tray_crop=crop, decoded_size=decoded)
+
+
+def _reader_at_die_size(reader: PhotoFrameReader, width: int, side: float,
+                        complete: bool) -> DiceReader | None:
+    """A reader sharing `reader`'s networks whose locator looks once, at the input width
+    that shows dice of `side` pixels (in an image `width` wide) at the trained size; None
+    when the reader's own first look already did and read ten dice sure (or `reader` is
+    not a DiceReader).
+
+    The locator's own search keeps its first look (320 wide) whenever its dice measure
+    13 to 32 pixels there and it is sure of them. On rendered phone photos that was not
+    enough at either end: dice of 3 to 5 % of the width (13 to 16 pixels) had two or
+    three of ten missed, and dice of 11 % or more (35 pixels and over, where it looks
+    again at other widths) were split into one die too many, chosen over the look at
+    the right width because it has more sure dice. The die size measured on the first
+    reading, over all its dice, settles the width; but a look that missed small dice
+    measures the ones it found too large (boxes grown over their sides), so small dice
+    are looked at at least FINER_LOOK finer than the first look, and so is a reading
+    that seems the right size but is not ten dice read sure."""
+    if side <= 0 or not isinstance(reader, DiceReader):
+        return None
+    at_first_look = side * NET_WIDTH / width
+    finer = int(round(NET_WIDTH * FINER_LOOK / NET_GRID)) * NET_GRID
+    if FIRST_LOOK_RANGE[0] <= at_first_look <= FIRST_LOOK_RANGE[1]:
+        if complete:
+            return None
+        wanted = finer
+    else:
+        wanted = int(round(width * TRAINED_DIE_PX / side / NET_GRID)) * NET_GRID
+        if at_first_look < FIRST_LOOK_RANGE[0]:  # small dice: measured too large, if anything
+            wanted = max(wanted, finer)
+    wanted = int(min(max(wanted, NET_WIDTH_RANGE[0]), NET_WIDTH_RANGE[1]))
+    return reader.sharing(finder=OneLook(reader.finder, wanted))
+
+
+@dataclass(frozen=True)
+class OneLook:
+    """A frame locator that looks once, at one network input width, through the camera
+    locator's own `locate_at`."""
+
+    finder: Any  # a TopFinder (or what stands in for one)
+    net_width: int
+
+    def locate(self, frame: np.ndarray, tray: np.ndarray | None = None) -> Located:
+        finder: TopFinder = self.finder
+        return finder.locate_at(frame, tray, self.net_width)
+
+
+def _read_tray(reader: PhotoFrameReader, image: np.ndarray, reading: Reading, side: float
+               ) -> tuple[np.ndarray, Reading, tuple[int, int, int, int]] | None:
+    """The photo cropped to the tray the dice of `reading` lie in, its reading there and
+    the crop's box; None when no tray is seen (a mat filling the picture, a table of the
+    mat's own colour), when `reader` is not a DiceReader, or when dice lie off the tray
+    and the crop's reading finds fewer of those inside it.
+
+    When every die found lies in the tray, the reading stands, moved into the crop: on
+    rendered phone photos a second reading of the same dice, at another scale, changed
+    as many dice for the worse as for the better. When some lie off it (a die left on the
+    table, a cup or a hand taken for one), the crop is read again, so that the locator
+    chooses its scale for the tray alone, and what lies outside is left out."""
+    if side <= 0 or not isinstance(reader, DiceReader):
+        return None
+    boxes = [np.asarray(die.corners, np.float64) for die in (*reading.dice, *reading.unreadable)]
+    tray = find_tray(image, boxes)
+    if tray is None:
+        return None
+    height, width = image.shape[:2]
+    margin = TRAY_MARGIN * side
+    outline = tray.points(margin)
+    inside = [box for box in boxes if within(outline, box.mean(axis=0))]
+    left, top, right, bottom = tray.crop_box(margin, (width, height))
+    if inside:  # the dice whole, a little room round them
+        corners = np.vstack(inside)
+        pad = 0.25 * side
+        left = max(min(left, int(corners[:, 0].min() - pad)), 0)
+        top = max(min(top, int(corners[:, 1].min() - pad)), 0)
+        right = min(max(right, int(np.ceil(corners[:, 0].max() + pad))), width)
+        bottom = min(max(bottom, int(np.ceil(corners[:, 1].max() + pad))), height)
+    box = (left, top, right, bottom)
+    crop = np.ascontiguousarray(image[top:bottom, left:right])
+    if len(inside) == len(boxes):
+        if (right - left) * (bottom - top) > MAX_CROP_SHARE * width * height:
+            return None  # nothing worth cutting off
+        return crop, reading.within(box), box
+    cropped = reader.sharing(tray=tray.points(margin, (left, top))).read(crop)
+    found = cropped.found_count()
+    if found < len(inside) or not 0 < found <= FULL_ROLL:
+        log.info("the tray's crop found %d dice where %d lie in the tray: kept the photo whole",
+                 found, len(inside))
+        return None
+    return crop, cropped, box
+
+
+def _better(candidate: Reading, current: Reading) -> bool:
+    """Whether the reading `candidate` (at the trained scale) is to be kept over `current`:
+    a roll (at most ten dice) over none, then more dice found, then fewer unsure; when
+    both found more than ten, the one with fewer."""
+
+    def rank(reading: Reading) -> tuple[int, int, int]:
+        found = reading.found_count()
+        fits = found <= FULL_ROLL
+        return (int(fits), found if fits else -found,
+                -(reading.unsure_count() + len(reading.unreadable)))
+
+    return rank(candidate) >= rank(current)
+
+
+def overlay(image: np.ndarray, reading: Reading) -> bytes:
+    """The annotated photo as JPEG, at most OVERLAY_WIDTH wide."""
+    drawn = draw_overlay(image, reading, status="photo")
+    if drawn.shape[1] > OVERLAY_WIDTH:
+        factor = OVERLAY_WIDTH / drawn.shape[1]
+        drawn = cv2.resize(drawn, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    return encode_jpeg(drawn)
