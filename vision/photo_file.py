@@ -149,7 +149,7 @@ def _header(data: bytes, kind: str) -> ImageInfo:
         with image:
             width, height = image.size
             orientation = _orientation(image)
-            scan = image.tile[0][2] if image.tile else 0
+            scan = image.tile[0][2] if image.tile else 0  # a JPEG's tile starts at 0
     except Image.DecompressionBombError as error:
         raise PhotoTooLargeError(
             "the photo has far too many pixels: take it at a lower resolution") from error
@@ -162,11 +162,37 @@ def _header(data: bytes, kind: str) -> ImageInfo:
                             ) from error
     if width == 0 or height == 0:
         raise BadImageError(f"the {name} photo is corrupt (no image size before its data)")
-    if kind == "jpeg" and data.find(b"\xff\xd9", scan) < 0:
-        raise truncated
+    if kind == "jpeg":
+        scan_data = _jpeg_scan_start(data)
+        if scan_data is None:
+            raise BadImageError("the JPEG photo is corrupt (a broken marker in its header)")
+        if data.find(b"\xff\xd9", scan_data) < 0:
+            raise truncated
     if kind == "png" and data.find(b"IEND", scan) < 0:
         raise truncated
     return ImageInfo(kind, width, height, orientation)
+
+
+def _jpeg_scan_start(data: bytes) -> int | None:
+    """Where the JPEG's scan data starts, or None when a header segment is not followed
+    by a marker (Pillow skips stray bytes between them, which a damaged upload has)."""
+    position = 2
+    while position < len(data):
+        if data[position] != 0xFF:
+            return None
+        while position < len(data) and data[position] == 0xFF:
+            position += 1  # fill bytes, then the marker's code
+        if position + 3 > len(data):
+            break
+        code = data[position]
+        position += 1
+        if code == 0x01 or 0xD0 <= code <= 0xD8:
+            continue  # markers without a segment
+        (length,) = struct.unpack(">H", data[position : position + 2])
+        position += length
+        if code == 0xDA:  # start of scan: the data follows
+            return position
+    return len(data)  # cut off in the header: no end-of-image marker after it
 
 
 def _orientation(image: Image.Image) -> int:
