@@ -12,7 +12,7 @@ camera; the tipped picture is then fitted back into the frame, aimed at the tray
 the uncovered edge filled with the mat's edge), blurred (Gaussian, sigma 0 to 2
 pixels at 2000 wide: focus and hand shake), enlarged to 4000 pixels wide with
 sensor noise, stored as a JPEG (quality 85 to 95) under a random EXIF orientation
-(1, 3, 6 or 8). It goes through `web.photo.PhotoReader`, the endpoint's reader.
+(1, 3, 6 or 8). It goes through `vision.photo.read_photo_file`, the endpoint's reading.
 
 Prints: every die found and nothing else, every die read right (faces as a
 multiset; unsure dice counted as read), the same with no die unsure or
@@ -36,10 +36,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.photo import PhotoReading, read_photo_file
 from vision.synth import random_conditions, render_scene, views
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 from vision.tops import longest_side
-from web.photo import PhotoReader
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
 from photo_helpers import STORE, encode  # noqa: E402
@@ -106,6 +106,18 @@ class WholeReading:
     tray_crop: None = None
 
 
+class PhotoFiles:
+    """Each photo read as the scorepad reads an upload (`vision.photo.read_photo_file`)."""
+
+    def __init__(self) -> None:
+        from vision.pipeline import DiceReader
+
+        self.reader = DiceReader(threads=1)
+
+    def read(self, data: bytes) -> PhotoReading:
+        return read_photo_file(data, self.reader)
+
+
 class OneLook:
     """The photo decoded whole (upright by its EXIF tag) and read in one
     `DiceReader.read`: what the photo reader adds to a single look, taken away."""
@@ -120,7 +132,7 @@ class OneLook:
         return WholeReading(self.reader.read(image))
 
 
-def score(photo: Photo, reader: PhotoReader | OneLook) -> dict:
+def score(photo: Photo, reader: PhotoFiles | OneLook) -> dict:
     start = time.perf_counter()
     result = reader.read(photo.data)
     seconds = time.perf_counter() - start
@@ -183,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="read each photo whole in one DiceReader.read instead, to compare")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    reader = OneLook() if args.one_look else PhotoReader(threads=1)
+    reader = OneLook() if args.one_look else PhotoFiles()
     rows = []
     for index in range(args.photos):
         rows.append(score(make_photo(args.first_seed + index), reader))

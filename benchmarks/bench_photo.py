@@ -26,10 +26,11 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.photo_file import decode_photo, inspect
 from vision.synth import render_scene
 from vision.synth.locator_training import tilt_scene
 from vision.synth.seeds import HELD_OUT_SEED_BASE
-from web.photo import PhotoReader, decode_photo, inspect
+from web.photo import PhotoReader
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
 from photo_helpers import STORE, encode, multipart  # noqa: E402

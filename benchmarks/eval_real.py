@@ -41,6 +41,7 @@ import cv2
 import numpy as np
 
 from models.real_photos import Photo, load_photos
+from vision.photo import read_photo_file
 
 DEFAULT_ROOT = Path(__file__).resolve().parents[1].parent / "shared" / "realdata"
 SET_NAME = "pip-dice-desk"
@@ -142,7 +143,7 @@ def evaluate(reader, photos: Sequence[Photo], die_px: float) -> dict[str, dict]:
 
 def evaluate_as_photos(photo_reader, photos: Sequence[Photo]) -> dict[str, float | int]:
     """Each photo file at its own size, read as `phase10 read` reads a JPEG or PNG (the
-    scorepad's photo reader, `web.photo.PhotoReader`), the dice in its own pixels."""
+    scorepad's photo reader, `vision.photo.read_photo_file`), the dice in its own pixels."""
     from vision.reading import ReadingFlag
 
     tally = Tally()
@@ -154,7 +155,7 @@ def evaluate_as_photos(photo_reader, photos: Sequence[Photo]) -> dict[str, float
         dice = np.column_stack([photo.boxes[:, :2] * np.array([width, height], np.float64),
                                 photo.top_sides((width, height))])
         start = time.perf_counter()
-        reading = photo_reader.read(photo.path.read_bytes()).in_photo()
+        reading = read_photo_file(photo.path.read_bytes(), photo_reader).in_photo()
         seconds = time.perf_counter() - start
         centres = list(reading.centres())
         tally.add(len(dice), match(centres, dice), len(centres),
@@ -220,9 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     results = evaluate(reader, photos, args.die_px)
     steps = [("locate", "locate step"), ("read", "full read (read + unreadable)")]
     if args.as_photos:
-        from web.photo import PhotoReader
-
-        results["photo"] = evaluate_as_photos(PhotoReader(lambda: reader), photos)
+        results["photo"] = evaluate_as_photos(reader, photos)
         steps.append(("photo", "each photo at its own size, as `phase10 read` reads it"))
     report = {"set": SET_NAME, "die_px": args.die_px, "held_out": args.held_out, **results}
     if args.json:

@@ -122,11 +122,11 @@ def read_image(
     about 50 ms more), and is then read in one look of `reader` instead where OpenCV
     turned it upright otherwise. Anything else, or a file the photo reader refuses, is
     read in one look."""
-    from vision.photo import read_photo
-    from vision.photo_file import PhotoError, open_photo
+    from vision.photo import read_photo_file
+    from vision.photo_file import PhotoError
 
     try:
-        reading = read_photo(open_photo(Path(name).read_bytes()), reader).in_photo()
+        reading = read_photo_file(Path(name).read_bytes(), reader).in_photo()
     except (PhotoError, OSError):
         reading = None
     if reading is not None and not keep_frame:

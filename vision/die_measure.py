@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.reading import Reading
+from vision.reading import ReadDie, Reading, UnreadableDie
 from vision.tops import longest_side
 
 
 def die_side(reading: Reading) -> float:
     """The median longest side of the dice found (read or not), in pixels; 0 without dice."""
-    boxes = [np.asarray(die.corners, np.float64).reshape(-1, 2)
-             for die in (*reading.dice, *reading.unreadable)]
+    found: list[ReadDie | UnreadableDie] = [*reading.dice, *reading.unreadable]
+    boxes = [np.asarray(die.corners, np.float64).reshape(-1, 2) for die in found]
     sides = [longest_side(box) for box in boxes if len(box) >= 3]
     return float(np.median(sides)) if sides else 0.0

@@ -27,9 +27,9 @@ import numpy as np
 from scorer.dice import FULL_ROLL
 from vision.die_measure import die_side
 from vision.overlay import draw_overlay, encode_jpeg
-from vision.photo_file import ImageInfo, Photo
+from vision.photo_file import ImageInfo, Photo, PhotoLimits, open_photo
 from vision.pipeline import DiceReader
-from vision.reading import Reading
+from vision.reading import ReadDie, Reading, UnreadableDie
 from vision.tops import NET_WIDTH_RANGE, TRAINED_DIE_PX, Located, TopFinder, within
 from vision.tops_input import NET_GRID, NET_WIDTH
 from vision.tray_finder import find_tray
@@ -125,6 +125,12 @@ def read_photo(photo: Photo, reader: PhotoFrameReader) -> PhotoReading:
                         image=image, tray_crop=crop, decoded_size=decoded)
 
 
+def read_photo_file(data: bytes, reader: PhotoFrameReader,
+                    limits: PhotoLimits | None = None) -> PhotoReading:
+    """The photo file's bytes checked from its header (`open_photo`), then read."""
+    return read_photo(open_photo(data, limits), reader)
+
+
 def _reader_at_die_size(reader: PhotoFrameReader, width: int, side: float,
                         complete: bool) -> DiceReader | None:
     """A reader sharing `reader`'s networks whose locator looks once, at the input width
@@ -185,7 +191,8 @@ def _read_tray(reader: PhotoFrameReader, image: np.ndarray, reading: Reading, si
     chooses its scale for the tray alone, and what lies outside is left out."""
     if side <= 0 or not isinstance(reader, DiceReader):
         return None
-    boxes = [np.asarray(die.corners, np.float64) for die in (*reading.dice, *reading.unreadable)]
+    seen: list[ReadDie | UnreadableDie] = [*reading.dice, *reading.unreadable]
+    boxes = [np.asarray(die.corners, np.float64) for die in seen]
     tray = find_tray(image, boxes)
     if tray is None:
         return None

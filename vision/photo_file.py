@@ -20,6 +20,7 @@ The messages of the errors raised are for the players (the scorepad shows them).
 
 from __future__ import annotations
 
+import importlib
 import io
 import struct
 import warnings
@@ -98,17 +99,18 @@ class Photo:
         return decode_photo(self.data, self.info, work_side)
 
 
-def open_photo(data: bytes, limits: PhotoLimits = PhotoLimits()) -> Photo:
+def open_photo(data: bytes, limits: PhotoLimits | None = None) -> Photo:
     """The photo in `data`, its header checked (`inspect`); no pixel decoded."""
     return Photo(data, inspect(data, limits))
 
 
-def inspect(data: bytes, limits: PhotoLimits = PhotoLimits()) -> ImageInfo:
+def inspect(data: bytes, limits: PhotoLimits | None = None) -> ImageInfo:
     """The header of a photo file, checked: format, size, orientation, completeness.
 
     Raises NotAnImageError, BadImageError or PhotoTooLargeError with a message for
     the players. Reads no pixels.
     """
+    limits = limits or PhotoLimits()
     if not data:
         raise BadImageError("the upload is empty: no photo was sent")
     if data[:3] == b"\xff\xd8\xff":
@@ -149,7 +151,8 @@ def _header(data: bytes, kind: str) -> ImageInfo:
         with image:
             width, height = image.size
             orientation = _orientation(image)
-            scan = image.tile[0][2] if image.tile else 0  # a JPEG's tile starts at 0
+            tiles = getattr(image, "tile", None) or []
+            scan = tiles[0][2] if tiles else 0  # a PNG's first data; a JPEG's tile: 0
     except Image.DecompressionBombError as error:
         raise PhotoTooLargeError(
             "the photo has far too many pixels: take it at a lower resolution") from error
@@ -230,10 +233,10 @@ def _is_heif(data: bytes) -> bool:
 def _heif_opener() -> bool:
     """Whether Pillow reads HEIC here: the optional `pillow-heif` installed."""
     try:
-        from pillow_heif import register_heif_opener
+        pillow_heif = importlib.import_module("pillow_heif")  # optional: no stubs needed
     except ImportError:
         return False
-    register_heif_opener()
+    pillow_heif.register_heif_opener()
     return True
 
 

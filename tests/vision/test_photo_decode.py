@@ -12,7 +12,6 @@ import pytest
 from photo_helpers import STORE, encode
 
 from scorer import parse_roll
-from vision.reading import ReadDie, Reading
 from vision.photo import MIN_DIE_PX, _reader_at_die_size, read_photo
 from vision.photo_file import (
     WORK_SIDE,
@@ -25,6 +24,7 @@ from vision.photo_file import (
     inspect,
     open_photo,
 )
+from vision.reading import ReadDie, Reading
 
 
 def picture(width: int = 360, height: int = 250) -> np.ndarray:
