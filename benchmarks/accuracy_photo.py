@@ -140,17 +140,18 @@ def score(photo: Photo, reader: PhotoFiles | OneLook) -> dict:
     read = sorted(str(die.die) for die in reading.dice)
     matched = sum((Counter(read) & Counter(photo.truth)).values())
     found = reading.found_count()
+    # A tray of fewer than ten dice is shown as sure when nothing in it is marked.
+    sure = (reading.is_complete() if len(photo.truth) == 10
+            else reading.unsure_count() == 0 and not reading.unreadable)
     return {
         "seed": photo.seed, "angle": round(photo.angle, 1), "die_share": round(photo.die_share, 4),
         "blur": round(photo.blur, 2), "aspect": photo.aspect, "orientation": photo.orientation,
         "dice": len(photo.truth), "found": found, "read_right": matched,
         "all_found": found == len(photo.truth),
         "all_right": read == photo.truth and not reading.unreadable,
-        "all_sure": reading.is_complete() and read == photo.truth
-        if len(photo.truth) == 10 else read == photo.truth and reading.unsure_count() == 0
-        and not reading.unreadable,
-        "shown_sure": reading.is_complete(),
-        "sure_but_wrong": reading.is_complete() and read != photo.truth,
+        "all_sure": sure and read == photo.truth,
+        "shown_sure": sure,
+        "sure_but_wrong": sure and read != photo.truth,
         "refused": found == 0 or found > 10,
         "ms": round(seconds * 1000, 1), "looks": result.looks, "flags": list(reading.flags),
         "tray": result.tray_crop is not None,
