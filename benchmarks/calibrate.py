@@ -26,8 +26,8 @@ import cv2
 import numpy as np
 
 from vision.classifier import FaceClassifier
-from vision.evaluation import MATCH_RADIUS, STEEP_VIEW, evaluation_scene
-from vision.pipeline import DiceReader
+from vision.evaluation import STEEP_VIEW, evaluation_scene, match_dice
+from vision.pipeline import DiceReader, evidence_of
 from vision.reading import Reading
 from vision.synth.looks import eval_group
 from vision.synth.seeds import CALIBRATION_SEED_BASE, TRUST_REPORT_SEED_BASE
@@ -83,22 +83,15 @@ def die_outcomes(truth, reading: Reading) -> tuple[list[bool], bool, list[str]]:
     (an extra die is wrong), whether every true die was read (none lost), and the true
     face of each read die ("" for an extra)."""
     truth = list(truth)
-    sides = [float(np.linalg.norm(die.corners[0] - die.corners[1])) for die in truth]
-    radius = MATCH_RADIUS * (float(np.median(sides)) if sides else 0.0)
     right = [False] * len(reading.dice)
     faces = [""] * len(reading.dice)
-    free = list(range(len(reading.dice)))
-    lost = 0
-    for die in truth:
-        centre = np.asarray(die.centre, np.float64)
-        distances = [np.hypot(*(np.asarray(reading.dice[j].centre) - centre)) for j in free]
-        if not distances or min(distances) > radius:
-            lost += 1
-            continue
-        j = free.pop(int(np.argmin(distances)))
-        right[j] = reading.dice[j].die == die.die
-        faces[j] = str(die.die)
-    return right, lost == 0 and not free, faces
+    matched = match_dice(truth, reading)
+    for die, index in zip(truth, matched, strict=True):
+        if index is not None:
+            right[index] = reading.dice[index].die == die.die
+            faces[index] = str(die.die)
+    found = [index for index in matched if index is not None]
+    return right, len(found) == len(truth) == len(reading.dice), faces
 
 
 def read_records(reader: DiceReader, first_seed: int, scenes: int) -> Records:
@@ -120,11 +113,10 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int) -> Records:
                 read_as.append(str(die.die))
                 truth.append(true)
                 runner_up.append(str(die.alternatives[0][0]) if die.alternatives else "")
-                network_prob.append(die.network_prob)
-                corners = np.asarray(die.corners)
-                sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
-                side.append(float(sides.mean()))
-                aspect.append(float(sides.min() / max(sides.max(), 1e-6)))
+                evidence = evidence_of(die)
+                network_prob.append(evidence.network_prob)
+                side.append(evidence.side)
+                aspect.append(evidence.aspect)
             found.append(reading.found_count())
             flagged.append(bool(reading.flags))
             complete.append(all_found and len(reading.dice) == 10 and not reading.unreadable)

@@ -178,28 +178,46 @@ def _share(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
 
 
-def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) -> SceneScore:
-    """Match read dice to the true ones (nearest centre within a radius) and count."""
+def match_dice(truth: Iterable, reading: Reading) -> list[int | None]:
+    """For each true die in order, the index of the read die that is it (the nearest
+    free one whose centre lies within MATCH_RADIUS of a face side), or None."""
     truth = list(truth)
     sides = [float(np.linalg.norm(die.corners[0] - die.corners[1])) for die in truth]
     radius = MATCH_RADIUS * (float(np.median(sides)) if sides else 0.0)
     free = list(range(len(reading.dice)))
-    unread = [np.asarray(die.centre, np.float64) for die in reading.unreadable]
-    missed = right = unsure = read_right = silent = marked_wrong = 0
-    colours: dict[str, list[int]] = {}
+    matched: list[int | None] = []
     for die in truth:
-        tally = colours.setdefault(die.die.colour, [0, 0])
-        tally[0] += 1
         centre = np.asarray(die.centre, np.float64)
         distances = [np.hypot(*(np.asarray(reading.dice[j].centre) - centre)) for j in free]
         if not distances or min(distances) > radius:
+            matched.append(None)
+            continue
+        matched.append(free.pop(int(np.argmin(distances))))
+    return matched
+
+
+def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) -> SceneScore:
+    """Match read dice to the true ones (`match_dice`) and count; a true die no read die
+    matches but an unreadable one lies on counts as found and marked."""
+    truth = list(truth)
+    sides = [float(np.linalg.norm(die.corners[0] - die.corners[1])) for die in truth]
+    radius = MATCH_RADIUS * (float(np.median(sides)) if sides else 0.0)
+    matched = match_dice(truth, reading)
+    unread = [np.asarray(die.centre, np.float64) for die in reading.unreadable]
+    missed = right = unsure = read_right = silent = marked_wrong = 0
+    colours: dict[str, list[int]] = {}
+    for die, index in zip(truth, matched, strict=True):
+        tally = colours.setdefault(die.die.colour, [0, 0])
+        tally[0] += 1
+        if index is None:
             missed += 1
+            centre = np.asarray(die.centre, np.float64)
             listed = [float(np.hypot(*(point - centre))) for point in unread]
             if listed and min(listed) <= radius:  # found, listed unreadable: marked
                 unread.pop(int(np.argmin(listed)))
                 marked_wrong += 1
             continue
-        read = reading.dice[free.pop(int(np.argmin(distances)))]
+        read = reading.dice[index]
         unsure += read.unsure
         read_right += read.die == die.die
         hit = read.die == die.die and not read.unsure
@@ -208,11 +226,12 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
         if read.die != die.die:
             marked_wrong += read.unsure
             silent += not read.unsure
+    free = len(reading.dice) - sum(index is not None for index in matched)
     return SceneScore(
         seed,
         len(truth),
         missed,
-        len(free),
+        free,
         right,
         unsure,
         seconds,
