@@ -263,8 +263,8 @@ def _pip_validation(config: StreamConfig) -> torch.Tensor | None:
         pool.refill()
         time.sleep(0.05)
     pool.close()
-    # Every crop of a pip scene is a negative; the dice's own tops are what matter, but
-    # the mat and gaps are negatives too, so the share that passes is an upper bound.
+    # A pip scene has no face, so `render_face_crops` cuts no mat or gap beside its dice:
+    # every crop is a pip die's top, jittered as a locator's box would be.
     return pool.crops[: pool.size]
 
 
