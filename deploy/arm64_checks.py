@@ -58,7 +58,7 @@ from scorer.odds import turn_odds
 from vision.classifier import FaceClassifier
 from vision.tops import TopFinder
 
-shipped = odds_file._shipped()
+shipped = odds_file._shipped_file()
 if shipped is None:
     sys.exit("the shipped odds tables did not load (scorer/data/odds_tables.xz)")
 header, arrays = shipped

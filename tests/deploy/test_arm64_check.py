@@ -7,6 +7,7 @@ The check itself (debootstrap, qemu, the installer in an arm64 root) runs from .
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -169,3 +170,14 @@ def test_the_steps_need_a_port() -> None:
     checks = _checks()
     with pytest.raises(SystemExit):
         checks.main(["serve"])
+
+
+def test_the_assets_script_runs_on_this_machine() -> None:
+    """The x86 reference step runs the same script as the arm64 root: it must run here."""
+    checks = _checks()
+    run = subprocess.run([sys.executable, "-c", checks.ASSETS], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    out = json.loads(run.stdout)
+    assert out["odds_arrays"] > 0 and set(out["turn_odds"]) == {str(n) for n in range(1, 11)}
+    assert "dice_faces.onnx" in out["models"]
