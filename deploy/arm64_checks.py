@@ -333,15 +333,26 @@ def _play(port: int, server: subprocess.Popen) -> None:
         time.sleep(1)
     print(f"phase10 serve (the unit's ExecStart, as {USER}) answers after "
           f"{time.monotonic() - started:.0f} s")
+    play_turn(port)
+
+
+def _seen(state: dict) -> dict:
+    """What the phone showed, which every change of a game sends (web/API.md)."""
+    return {"version": state["version"], "roll_id": state.get("roll_id")}
+
+
+def play_turn(port: int) -> None:
+    """Ann types the rulebook's roll and scores it; Bob's roll is read from a photo and
+    his turn ends: the scorepad's API as a phone uses it."""
     status, game = _request(port, "POST", "/api/games", {"players": ["Ann", "Bob"]})
     check(status == 201, f"POST /api/games: {status} {game}")
     base = f"/api/games/{game['id']}"
-    status, state = _request(port, "POST", f"{base}/roll", {"roll": TURN_ROLL})
+    status, state = _request(port, "POST", f"{base}/roll", {"roll": TURN_ROLL, **_seen(game)})
     check(status == 200 and state["current"]["verdict"]["score"] == TURN_SCORE,
           f"POST {base}/roll: {status} {state.get('error') or state['current']['verdict']}")
     status, hint = _request(port, "GET", f"{base}/advice")
     check(status == 200 and hint.get("short"), f"GET {base}/advice: {status} {hint}")
-    status, state = _request(port, "POST", f"{base}/score", {"player": "Ann"})
+    status, state = _request(port, "POST", f"{base}/score", {"player": "Ann", **_seen(state)})
     check(status == 200, f"POST {base}/score: {status} {state}")
     ann = state["scorepad"]["columns"][0]
     check(ann["grand_total"] == TURN_SCORE, f"Ann's total is {ann['grand_total']}")
@@ -349,7 +360,7 @@ def _play(port: int, server: subprocess.Popen) -> None:
     status, state = _request(port, "POST", f"{base}/photo", photo, "image/jpeg")
     check(status == 200 and len(state["current"]["dice"]) == 10,
           f"POST {base}/photo: {status} {state.get('error') or state.get('photo')}")
-    status, state = _request(port, "POST", f"{base}/fail", {"player": "Bob"})
+    status, state = _request(port, "POST", f"{base}/fail", {"player": "Bob", **_seen(state)})
     check(status == 200, f"POST {base}/fail: {status} {state}")
     status, again = _request(port, "GET", base)
     check(status == 200 and again["version"] == state["version"], f"GET {base}: {status}")

@@ -10,8 +10,11 @@ import importlib.util
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -181,3 +184,31 @@ def test_the_assets_script_runs_on_this_machine() -> None:
     out = json.loads(run.stdout)
     assert out["odds_arrays"] > 0 and set(out["turn_odds"]) == {str(n) for n in range(1, 11)}
     assert "dice_faces.onnx" in out["models"]
+
+
+def test_the_turn_the_arm64_root_plays_is_played_here(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The serve step's turn over HTTP, against this machine's `phase10 serve`: the API it
+    speaks must be the one the scorepad answers (what the phone saw, the photo, the score)."""
+    checks = _checks()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+               "--camera", "none", "--data-dir", str(tmp_path), "--no-qr"]
+    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1)
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None, "no scorepad"
+                time.sleep(0.2)
+        monkeypatch.chdir(ROOT)  # the golden photo is found from the working tree, as in the root
+        checks.play_turn(port)
+    finally:
+        server.terminate()
+        server.wait(15)
