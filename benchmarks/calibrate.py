@@ -42,6 +42,8 @@ from vision.trust import (
 )
 
 GROUPS = ("held-out-light", "held-out-dark")
+#: The second look's default (`TrustSettings.second_look_below`) when fitting.
+SECOND_LOOK_BELOW = 0.999
 VIEWS = ("upright", "steep")
 DIE_BINS = 40
 ROLL_BINS = 20
@@ -68,6 +70,7 @@ class Records:
     aspect: np.ndarray | None = None  # (D,) shortest over longest side of its box
     found: np.ndarray | None = None  # (S,) dice found in the scene, read or not
     flagged: np.ndarray | None = None  # (S,) bool: the reading carries any flag
+    agreement: np.ndarray | None = None  # (D,) the looks' mean belief in the value read
 
     def save(self, path: Path) -> None:
         np.savez_compressed(path, **{k: v for k, v in self.__dict__.items() if v is not None})
@@ -96,7 +99,8 @@ def die_outcomes(truth, reading: Reading) -> tuple[list[bool], bool, list[str]]:
 
 def read_records(reader: DiceReader, first_seed: int, scenes: int) -> Records:
     scene_of, confidence, face_prob, right, complete, slices = [], [], [], [], [], []
-    read_as, truth, runner_up, network_prob, side, aspect, found, flagged = ([] for _ in range(8))
+    read_as, truth, runner_up, network_prob, side, aspect, found, flagged, agreement = (
+        [] for _ in range(9))
     index = 0
     for number, (view, key) in enumerate((v, g) for v in VIEWS for g in GROUPS):
         look = eval_group(key).mix()
@@ -117,6 +121,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int) -> Records:
                 network_prob.append(evidence.network_prob)
                 side.append(evidence.side)
                 aspect.append(evidence.aspect)
+                agreement.append(evidence.agreement)
             found.append(reading.found_count())
             flagged.append(bool(reading.flags))
             complete.append(all_found and len(reading.dice) == 10 and not reading.unreadable)
@@ -127,7 +132,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int) -> Records:
                    np.array(right, bool), np.array(complete, bool), np.array(slices),
                    np.array(read_as), np.array(truth), np.array(runner_up),
                    np.array(network_prob), np.array(side), np.array(aspect),
-                   np.array(found), np.array(flagged, bool))
+                   np.array(found), np.array(flagged, bool), np.array(agreement))
 
 
 def evidences(records: Records) -> list[DieEvidence]:
@@ -136,9 +141,10 @@ def evidences(records: Records) -> list[DieEvidence]:
     network = records.network_prob if records.network_prob is not None else np.ones(count)
     side = records.side if records.side is not None else np.full(count, 60.0)
     aspect = records.aspect if records.aspect is not None else np.ones(count)
-    return [DieEvidence(float(c), float(f), float(n), float(d), float(a))
-            for c, f, n, d, a in zip(records.confidence, records.face_prob, network, side,
-                                     aspect, strict=True)]
+    agreement = records.agreement if records.agreement is not None else np.ones(count)
+    return [DieEvidence(float(c), float(f), float(n), float(d), float(a), float(g))
+            for c, f, n, d, a, g in zip(records.confidence, records.face_prob, network, side,
+                                        aspect, agreement, strict=True)]
 
 
 def die_probabilities(records: Records, calibration: Calibration) -> np.ndarray:
@@ -180,7 +186,7 @@ def simulate(records: Records, calibration: Calibration,
 
 
 def fit(records: Records, target: float, die_sure: float, sha256: str,
-        weighted: bool = False) -> Calibration:
+        weighted: bool = False, second_look_below: float | None = None) -> Calibration:
     """The die score's weights (logistic, on every feature `DieEvidence` has; `weighted`
     False: the raw score), its map to the share right (isotonic), the roll's map, and the
     lowest roll threshold keeping sure-but-wrong rolls within `target` of all rolls."""
@@ -198,7 +204,8 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
     probs = die_probabilities(records, plain)
     best = None
     for roll_sure in np.round(np.arange(0.50, 0.99951, 0.0005), 4):
-        candidate = Calibration(die_map, roll_map, TrustSettings(float(roll_sure), die_sure),
+        candidate = Calibration(die_map, roll_map,
+                                TrustSettings(float(roll_sure), die_sure, second_look_below),
                                 sha256, weights)
         figures = simulate(records, candidate, probs)
         if figures["rolls_sure_but_wrong"] <= target:
@@ -206,7 +213,8 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
             print(f"roll threshold {roll_sure}: {json.dumps(rounded(figures))}", file=sys.stderr)
             break
     if best is None:
-        best = Calibration(die_map, roll_map, TrustSettings(0.9995, die_sure), sha256, weights)
+        best = Calibration(die_map, roll_map,
+                           TrustSettings(0.9995, die_sure, second_look_below), sha256, weights)
         print("no threshold reaches the target; the strictest kept", file=sys.stderr)
     return best
 
@@ -270,6 +278,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--weighted", action="store_true",
                         help="score each die by fitted weights of all its evidence (logistic) "
                         "instead of its posterior times its face belief")
+    parser.add_argument("--second-look", type=float, default=SECOND_LOOK_BELOW,
+                        help="read a crop again at two other quarter turns when its likeliest "
+                        "value is believed less than this, and weigh how the looks agree "
+                        f"(with --fit; {SECOND_LOOK_BELOW}; 0: one look)")
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
     parser.add_argument("--output", type=Path, default=CALIBRATION_FILE)
     parser.add_argument("--records", type=Path, default=None,
@@ -283,19 +295,24 @@ def main(argv: list[str] | None = None) -> int:
                      "TRUST_REPORT_SEED_BASE), never on scenes whose figures are reported")
     cv2.setNumThreads(1)
     classifier = FaceClassifier.load(args.model)
+    second_look = args.second_look or None
+    if not args.fit:  # checking a calibration: read as the reader will with it
+        shipped = Calibration.load(args.output, classifier.sha256)
+        second_look = None if shipped is None else shipped.settings.second_look_below
     if args.records is not None and args.records.exists():
         records = Records.load(args.records)
     else:
         try:
             reader = DiceReader(classifier, threads=1, finder=TopFinder.load(),
-                                calibration=None)
+                                calibration=None, second_look_below=second_look)
             records = read_records(reader, args.first_seed, args.scenes)
         except RuntimeError as error:  # the held-out fonts are not installed
             parser.error(str(error))
         if args.records is not None:
             records.save(args.records)
     if args.fit:
-        calibration = fit(records, args.target, args.die_sure, classifier.sha256, args.weighted)
+        calibration = fit(records, args.target, args.die_sure, classifier.sha256, args.weighted,
+                          second_look)
         calibration.save(args.output)
         print(f"wrote {args.output}", file=sys.stderr)
     else:

@@ -46,6 +46,8 @@ class FrameLocator(Protocol):
 InkEvidence = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 """(N, 3) ink chroma, (N, C) colour probabilities, (N,) body lightness (0..1) -> (N, C)
 colour log-likelihood adjustments."""
+SECOND_LOOK_TURNS: Final[tuple[int, ...]] = (1, 3)
+"""The quarter turns of a doubtful crop's second look (the first look is turn 0)."""
 DEFAULT_TURNS: Final[int] = 1
 """Quarter turns of each crop the shipped classifier reads. It is trained on crops at
 every quarter turn, and on held-out fonts averaging two turns gained nothing measurable
@@ -83,6 +85,9 @@ class Readout:
     face_prob: np.ndarray  # (N,)
     descriptors: np.ndarray | None  # (N, D) unit vectors, or None
     soft: bool = False  # the frame was soft: the classifier read its crops sharpened
+    looked_value_probs: np.ndarray | None = None
+    """(N, 11) value probabilities averaged over every look taken at each crop (three for
+    a doubtful one, `TrustSettings.second_look_below`); None: no second looks."""
 
     @property
     def faces(self) -> np.ndarray:
@@ -123,6 +128,7 @@ class DiceReader:
         ink_order: bool = True,
         calibration: Calibration | None | bool = True,
         dice_set: DiceSet = PRINTED_DICE,
+        second_look_below: float | None | bool = True,
     ) -> None:
         """`tray`: a polygon of (x, y) pixel points; dice outside it are ignored.
         `turns`: quarter turns of each crop classified and averaged (1 to 4).
@@ -134,7 +140,10 @@ class DiceReader:
         probabilities are calibrated and which to mark (`vision.trust`); True loads the
         one fitted for the classifier (`models/calibration.json`), None or False marks
         each die by its posterior alone. `dice_set`: the dice the table plays with,
-        which the decoding matches a reading to (the household's own layout)."""
+        which the decoding matches a reading to (the household's own layout).
+        `second_look_below`: read a crop again at two other quarter turns when its most
+        likely value is believed less than this (`vision.trust.TrustSettings`); True
+        takes the calibration's (which was fitted with it), None or False never."""
         if not 1 <= turns <= 4:
             raise ValueError(f"turns must be 1 to 4, got {turns}")
         self.turns = turns
@@ -159,6 +168,12 @@ class DiceReader:
             )
         self.calibration: Calibration | None = calibration or None
         self.dice_set = dice_set
+        if second_look_below is True:
+            second_look_below = (None if self.calibration is None
+                                 else self.calibration.settings.second_look_below)
+        self.second_look_below: float | None = (
+            None if second_look_below is False or second_look_below is None
+            else float(second_look_below))
 
     def sharing(
         self, *, tray: np.ndarray | None = None, finder: FrameLocator | None = None
@@ -186,11 +201,30 @@ class DiceReader:
             return Readout(located, empty, none.reshape(0, 11), none.reshape(0, 4), none, None)
         crops = np.stack([crop_face(frame, corners) for corners in located.boxes])
         soft = is_soft(crops)
-        read = self.classifier.predict_turns(sharpened(crops) if soft else crops, self.turns)
+        seen = sharpened(crops) if soft else crops
+        read = self.classifier.predict_turns(seen, self.turns)
         return Readout(
             located, crops, read.value_probs, read.colour_probs, read.face_prob, read.embeddings,
-            soft,
+            soft, self._second_looks(seen, read.value_probs),
         )
+
+    def _second_looks(self, crops: np.ndarray, value_probs: np.ndarray) -> np.ndarray | None:
+        """The value probabilities averaged over the first look and, for each crop whose
+        most likely value is doubtful (`second_look_below`), two more at the quarter turns
+        not yet seen. A numeral of an unseen font read wrong for sure one way up is seldom
+        read the same the other ways up, so the looks' disagreement tells such dice apart
+        (MODEL_CARD.md); one extra batch, for the doubtful crops only."""
+        if self.second_look_below is None or self.turns != 1:
+            return None
+        looked = np.asarray(value_probs, np.float64).copy()
+        doubtful = np.flatnonzero(looked.max(axis=1) < self.second_look_below)
+        if doubtful.size:
+            turned = np.concatenate([np.rot90(crops[doubtful], k, axes=(1, 2))
+                                     for k in SECOND_LOOK_TURNS])
+            more = self.classifier.predict(np.ascontiguousarray(turned)).value_probs
+            more = np.asarray(more, np.float64).reshape(len(SECOND_LOOK_TURNS), doubtful.size, -1)
+            looked[doubtful] = (looked[doubtful] + more.sum(axis=0)) / (1 + len(SECOND_LOOK_TURNS))
+        return looked
 
     def read(self, frame: np.ndarray) -> Reading:
         """The dice in this frame, decoded jointly against the inventory."""
@@ -258,6 +292,7 @@ class DiceReader:
                 alternatives=face.alternatives,
                 face_prob=round(float(face_prob[index]), 4),
                 network_prob=round(float(_network_prob(readout, int(index), face.die)), 6),
+                agreement=_agreement(readout, int(index), face.die),
             )
             for face, corners, index in zip(decoding.faces, boxes, keep, strict=True)
         ]
@@ -275,7 +310,8 @@ class DiceReader:
         # The plain score reads only the posterior and the face belief: the box's shape is
         # measured only for a calibration that weighs it.
         evidence = (evidence_of if calibration.weights is not None
-                    else lambda die: DieEvidence(die.confidence, die.face_prob))
+                    else lambda die: DieEvidence(die.confidence, die.face_prob,
+                                                 agreement=die.agreement))
         probs = [calibration.die_probability(evidence(die)) for die in dice]
         marks = calibration.marked(probs)
         trusted = [
@@ -367,7 +403,15 @@ def evidence_of(die: ReadDie) -> DieEvidence:
     corners = np.asarray(die.corners, np.float64)
     sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
     return DieEvidence(die.confidence, die.face_prob, die.network_prob,
-                       float(sides.mean()), float(sides.min() / max(sides.max(), 1e-6)))
+                       float(sides.mean()), float(sides.min() / max(sides.max(), 1e-6)),
+                       die.agreement)
+
+
+def _agreement(readout: Readout, index: int, die) -> float:
+    """The looks' mean belief in the value read for box `index` (1.0 without looks)."""
+    if readout.looked_value_probs is None:
+        return 1.0
+    return round(float(readout.looked_value_probs[index, value_index(die)]), 6)
 
 
 def _network_prob(readout: Readout, index: int, die) -> float:

@@ -53,6 +53,10 @@ class ReadDie:
     probability: float | None = None
     """The share of dice read like this one that are right (`vision.trust`); None where
     the reader has no calibration (then `confidence` is all there is)."""
+    agreement: float = 1.0
+    """The classifier's belief in the value read, averaged over its looks at the crop (a
+    doubtful crop is looked at three ways, `TrustSettings.second_look_below`); 1.0 where
+    the reader takes no second look."""
 
     @property
     def right_probability(self) -> float:

@@ -49,6 +49,10 @@ class TrustSettings:
     reaches this; below it the least probable dice are marked until it does."""
     die_sure: float = 0.8
     """A die less probable than this is marked whatever the roll."""
+    second_look_below: float | None = None
+    """A crop whose most likely value the classifier believes less than this is read again
+    at two other quarter turns, and how far the looks agree on the value read is part of
+    the die's evidence (`DieEvidence.agreement`); None: one look, no agreement."""
 
 
 def _logit(p: float) -> float:
@@ -56,10 +60,11 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def raw_score(confidence: float, face_prob: float) -> float:
+def raw_score(confidence: float, face_prob: float, agreement: float = 1.0) -> float:
     """The evidence a die's probability is read from without fitted weights: the log-odds
-    of its posterior times the classifier's belief that the crop is a Phase 10 face."""
-    return _logit(confidence * face_prob)
+    of its posterior times the classifier's belief that the crop is a Phase 10 face, times
+    the looks' agreement on its value (1 without a second look)."""
+    return _logit(confidence * face_prob * agreement)
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,7 @@ class DieEvidence:
     network_prob: float = 1.0  # the classifier's own belief in the face read
     side: float = 60.0  # the top's side, pixels
     aspect: float = 1.0  # the box's shortest side over its longest (a steep view: lower)
+    agreement: float = 1.0  # the classifier's belief in the value read, mean of its looks
 
     def features(self) -> np.ndarray:
         """The features a fitted score weighs, FEATURES in order."""
@@ -192,7 +198,7 @@ class Calibration:
     def die_score(self, evidence: DieEvidence) -> float:
         """The score the die map reads: the fitted weights' log-odds, or `raw_score`."""
         if self.weights is None:
-            return raw_score(evidence.confidence, evidence.face_prob)
+            return raw_score(evidence.confidence, evidence.face_prob, evidence.agreement)
         return float(np.dot(self.weights, evidence.features()))
 
     def die_probability(self, evidence: DieEvidence) -> float:
@@ -223,6 +229,7 @@ class Calibration:
             "classifier_sha256": self.classifier_sha256,
             "roll_sure": self.settings.roll_sure,
             "die_sure": self.settings.die_sure,
+            "second_look_below": self.settings.second_look_below,
             "features": list(FEATURES),
             "weights": None if self.weights is None else [round(w, 6) for w in self.weights],
             "die": self.die.to_dict(),
@@ -234,7 +241,9 @@ class Calibration:
         return cls(
             MonotoneMap.from_dict(data["die"]),
             MonotoneMap.from_dict(data["roll"]),
-            TrustSettings(float(data["roll_sure"]), float(data["die_sure"])),
+            TrustSettings(float(data["roll_sure"]), float(data["die_sure"]),
+                          None if data.get("second_look_below") is None
+                          else float(data["second_look_below"])),
             str(data.get("classifier_sha256", "")),
             _weights(data),
         )

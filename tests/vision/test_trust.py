@@ -83,12 +83,21 @@ def test_raw_score_grows_with_the_posterior_and_with_the_face_belief():
     assert raw_score(0.99, 1.0) > raw_score(0.9, 1.0) > raw_score(0.9, 0.6)
 
 
+def test_looks_that_disagree_on_the_value_lower_a_die_s_probability():
+    calibration = _calibration()
+    agreed = calibration.die_probability(DieEvidence(0.999, 1.0, agreement=0.999))
+    doubted = calibration.die_probability(DieEvidence(0.999, 1.0, agreement=0.4))
+    assert agreed > 0.99 > doubted
+    assert calibration.marked([doubted] + [0.9999] * 9)[0]
+
+
 def test_a_calibration_round_trips_through_its_file(tmp_path):
     calibration = _calibration()
-    calibration = Calibration(calibration.die, calibration.roll, calibration.settings, "abc")
+    settings = TrustSettings(0.99, 0.8, second_look_below=0.999)
+    calibration = Calibration(calibration.die, calibration.roll, settings, "abc")
     calibration.save(tmp_path / "c.json")
     loaded = Calibration.load(tmp_path / "c.json", "abc")
-    assert loaded is not None and loaded.settings == calibration.settings
+    assert loaded is not None and loaded.settings == settings
     assert loaded.die_probability(DieEvidence(0.97, 1.0)) == pytest.approx(0.97, abs=1e-3)
     assert Calibration.load(tmp_path / "c.json", "another network") is None
     assert Calibration.load(tmp_path / "missing.json") is None

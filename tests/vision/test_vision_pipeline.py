@@ -10,6 +10,7 @@ import pytest
 from fakes import CannotReadFirst, ReadsLastAsFace, WithOneMoreBox
 
 from scorer.dice import Die
+from vision.classifier import FacePredictions
 from vision.evaluation import score_reading
 from vision.pipeline import DiceReader, is_unreadable_die
 from vision.reading import ReadingFlag
@@ -383,3 +384,52 @@ def test_the_reader_matches_a_reading_to_the_dice_set_it_is_given(reader):
     swapped = copy.copy(reader)  # the same networks
     swapped.dice_set = other
     assert ReadingFlag.NOT_EXPLAINED in swapped.read(image).flags
+
+
+class _ReadsOneWayUp:
+    """A classifier that reads a 5 when the crop's marked corner is top-left (the way it
+    was cut) and a 3 any other way up: a numeral read for sure one way only."""
+
+    sha256 = ""
+
+    def predict(self, crops: np.ndarray) -> FacePredictions:
+        fives = crops[:, 0, 0, 0] == 255
+        value = np.full((len(crops), 11), 1e-4)
+        value[fives, 4] = 1.0  # VALUE_LABELS: 1..10, then W
+        value[~fives, 2] = 1.0
+        value /= value.sum(axis=1, keepdims=True)
+        colour = np.tile([0.97, 0.01, 0.01, 0.01], (len(crops), 1))
+        return FacePredictions(value, colour, np.ones(len(crops)))
+
+
+def test_a_doubtful_crop_is_looked_at_again_and_the_looks_disagreement_is_kept():
+    crops = np.zeros((2, 40, 40, 3), np.uint8)
+    crops[:, 0, 0, 0] = 255
+    first = _ReadsOneWayUp().predict(crops).value_probs
+    looking = DiceReader(_ReadsOneWayUp(), finder=object(), frame_inks=False,
+                         calibration=None, second_look_below=1.0)
+    looked = looking._second_looks(crops, first)
+    assert looked is not None
+    # Read a 5 one way up and a 3 at the two other turns: a third believes the 5.
+    assert looked[:, 4] == pytest.approx(1 / 3, abs=1e-3)
+    sure_enough = DiceReader(_ReadsOneWayUp(), finder=object(), frame_inks=False,
+                             calibration=None, second_look_below=0.99)
+    assert sure_enough._second_looks(crops, first)[:, 4] == pytest.approx(first[:, 4])
+    one_look = DiceReader(_ReadsOneWayUp(), finder=object(), frame_inks=False, calibration=None,
+                          second_look_below=None)
+    assert one_look._second_looks(crops, first) is None
+
+
+def test_second_looks_change_no_die_read_only_the_agreement(reader):
+    frame = cv2.imread(str(GOLDEN / f"{GOLDEN_SCENES[0]}.jpg"))
+    looking = DiceReader(reader.classifier, finder=reader.finder, calibration=None,
+                         second_look_below=1.0)
+    plain = DiceReader(reader.classifier, finder=reader.finder, calibration=None,
+                       second_look_below=None)
+    looked, once = looking.read(frame), plain.read(frame)
+    assert [d.die for d in looked.dice] == [d.die for d in once.dice]
+    assert all(d.agreement == 1.0 for d in once.dice)
+    assert all(0.9 < d.agreement <= 1.0 for d in looked.dice)  # a clear scene: the looks agree
+    readout = looking.readout(frame)
+    assert readout.looked_value_probs is not None  # every crop was looked at three ways
+    assert not np.array_equal(readout.looked_value_probs, readout.value_probs)
