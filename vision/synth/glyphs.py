@@ -7,9 +7,13 @@ their few discrete parameters, so a scene only mixes colours and warps them.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    from cv2.typing import MatLike
 
 from scorer.dice import WILD
 
@@ -62,7 +66,7 @@ def _glyph_mask(
             cv2.circle(canvas, (right + radius, bottom + gap), radius, 255, -1, cv2.LINE_AA)
         left, top, w, h = cv2.boundingRect(canvas)
         bottom, right = top + h, left + w
-    block = canvas[top:bottom, left:right]
+    block: MatLike = canvas[top:bottom, left:right]
     # Fit the block (numeral plus mark) inside 80 % of the face, centred.
     fit = min(0.8 * big / block.shape[1], 0.8 * big / block.shape[0], 1.0)
     if fit < 1.0:

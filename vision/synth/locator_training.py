@@ -77,8 +77,8 @@ def tilt_scene(scene: Scene, rng: np.random.Generator, amount: float) -> Scene:
         corners = corners.reshape(4, 2).astype(np.float32)
         inside = np.all((corners >= 0) & (corners < [width, height]))
         if inside:  # a top pushed out of the picture is no longer a die to find
-            centre = corners.mean(axis=0)
-            dice.append(dataclasses.replace(die, corners=corners, centre=tuple(map(float, centre))))
+            x, y = map(float, corners.mean(axis=0))
+            dice.append(dataclasses.replace(die, corners=corners, centre=(x, y)))
     return Scene(image, tuple(dice), scene.conditions, hand)
 
 

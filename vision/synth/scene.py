@@ -330,6 +330,9 @@ def render_scene(
         quality = [cv2.IMWRITE_JPEG_QUALITY, conditions.jpeg_quality]
         ok, encoded = cv2.imencode(".jpg", frame, quality)
         if ok:
-            frame = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+            decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+            if decoded is None:  # never for a JPEG OpenCV has just written; not a frame to pass on
+                raise RuntimeError("OpenCV could not read back the JPEG it encoded")
+            frame = decoded
     truth = tuple(truths[i] for i in range(len(placements)))
     return Scene(frame, truth, conditions, hand_mask)

@@ -71,8 +71,8 @@ def steep_scene(scene: Scene, degrees: float, azimuth: float) -> Scene:
         corners = cv2.perspectiveTransform(
             np.asarray(die.corners, np.float64).reshape(-1, 1, 2), homography
         ).reshape(4, 2).astype(np.float32)
-        centre = tuple(float(c) for c in corners.mean(axis=0))
-        dice.append(dataclasses.replace(die, corners=corners, centre=centre))
+        x, y = (float(c) for c in corners.mean(axis=0))
+        dice.append(dataclasses.replace(die, corners=corners, centre=(x, y)))
     return Scene(image, tuple(dice), scene.conditions, hand)
 
 
