@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 if TYPE_CHECKING:
     from cv2.typing import MatLike
@@ -111,7 +112,9 @@ def bevel(width: float = 0.09, depth: float = 0.3) -> np.ndarray:
 
 
 @lru_cache(maxsize=4096)
-def _face_layers(value: int, font: int, weight_level: int, height_level: int, mark: str):
+def _face_layers(
+    value: int, font: int, weight_level: int, height_level: int, mark: str
+) -> NDArray[np.float32]:
     return layers_of_ink(_glyph_mask(value, font, weight_level, height_level, mark))
 
 
