@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from scorer.dice import FULL_ROLL, Die, InvalidRollError, Roll
 
@@ -107,6 +107,10 @@ class UnreadableDie:
         }
 
 
+_Found = TypeVar("_Found", "ReadDie", "UnreadableDie")
+"""A die found in a frame, read or not: `Reading.placed` moves either kind alike."""
+
+
 @dataclass(frozen=True)
 class Reading:
     """The dice read from one frame, in a stable order (top to bottom, left to right).
@@ -146,9 +150,13 @@ class Reading:
         """Dice found, read or not."""
         return len(self.dice) + len(self.unreadable)
 
+    def _found(self) -> tuple[ReadDie | UnreadableDie, ...]:
+        """Every die found, read or not (read ones first)."""
+        return (*self.dice, *self.unreadable)
+
     def centres(self) -> tuple[tuple[float, float], ...]:
         """Where every die found lies, read or not (read ones first)."""
-        return tuple(die.centre for die in (*self.dice, *self.unreadable))
+        return tuple(die.centre for die in self._found())
 
     def unsure_count(self) -> int:
         return sum(read.unsure for read in self.dice)
@@ -169,7 +177,7 @@ class Reading:
         def moved(point: tuple[float, float]) -> tuple[float, float]:
             return (point[0] + dx) * scale, (point[1] + dy) * scale
 
-        def place(die: Any) -> Any:
+        def place(die: _Found) -> _Found:
             return replace(die, centre=moved(die.centre),
                            corners=tuple(moved(corner) for corner in die.corners))
 
@@ -189,7 +197,7 @@ class Reading:
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form for the API and `phase10 read --json`: every die found, read or
         unreadable, in one list top to bottom, left to right."""
-        found = sorted((*self.dice, *self.unreadable), key=lambda d: (d.centre[1], d.centre[0]))
+        found = sorted(self._found(), key=lambda d: (d.centre[1], d.centre[0]))
         return {
             "frame_size": [int(self.frame_size[0]), int(self.frame_size[1])],
             "flags": [str(flag) for flag in self.flags],

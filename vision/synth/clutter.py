@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.synth.conditions import Conditions
 from vision.synth.texture import PHOTO_FILES, photo_patch
@@ -18,7 +19,9 @@ from vision.synth.texture import PHOTO_FILES, photo_patch
 _S = 16  # sub-pixel shift for OpenCV's drawing calls
 
 
-def _edge_point(rng: np.random.Generator, width: int, height: int, margin: float) -> np.ndarray:
+def _edge_point(
+    rng: np.random.Generator, width: int, height: int, margin: float
+) -> tuple[NDArray[np.float64], int]:
     """A point just outside a random edge and the unit direction pointing into the frame."""
     side = int(rng.integers(4))
     along = rng.uniform(0.05, 0.95)

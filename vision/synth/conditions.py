@@ -7,11 +7,13 @@ dice over it. Colours are BGR tuples of floats in 0..255 (OpenCV's order).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 if TYPE_CHECKING:
     from vision.synth.artwork import FaceArtwork
@@ -60,7 +62,14 @@ MIN_BODY_MAT_CONTRAST = 70.0
 DARK_BODY_SHARE = 0.2
 
 
-def luminance(bgr: tuple[float, float, float] | np.ndarray) -> float:
+def bgr_tuple(values: Iterable[float] | NDArray[np.floating]) -> tuple[float, float, float]:
+    """Three channels as plain floats: what the frozen `Conditions` fields hold, so a
+    scene's look compares, hashes and prints alike whether drawn from numpy or not."""
+    b, g, r = (float(c) for c in values)
+    return b, g, r
+
+
+def luminance(bgr: tuple[float, float, float] | NDArray[np.floating]) -> float:
     """Rec. 601 luma of a BGR colour: what 'contrast' means for the body/mat rule."""
     b, g, r = (float(c) for c in bgr)
     return 0.114 * b + 0.587 * g + 0.299 * r
@@ -119,11 +128,15 @@ def camera_centre(conditions: Conditions, size: tuple[int, int]) -> tuple[float,
     return width / 2 + dx * width, height / 2 + dy * height
 
 
-def _jitter(rng: np.random.Generator, bgr: tuple[float, ...], amount: float) -> np.ndarray:
+def _jitter(
+    rng: np.random.Generator, bgr: tuple[float, ...], amount: float
+) -> NDArray[np.float64]:
     return np.clip(np.asarray(bgr, np.float64) + rng.uniform(-amount, amount, 3), 0, 255)
 
 
-def pick_mat(rng: np.random.Generator, body: np.ndarray) -> tuple[np.ndarray, str]:
+def pick_mat(
+    rng: np.random.Generator, body: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], str]:
     """A mat whose luminance is far enough from the body's, light bodies on dark mats."""
     body_lum = luminance(body)
     for _ in range(50):
@@ -160,16 +173,16 @@ def random_conditions(rng: np.random.Generator, size: tuple[int, int] = (1280, 9
         shadow_strength=float(rng.uniform(0.15, 0.6)),
         shadow_softness=float(rng.uniform(0.05, 0.3)),
         glare=float(rng.uniform(0, 0.5)),
-        white_balance=tuple(float(g) for g in white_balance),
+        white_balance=bgr_tuple(white_balance),
         exposure=float(rng.uniform(0.8, 1.15)),
-        mat_bgr=tuple(float(c) for c in mat),
+        mat_bgr=bgr_tuple(mat),
         mat_texture=texture,
         mat_texture_strength=float(rng.uniform(0.02, 0.12)),
-        wall_bgr=tuple(float(c) for c in wall),
-        table_bgr=tuple(float(c) for c in table),
+        wall_bgr=bgr_tuple(wall),
+        table_bgr=bgr_tuple(table),
         tray_inset=float(rng.uniform(0.0, 0.06)),
         wall_width=float(rng.uniform(0.25, 0.6)),
-        body_bgr=tuple(float(c) for c in body),
+        body_bgr=bgr_tuple(body),
         body_dark=body_dark,
         ink_gain=float(rng.uniform(0.8, 1.15)),
         font=FONTS[int(rng.integers(len(FONTS)))],

@@ -7,9 +7,14 @@ their few discrete parameters, so a scene only mixes colours and warps them.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    from cv2.typing import MatLike
 
 from scorer.dice import WILD
 
@@ -62,7 +67,7 @@ def _glyph_mask(
             cv2.circle(canvas, (right + radius, bottom + gap), radius, 255, -1, cv2.LINE_AA)
         left, top, w, h = cv2.boundingRect(canvas)
         bottom, right = top + h, left + w
-    block = canvas[top:bottom, left:right]
+    block: MatLike = canvas[top:bottom, left:right]
     # Fit the block (numeral plus mark) inside 80 % of the face, centred.
     fit = min(0.8 * big / block.shape[1], 0.8 * big / block.shape[0], 1.0)
     if fit < 1.0:
@@ -107,7 +112,9 @@ def bevel(width: float = 0.09, depth: float = 0.3) -> np.ndarray:
 
 
 @lru_cache(maxsize=4096)
-def _face_layers(value: int, font: int, weight_level: int, height_level: int, mark: str):
+def _face_layers(
+    value: int, font: int, weight_level: int, height_level: int, mark: str
+) -> NDArray[np.float32]:
     return layers_of_ink(_glyph_mask(value, font, weight_level, height_level, mark))
 
 

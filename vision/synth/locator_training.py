@@ -9,10 +9,11 @@ some motion blur of dice still rolling. Training only; the app never renders.
 from __future__ import annotations
 
 import dataclasses
-from typing import Final
+from typing import Final, cast
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.synth.conditions import random_conditions
 from vision.synth.looks import LookMix
@@ -65,20 +66,23 @@ def tilt_scene(scene: Scene, rng: np.random.Generator, amount: float) -> Scene:
     jitter = rng.uniform(-amount, amount, (4, 2)) * [width, height]
     moved = (frame + jitter).astype(np.float32)
     homography = cv2.getPerspectiveTransform(moved, frame)
-    image = cv2.warpPerspective(
+    # A warp keeps the dtype of what it warps (uint8 here); OpenCV's stubs say any number.
+    image = cast("NDArray[np.uint8]", cv2.warpPerspective(
         scene.image, homography, (width, height), borderMode=cv2.BORDER_REFLECT_101
-    )
+    ))
     hand = None
     if scene.hand_mask is not None:
-        hand = cv2.warpPerspective(scene.hand_mask, homography, (width, height))
+        hand = cast(
+            "NDArray[np.uint8]", cv2.warpPerspective(scene.hand_mask, homography, (width, height))
+        )
     dice = []
     for die in scene.dice:
-        corners = cv2.perspectiveTransform(die.corners.reshape(-1, 1, 2), homography)
-        corners = corners.reshape(4, 2).astype(np.float32)
+        moved_corners = cv2.perspectiveTransform(die.corners.reshape(-1, 1, 2), homography)
+        corners = moved_corners.reshape(4, 2).astype(np.float32)
         inside = np.all((corners >= 0) & (corners < [width, height]))
         if inside:  # a top pushed out of the picture is no longer a die to find
-            centre = corners.mean(axis=0)
-            dice.append(dataclasses.replace(die, corners=corners, centre=tuple(map(float, centre))))
+            x, y = map(float, corners.mean(axis=0))
+            dice.append(dataclasses.replace(die, corners=corners, centre=(x, y)))
     return Scene(image, tuple(dice), scene.conditions, hand)
 
 

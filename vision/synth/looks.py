@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from scorer.dice import COLOUR_LETTERS, COLOUR_RGB
-from vision.synth.conditions import Conditions, pick_mat
+from vision.synth.conditions import Conditions, bgr_tuple, pick_mat
 from vision.synth.font_library import Split, font_files
 from vision.synth.outline_glyphs import MARKS, OutlineStyle
 
@@ -135,7 +135,7 @@ def random_body(rng: np.random.Generator) -> tuple[tuple[float, float, float], b
     shares = np.array([share for *_, share in BODIES])
     _, bgr, dark, _ = BODIES[int(rng.choice(len(BODIES), p=shares / shares.sum()))]
     jittered = np.clip(np.asarray(bgr, np.float64) + rng.uniform(-10, 10, 3), 0, 255)
-    return tuple(float(c) for c in jittered), dark
+    return bgr_tuple(jittered), dark
 
 
 def random_white_balance(rng: np.random.Generator) -> tuple[float, float, float]:
@@ -168,9 +168,9 @@ def random_look(
         conditions,
         body_bgr=body,
         body_dark=body_dark,
-        mat_bgr=tuple(float(c) for c in mat),
+        mat_bgr=bgr_tuple(mat),
         mat_texture=texture,
-        wall_bgr=tuple(float(c) for c in np.clip(mat * rng.uniform(0.6, 1.3), 0, 255)),
+        wall_bgr=bgr_tuple(np.clip(mat * rng.uniform(0.6, 1.3), 0, 255)),
         white_balance=random_white_balance(rng),
         glare=float(rng.uniform(0.0, 0.6)),
         artwork=random_outline_style(rng, font),
@@ -269,9 +269,9 @@ def random_pip_look(rng: np.random.Generator, conditions: Conditions) -> Conditi
         body, dark = random_body(rng)
         while dark:
             body, dark = random_body(rng)
-        ink = tuple(float(c) for c in rng.uniform(10, 60, 3))
+        ink = bgr_tuple(rng.uniform(10, 60, 3))
     else:
-        body = tuple(float(c) for c in rng.uniform(20, 200, 3))
+        body = bgr_tuple(rng.uniform(20, 200, 3))
         dark = True
         ink = (240.0, 240.0, 240.0)
     mat, texture = pick_mat(rng, np.asarray(body))
@@ -284,7 +284,7 @@ def random_pip_look(rng: np.random.Generator, conditions: Conditions) -> Conditi
         conditions,
         body_bgr=body,
         body_dark=dark,
-        mat_bgr=tuple(float(c) for c in mat),
+        mat_bgr=bgr_tuple(mat),
         mat_texture=texture,
         artwork=style,
         inks=(ink,) * 4,

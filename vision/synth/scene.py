@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from scorer.dice import COLOUR_LETTERS, COLOUR_RGB, PHYSICAL_DICE, Die
 from vision.synth import glyphs
@@ -60,7 +61,7 @@ class RenderedDie:
 
     die: Die
     centre: tuple[float, float]
-    corners: np.ndarray
+    corners: NDArray[np.float32]  # (4, 2)
     tilted: bool
 
 
@@ -71,10 +72,10 @@ class Scene:
     `hand_mask` (H, W) uint8 is where the hand covers the frame (None without a hand).
     """
 
-    image: np.ndarray
+    image: NDArray[np.uint8]
     dice: tuple[RenderedDie, ...]
     conditions: Conditions
-    hand_mask: np.ndarray | None = None
+    hand_mask: NDArray[np.uint8] | None = None
 
 
 def _shade(conditions: Conditions, normals: np.ndarray, light: np.ndarray) -> np.ndarray:
@@ -219,7 +220,12 @@ def _truth(
     )
 
 
-def _shadow_polygon(placement: Placement, conditions: Conditions, size, light) -> np.ndarray:
+def _shadow_polygon(
+    placement: Placement,
+    conditions: Conditions,
+    size: tuple[int, int],
+    light: NDArray[np.float64],
+) -> np.ndarray:
     """The die's outline on the tray plus its shadow cast along the light, as hull points."""
     edge = conditions.scale
     lean = lean_direction(placement.centre, conditions, size) if placement.tilt else 0.0
@@ -330,6 +336,9 @@ def render_scene(
         quality = [cv2.IMWRITE_JPEG_QUALITY, conditions.jpeg_quality]
         ok, encoded = cv2.imencode(".jpg", frame, quality)
         if ok:
-            frame = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+            decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+            if decoded is None:  # never for a JPEG OpenCV has just written; not a frame to pass on
+                raise RuntimeError("OpenCV could not read back the JPEG it encoded")
+            frame = decoded
     truth = tuple(truths[i] for i in range(len(placements)))
     return Scene(frame, truth, conditions, hand_mask)

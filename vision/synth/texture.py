@@ -192,7 +192,8 @@ def add_noise(image: np.ndarray, sigma: float, rng: np.random.Generator) -> np.n
         window = _noise_tile(height, width)[dy : dy + height, dx : dx + width]
         cv2.scaleAdd(window, float(sigma), image, dst=image)
     # Saturating, rounding conversion (OpenCV's saturate_cast), much faster than np.clip.
-    return cv2.add(image, (0.0, 0.0, 0.0, 0.0), dtype=cv2.CV_8U)
+    # OpenCV's stubs take no scalar (a 4-tuple) as an operand, which cv2.add does take.
+    return cv2.add(image, (0.0, 0.0, 0.0, 0.0), dtype=cv2.CV_8U)  # type: ignore[call-overload]
 
 
 def motion_kernel(length: float, angle: float) -> np.ndarray:
@@ -270,7 +271,7 @@ def hand_layer(
     thumb_base = wrist + direction * palm_length * 0.3 + normal * palm_width * 0.45
     thumb_tip = thumb_base + (direction * 0.6 + normal * 0.8) * edge * 2.5
     cv2.line(mask, pt(thumb_base), pt(thumb_tip), 255, finger_width + 2, cv2.LINE_AA, shift=4)
-    mask = cv2.GaussianBlur(mask, (0, 0), max(edge * 0.03, 0.5))
+    soft = cv2.GaussianBlur(mask, (0, 0), max(edge * 0.03, 0.5))
     skin = np.asarray(SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], np.float32)
     skin = skin * rng.uniform(0.85, 1.1)
-    return skin, mask.astype(np.float32)[..., None] / 255.0
+    return skin, soft.astype(np.float32)[..., None] / 255.0

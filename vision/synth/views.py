@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import cast
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.synth.scene import Scene
 
@@ -55,24 +57,27 @@ def steep_scene(scene: Scene, degrees: float, azimuth: float) -> Scene:
     the dice's corners and centres and the hand's mask, moved alike."""
     height, width = scene.image.shape[:2]
     homography = tilt_homography((width, height), degrees, azimuth)
-    image = cv2.warpPerspective(
+    # A warp keeps the dtype of what it warps (uint8 here); OpenCV's stubs say any number.
+    image = cast("NDArray[np.uint8]", cv2.warpPerspective(
         scene.image,
         homography,
         (width, height),
         flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=_edge_colour(scene.image),
-    )
+    ))
     hand = None
     if scene.hand_mask is not None:
-        hand = cv2.warpPerspective(scene.hand_mask, homography, (width, height))
+        hand = cast(
+            "NDArray[np.uint8]", cv2.warpPerspective(scene.hand_mask, homography, (width, height))
+        )
     dice = []
     for die in scene.dice:
         corners = cv2.perspectiveTransform(
             np.asarray(die.corners, np.float64).reshape(-1, 1, 2), homography
         ).reshape(4, 2).astype(np.float32)
-        centre = tuple(float(c) for c in corners.mean(axis=0))
-        dice.append(dataclasses.replace(die, corners=corners, centre=centre))
+        x, y = (float(c) for c in corners.mean(axis=0))
+        dice.append(dataclasses.replace(die, corners=corners, centre=(x, y)))
     return Scene(image, tuple(dice), scene.conditions, hand)
 
 
