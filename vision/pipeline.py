@@ -265,15 +265,16 @@ class DiceReader:
         boxes = [located.boxes[int(index)] for index in keep]
         evidence = None
         profile = self.profile  # read once: another thread may swap it (the web app does)
-        use_profile = profile is not None and readout.descriptors is not None
+        descriptors = readout.descriptors
+        matcher = profile if profile is not None and descriptors is not None else None
         use_inks = self.ink_evidence is not None and keep.size >= 2
-        chroma = ink_chroma(readout.crops[keep]) if use_profile or use_inks else None
-        if use_profile:
-            evidence = profile.evidence(readout.descriptors[keep], chroma)
-        if use_inks:
+        chroma = ink_chroma(readout.crops[keep]) if matcher is not None or use_inks else None
+        if matcher is not None and descriptors is not None and chroma is not None:
+            evidence = matcher.evidence(descriptors[keep], chroma)
+        if use_inks and chroma is not None:
             inks = by_face(self._frame_colours(readout.crops[keep], chroma, colour_probs[keep]))
-            if use_profile:
-                inks = inks * profile.frame_ink_weight  # the profile's inks speak too
+            if matcher is not None:
+                inks = inks * matcher.frame_ink_weight  # the profile's inks speak too
             evidence = inks if evidence is None else evidence + inks
         decoding = decode(
             value_probs[keep],

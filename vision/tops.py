@@ -516,7 +516,8 @@ def _owners(cores: list[np.ndarray], top: np.ndarray, reach_cells: int) -> np.nd
     nearest = np.zeros(top.shape, np.int32)
     best = np.full(top.shape, np.inf, np.float32)
     for number, part in enumerate(cores, start=1):
-        window = _around(*np.nonzero(part), reach_cells, top.shape)
+        ys, xs = np.nonzero(part)
+        window = _around(ys, xs, reach_cells, top.shape)
         distance = _distance_to(part[window])
         closer = distance < best[window]
         best[window][closer] = distance[closer]
@@ -625,8 +626,8 @@ def _brightness(frame: np.ndarray, box: np.ndarray) -> float:
     grey = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)[ring > 0]
     if grey.size == 0:
         return 0.0
-    histogram = np.bincount(grey, minlength=256).astype(np.float32)
-    histogram = cv2.GaussianBlur(histogram.reshape(1, -1), (0, 0), 2.0).ravel()
+    counts = np.bincount(grey, minlength=256).astype(np.float32)
+    histogram = cv2.GaussianBlur(counts.reshape(1, -1), (0, 0), 2.0).ravel()
     return float(np.argmax(histogram))
 
 
