@@ -33,6 +33,7 @@ from vision.camera_contract import (
 )
 from vision.reading import Reading
 from web.camera_settings import CameraSettings, ExposureMode
+from web.camera_status import CameraStatus, ExposureStatus, LastReading
 from web.demo_dice import DemoPlan, plan_throw
 from web.service import GameService
 
@@ -69,7 +70,7 @@ def picamera_present() -> bool:
     if importlib.util.find_spec("picamera2") is None:
         return False
     try:
-        from picamera2 import Picamera2  # type: ignore[import-not-found]
+        from picamera2 import Picamera2
 
         return bool(Picamera2.global_camera_info())
     except Exception:  # noqa: BLE001 - any failure means no usable camera
@@ -117,7 +118,7 @@ class CameraFeed:
         self._ready = threading.Event()
         self.error: str | None = None
         self.readings = 0
-        self.last_event: dict[str, Any] | None = None
+        self.last_event: LastReading | None = None
         self.settings = CameraSettings()
         self._pending: PendingThrow | None = None
         service.on_turn_end(self._turn_ended)
@@ -158,16 +159,10 @@ class CameraFeed:
         watcher = self._watcher
         return None if watcher is None else watcher.latest_overlay_jpeg()
 
-    def status(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "running": self.running,
-            "error": self.error,
-            "readings": self.readings,
-            "last": self.last_event,
-            "game": self._service.camera_game(),
-            "demo_dice": self.rolls_on_request,
-        }
+    def status(self) -> CameraStatus:
+        return CameraStatus(source=self.source, running=self.running, error=self.error,
+                            readings=self.readings, last=self.last_event,
+                            game=self._service.camera_game(), demo_dice=self.rolls_on_request)
 
     # --- which game, and the demo's dice --------------------------------------------
 
@@ -233,7 +228,7 @@ class CameraFeed:
         """
         reading = event.reading
         self.readings += 1
-        self.last_event = {"roll_number": event.roll_number, "reading": reading.to_dict()}
+        self.last_event = LastReading(event.roll_number, reading)
         pending, self._pending = self._pending, None
         roll = reading.roll()
         game_id = self._service.camera_game()
@@ -258,7 +253,7 @@ class CameraFeed:
         watcher = self._watcher
         if self._profile is not None and watcher is not None:
             # The frame that settled this roll: a die corrected later teaches the profile.
-            self._profile.remember_read_roll(state.get("roll_id"), reading,
+            self._profile.remember_read_roll(state.roll_id, reading,
                                              watcher.latest_frame())
 
     def _turn_ended(self, game_id: int) -> None:
@@ -324,12 +319,11 @@ class CameraFeed:
         except ExposureLockError as error:
             raise CameraControlError(str(error)) from error
 
-    def exposure_status(self) -> dict[str, Any]:
+    def exposure_status(self) -> ExposureStatus:
         """Whether locking works here, and the controls in force (None while automatic)."""
         supported = self.can_lock_exposure()
         controls = self._controls().exposure_controls() if supported else None
-        return {"supported": supported, "locked": controls is not None,
-                "controls": _json_controls(controls)}
+        return ExposureStatus(supported, controls)
 
     def latest_frame(self) -> Any:
         """The camera's latest frame (BGR numpy image), or CameraControlError: none yet."""
@@ -345,11 +339,3 @@ class CameraFeed:
         if result is None:
             raise CameraControlError("no camera frame yet: try again in a moment")
         return result
-
-
-def _json_controls(controls: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Controls as JSON values (picamera2 hands back tuples)."""
-    if controls is None:
-        return None
-    return {key: list(value) if isinstance(value, tuple) else value
-            for key, value in controls.items()}

@@ -17,7 +17,7 @@ from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from scorer.dice import FULL_ROLL
-from web.presenters import read_dice_dicts
+from web.presenters import game_state_dict, read_dice_dicts
 from web.service import GameOverError
 from web.table_roll import RollSource
 from web.views.common import require_pin, table
@@ -143,8 +143,8 @@ def read_photo(game_id: int) -> ResponseReturnValue:
     )
     # The picture the dice were read from: a die corrected later teaches the dice profile.
     if tab.profile is not None:
-        tab.profile.remember_read_roll(state.get("roll_id"), reading, result.image)
-    return jsonify({**state, "photo": photo})
+        tab.profile.remember_read_roll(state.roll_id, reading, result.image)
+    return jsonify({**game_state_dict(state), "photo": photo})
 
 
 @bp.errorhandler(NoRollInPhotoError)

@@ -19,10 +19,11 @@ from flask.typing import ResponseReturnValue
 
 from scorer import Die
 from web.camera import CameraControlError
+from web.commands import BadActionError
 from web.presenters import read_dice_dicts
 from web.profile_service import TableProfile, TeachingError
-from web.service import BadActionError, body_field
 from web.views.common import json_body, require_pin, table
+from web.views.parse import body_field, faces_field
 
 bp = Blueprint("profile", __name__, url_prefix="/api/profile")
 log = logging.getLogger(__name__)
@@ -116,28 +117,13 @@ def reading() -> ResponseReturnValue:
     )
 
 
-def _faces(value: object) -> list[Die | None]:
-    if not isinstance(value, list) or not value:
-        raise BadActionError("field 'dice' must be a list of faces (\"3O\"; null to leave a "
-                             "die out), one per die of the reading, in order")
-    faces: list[Die | None] = []
-    for item in value:
-        if item is None:
-            faces.append(None)
-        elif isinstance(item, str):
-            faces.append(Die.from_text(item))  # InvalidDieError: 400
-        else:
-            raise BadActionError(f"a face must be notation like \"3O\" or null, got {item!r}")
-    return faces
-
-
 @bp.post("/confirm")
 def confirm() -> ResponseReturnValue:
     """The faces the players confirmed for a reading: its dice become examples."""
     body = json_body("token", "dice")
     require_pin(body)
     token = body_field(body, "token", str)
-    taught = _profile().confirm(token, _faces(body.get("dice")))
+    taught = _profile().confirm(token, faces_field(body.get("dice")))
     return jsonify({**_summary(), "taught": taught})
 
 
