@@ -21,7 +21,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import numpy as np
 
 from scorer import ROLLS_PER_TURN
 from vision.camera_contract import (
@@ -31,14 +33,15 @@ from vision.camera_contract import (
     RollEvent,
     TableCamera,
 )
+from vision.live import TableWatcher
+from vision.pipeline import DiceReader
 from vision.reading import Reading
 from web.camera_settings import CameraSettings, ExposureMode
 from web.camera_status import CameraStatus, ExposureStatus, LastReading
 from web.demo_dice import DemoPlan, plan_throw
+from web.profile_service import TableProfile
+from web.reader import ReaderHook
 from web.service import GameService
-
-if TYPE_CHECKING:
-    from web.profile_service import TableProfile
 from web.table_roll import RollSource
 
 log = logging.getLogger(__name__)
@@ -86,14 +89,11 @@ def resolve_source(spec: str, *, probe: Callable[[], bool] = picamera_present) -
 
 
 def vision_factory(source: str, threads: int,
-                   on_reader: Callable[[Any], None] | None = None) -> WatcherFactory:
+                   on_reader: ReaderHook | None = None) -> WatcherFactory:
     """A factory of real table watchers (imports vision only when called); `on_reader` is
     given the watcher's DiceReader (the table's dice profile attaches to it)."""
 
     def make() -> TableCamera:
-        from vision.live import TableWatcher
-        from vision.pipeline import DiceReader
-
         reader = DiceReader(threads=threads)
         if on_reader is not None:
             on_reader(reader)
@@ -325,7 +325,7 @@ class CameraFeed:
         controls = self._controls().exposure_controls() if supported else None
         return ExposureStatus(supported, controls)
 
-    def latest_frame(self) -> Any:
+    def latest_frame(self) -> np.ndarray:
         """The camera's latest frame (BGR numpy image), or CameraControlError: none yet."""
         frame = self._open_watcher().latest_frame()
         if frame is None:

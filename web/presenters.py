@@ -13,7 +13,7 @@ Wild stands for.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scorer import (
     CARD_VALUES,
@@ -31,13 +31,11 @@ from scorer import (
     get_phase,
 )
 from scorer.dice_set import DiceSet
+from vision.reading import ReadDie
 from web.camera_status import CameraStatus, ExposureStatus
 from web.game_view import CardGameView, GameState, GameView
 from web.store import GamePage
 from web.table_roll import TableRoll
-
-if TYPE_CHECKING:
-    from vision.reading import ReadDie
 
 
 def die_dict(die: Die) -> dict[str, Any]:

@@ -17,6 +17,9 @@ from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from scorer.dice import FULL_ROLL
+from vision.photo import PhotoReading
+from vision.reading import ReadingFlag
+from web.photo import BadImageError, PhotoTooLargeError
 from web.presenters import game_state_dict, read_dice_dicts
 from web.service import GameOverError
 from web.table_roll import RollSource
@@ -39,8 +42,6 @@ class NoRollInPhotoError(ValueError):
 
 def _upload() -> bytes:
     """The photo's bytes from a multipart form or the raw body; the PIN checked first."""
-    from web.photo import BadImageError
-
     if request.mimetype == "multipart/form-data":
         form_pin = request.form.get("pin")  # parses the body (within the limit)
         _refuse_cut_off_upload()
@@ -59,8 +60,6 @@ def _upload() -> bytes:
 def _refuse_cut_off_upload() -> None:
     """A body sent in chunks has no length to refuse it by: it is read up to the limit,
     and one that reached it is too large (413), not a truncated photo."""
-    from web.photo import PhotoTooLargeError
-
     limit = request.max_content_length
     if request.content_length is None and limit and getattr(request.stream, "is_exhausted",
                                                             False):
@@ -100,10 +99,8 @@ def _photo_dict(result: Any) -> dict[str, Any]:
     }
 
 
-def _refusal(result: Any) -> str | None:
+def _refusal(result: PhotoReading) -> str | None:
     """Why this reading is no roll to put on the table (None when it is one)."""
-    from vision.reading import ReadingFlag
-
     reading = result.reading
     found = reading.found_count()
     if found == 0:

@@ -14,16 +14,22 @@ import base64
 import logging
 from typing import Any
 
+import numpy as np
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from scorer import Die
+from vision.overlay import draw_overlay, encode_jpeg
 from web.camera import CameraControlError
 from web.commands import BadActionError
+from web.crop_images import png_data_url
 from web.presenters import read_dice_dicts
 from web.profile_service import TableProfile, TeachingError
 from web.views.common import json_body, require_pin, table
+from web.views.pages import _picker
 from web.views.parse import body_field, faces_field
+from web.views.photo import _upload
+from web.views.profile_json import example_dicts, profile_summary_dict
 
 bp = Blueprint("profile", __name__, url_prefix="/api/profile")
 log = logging.getLogger(__name__)
@@ -41,8 +47,6 @@ def _is_upload() -> bool:
 def teach_context() -> dict[str, Any]:
     """What the "Teach it your dice" partial (_teach.html) draws: the scorepad's die picker,
     and the profile's summary (called only where the partial is rendered)."""
-    from web.views.pages import _picker
-
     return {"teach_picker": _picker(), "dice_profile_summary": _summary}
 
 
@@ -50,7 +54,7 @@ def _summary() -> dict[str, Any]:
     """The profile's summary and, under "dice_layout", the household's dice layout."""
     tab = table()
     layout = None if tab.layout is None else tab.layout.summary()
-    return {**_profile().summary(), "dice_layout": layout}
+    return {**profile_summary_dict(_profile().summary()), "dice_layout": layout}
 
 
 @bp.get("")
@@ -83,8 +87,6 @@ def reading() -> ResponseReturnValue:
     """Read the dice to teach: the camera's latest frame, or the photo sent."""
     tab = table()
     if _is_upload():
-        from web.views.photo import _upload
-
         request.max_content_length = tab.config.max_photo_bytes  # a photo, as for a game
         result = tab.photos.read(_upload())
         found, image, source = result.reading, result.image, "photo"
@@ -98,14 +100,16 @@ def reading() -> ResponseReturnValue:
         frame = feed.latest_frame()
         found, image = _profile().read_frame(frame, feed.settings.tray)
         source = "camera"
-        from vision.overlay import draw_overlay, encode_jpeg
-
         overlay = encode_jpeg(draw_overlay(image, found, status="teaching"))
     dice = read_dice_dicts(found.dice, len(found.unreadable))
-    token, crops = (None, []) if not dice else _profile().remember_reading(found, image)
+    token: str | None = None
+    crops: tuple[np.ndarray | None, ...] = ()
+    if dice:
+        taught = _profile().remember_reading(found, image)
+        token, crops = taught.token, taught.crops
     for index, (die, crop) in enumerate(zip(dice, crops, strict=False)):
         die["index"] = index
-        die["crop"] = crop
+        die["crop"] = None if crop is None else png_data_url(crop)
     count = len(dice)
     message = (f"{count} {'die' if count == 1 else 'dice'} found: check each face, tap a "
                "wrong one to fix it, then confirm" if count else
@@ -144,7 +148,7 @@ def examples() -> ResponseReturnValue:
     if not text:
         raise BadActionError("say which face: /api/profile/examples?face=8R")
     face = Die.from_text(text)  # InvalidDieError: 400
-    return jsonify(face=str(face), examples=_profile().examples_of(face))
+    return jsonify(face=str(face), examples=example_dicts(_profile().examples_of(face)))
 
 
 @bp.put("/examples/<key>")
