@@ -4,9 +4,9 @@ The scorepad runs without it (camera "none": hand entry only). The watcher is
 a `vision.camera_contract.TableCamera`: vision's `TableWatcher`, or a test's
 fake. Its optional capabilities are explicit: `exposure` (None: no exposure
 controls, only the Pi camera has them) and `thrower` (None: dice are rolled by
-hand, only the demo table throws). Only the contract, plain Python, is imported
-here; vision's camera and model are loaded when a camera is configured, so the
-app never loads OpenCV or the model otherwise.
+hand, only the demo table throws). The camera and the networks are opened only
+when a camera is configured (the factory is called); the modules are imported with
+the app.
 
 Readings go only to the game chosen for the camera (none until one is), and
 the demo table throws only when asked (`demo_roll`): a camera that guessed the
@@ -90,7 +90,7 @@ def resolve_source(spec: str, *, probe: Callable[[], bool] = picamera_present) -
 
 def vision_factory(source: str, threads: int,
                    on_reader: ReaderHook | None = None) -> WatcherFactory:
-    """A factory of real table watchers (imports vision only when called); `on_reader` is
+    """A factory of real table watchers (the camera opened only when called); `on_reader` is
     given the watcher's DiceReader (the table's dice profile attaches to it)."""
 
     def make() -> TableCamera:

@@ -8,7 +8,7 @@ own reader for photos (never the camera thread's: that one's tray changes under 
 loaded on the first photo, and the lock that keeps two uploads from reading at once.
 `web.errors` answers a refused upload 400, 413 or 415 and a busy reader 503.
 
-Vision (OpenCV, Pillow, the networks) is imported only when a photo is read.
+The networks are loaded only when the first photo is read.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class PhotoBusyError(RuntimeError):
 
 
 def dice_reader_factory(threads: int = 1) -> ReaderFactory:
-    """Makes the photos' own DiceReader (imports vision only when called)."""
+    """Makes the photos' own DiceReader (its networks loaded only when called)."""
 
     def make() -> TableReader:
         return DiceReader(threads=threads)
