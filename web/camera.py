@@ -33,8 +33,6 @@ from vision.camera_contract import (
     RollEvent,
     TableCamera,
 )
-from vision.live import TableWatcher
-from vision.pipeline import DiceReader
 from vision.reading import Reading
 from web.camera_settings import CameraSettings, ExposureMode
 from web.camera_status import CameraStatus, ExposureStatus, LastReading
@@ -94,6 +92,11 @@ def vision_factory(source: str, threads: int,
     given the watcher's DiceReader (the table's dice profile attaches to it)."""
 
     def make() -> TableCamera:
+        from vision.live import (
+            TableWatcher,  # loaded on use: the app without a camera loads no OpenCV or model
+        )
+        from vision.pipeline import DiceReader
+
         reader = DiceReader(threads=threads)
         if on_reader is not None:
             on_reader(reader)

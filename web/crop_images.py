@@ -6,10 +6,8 @@ from __future__ import annotations
 import base64
 import hashlib
 
-import cv2
 import numpy as np
 
-from vision.crops import crop_face
 from vision.reading import Reading
 
 
@@ -22,6 +20,10 @@ def example_key(crop: np.ndarray) -> str:
 def cut_crops(reading: Reading, image: np.ndarray) -> list[np.ndarray | None]:
     """Each die's crop as the reader cut it: the dice read, then the unreadable ones
     (the order of a roll on the table); None for a die without corners."""
+    from vision.crops import (
+        crop_face,  # loaded on use: the app without a camera loads no OpenCV or model
+    )
+
     outlines = [die.corners for die in reading.dice]
     outlines += [die.corners for die in reading.unreadable]
     crops: list[np.ndarray | None] = []
@@ -33,6 +35,8 @@ def cut_crops(reading: Reading, image: np.ndarray) -> list[np.ndarray | None]:
 
 def png_data_url(crop: np.ndarray) -> str:
     """A crop (BGR) as a PNG data URL for an <img>."""
+    import cv2  # loaded on use: the app without a camera loads no OpenCV or model
+
     ok, data = cv2.imencode(".png", crop)
     if not ok:
         raise ValueError("a crop could not be encoded")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from vision.die_measure import die_side
 from vision.reading import Reading
 
 #: A die's top should measure at least this share of the frame's width.
@@ -22,6 +21,10 @@ def small_dice_advice(reading: Reading) -> str | None:
     """What to do when the dice found (read or not) measure under MIN_DIE_SHARE of the
     frame's width (`vision.die_measure.die_side`, as the photo reader measures them); None when
     they are large enough, or none was found."""
+    from vision.die_measure import (
+        die_side,  # loaded on use: the app without a camera loads no OpenCV or model
+    )
+
     median, wanted = die_side(reading), MIN_DIE_SHARE * reading.frame_size[0]
     if median <= 0 or median >= wanted:
         return None

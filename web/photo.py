@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
-from vision.photo import PhotoReading, read_photo
 from vision.photo_file import (
     BadImageError,
     NotAnImageError,
@@ -26,8 +25,10 @@ from vision.photo_file import (
     PhotoTooLargeError,
     open_photo,
 )
-from vision.pipeline import DiceReader
 from web.reader import ReaderFactory, ReaderHook, TableReader
+
+if TYPE_CHECKING:
+    from vision.photo import PhotoReading
 
 T = TypeVar("T")
 
@@ -49,6 +50,10 @@ def dice_reader_factory(threads: int = 1) -> ReaderFactory:
     """Makes the photos' own DiceReader (its networks loaded only when called)."""
 
     def make() -> TableReader:
+        from vision.pipeline import (
+            DiceReader,  # loaded on use: the app without a camera loads no OpenCV or model
+        )
+
         return DiceReader(threads=threads)
 
     return make
@@ -75,6 +80,10 @@ class PhotoReader:
     def read(self, data: bytes) -> PhotoReading:
         """Check the upload's header, then decode and read it. Raises a PhotoError for
         a bad upload (before waiting for the reader), PhotoBusyError when busy."""
+        from vision.photo import (
+            read_photo,  # loaded on use: the app without a camera loads no OpenCV or model
+        )
+
         photo = open_photo(data, self._limits)
         return self.using(lambda reader: read_photo(photo, reader))
 

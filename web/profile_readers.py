@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from vision.pipeline import DiceReader
-from vision.profile import DiceProfile
-from vision.teach import LeftOut, use_profile
 from web.reader import TableReader
+
+if TYPE_CHECKING:
+    from vision.profile import DiceProfile
+    from vision.teach import LeftOut
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,11 @@ class ProfileReaders:
         examples the players checked (never left out). `built` holds the matchers already
         made this round, by model and quarter turns. Returns what reading with it found,
         when this reader's model describes it (None: nothing new learnt)."""
+        from vision.pipeline import (
+            DiceReader,  # loaded on use: the app without a camera loads no OpenCV or model
+        )
+        from vision.teach import use_profile
+
         if not isinstance(reader, DiceReader):
             return None  # a stand-in reader (tests) has no profile to swap
         if profile is None:

@@ -28,17 +28,14 @@ import logging
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
 from scorer.dice import FULL_ROLL, Die, Roll
 from scorer.dice_set import PRINTED_DICE
 from scorer.layout_check import check_layout
-from vision.pipeline import DiceReader
-from vision.profile import PROFILE_FILE, DiceProfile, ProfileError
 from vision.reading import Reading
-from vision.teach import LeftOut, described_for
 from web.crop_images import cut_crops, example_key
 from web.profile_progress import PROGRESS_FILE, Progress, read_progress, write_progress
 from web.profile_readers import Applied, ProfileReaders
@@ -56,6 +53,10 @@ from web.store import GameStore
 from web.table_dice import TableDice
 from web.table_roll import RollSource, TableRoll
 from web.teaching_readings import TeachingReadings
+
+if TYPE_CHECKING:
+    from vision.profile import DiceProfile
+    from vision.teach import LeftOut
 
 __all__ = ["PROFILE_DIR", "PROGRESS_FILE", "ProfileSaveError", "TableProfile",
            "TeachingError", "UnknownExampleError", "UnknownReadingError"]
@@ -121,7 +122,10 @@ class TableProfile:
 
     def _load(self) -> None:
         if not self.folder.is_dir() or not any(self.folder.iterdir()):
-            return  # nothing taught yet
+            return  # nothing taught yet: vision's model code is not even imported
+        # loaded on use: the app without a camera loads no OpenCV or model
+        from vision.profile import DiceProfile, ProfileError
+
         try:
             profile = DiceProfile.load(self.folder)
         except ProfileError as error:
@@ -239,6 +243,8 @@ class TableProfile:
         """Read a camera frame with the lent reader, inside the tray (fractions of the frame)."""
 
         def work(reader: TableReader) -> tuple[Reading, np.ndarray]:
+            from vision.pipeline import DiceReader  # a reader is loaded: so is vision
+
             if not isinstance(reader, DiceReader):  # a stand-in reader: the whole frame
                 return reader.read(frame), frame
             pixels = None
@@ -283,6 +289,8 @@ class TableProfile:
         """Forget every example: the profile (even an unusable one) and its progress go."""
         with self._lock:
             if self.folder.is_dir():
+                from vision.profile import PROFILE_FILE
+
                 for name in (PROFILE_FILE, PROGRESS_FILE):
                     (self.folder / name).unlink(missing_ok=True)
             self._profile = None
@@ -348,6 +356,10 @@ class TableProfile:
         array = np.stack(crops).astype(np.uint8)
 
         def work(reader: TableReader) -> None:
+            from vision.pipeline import DiceReader  # a reader is loaded: so is vision
+            from vision.profile import DiceProfile
+            from vision.teach import described_for
+
             if not isinstance(reader, DiceReader):
                 raise TeachingError("this reader cannot learn your dice")
             classifier = reader.classifier

@@ -11,19 +11,21 @@ camera thread; the roll goes on the table (source `photo`) only when one was rea
 from __future__ import annotations
 
 import base64
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from scorer.dice import FULL_ROLL
-from vision.photo import PhotoReading
 from vision.reading import ReadingFlag
 from web.photo import BadImageError, PhotoTooLargeError
 from web.presenters import game_state_dict, read_dice_dicts
 from web.service import GameOverError
 from web.table_roll import RollSource
 from web.views.common import require_pin, table
+
+if TYPE_CHECKING:
+    from vision.photo import PhotoReading
 
 bp = Blueprint("photo", __name__, url_prefix="/api")
 

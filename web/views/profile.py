@@ -19,7 +19,6 @@ from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from scorer import Die
-from vision.overlay import draw_overlay, encode_jpeg
 from web.camera import CameraControlError
 from web.commands import BadActionError
 from web.crop_images import png_data_url
@@ -98,6 +97,9 @@ def reading() -> ResponseReturnValue:
             raise CameraControlError("no camera is configured on this table: send a photo "
                                      "of the dice instead")
         frame = feed.latest_frame()
+        # loaded on use: the app without a camera loads no OpenCV or model
+        from vision.overlay import draw_overlay, encode_jpeg
+
         found, image = _profile().read_frame(frame, feed.settings.tray)
         source = "camera"
         overlay = encode_jpeg(draw_overlay(image, found, status="teaching"))
