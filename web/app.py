@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any
 
 from flask import Flask
 
@@ -19,9 +18,10 @@ from web.config import Config
 from web.errors import register_error_handlers
 from web.layout_service import TableLayout
 from web.live import Hub
-from web.photo import PhotoReader, ReaderFactory
+from web.photo import PhotoReader
 from web.pin_guard import PinGuard
 from web.profile_service import TableProfile
+from web.reader import ReaderFactory, TableReader
 from web.request_numbers import BoundedIntConverter
 from web.service import GameService
 from web.store import GameStore
@@ -78,7 +78,7 @@ def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None,
     service = GameService(store, hub, dice)
     settings = SettingsFile(config.data_dir / CAMERA_SETTINGS_FILE)
 
-    def attach(reader: Any) -> None:
+    def attach(reader: TableReader) -> None:
         """Every reader reads with the table's dice set and its dice profile (the photos'
         reader also teaches the profile)."""
         dice.attach(reader)

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer import replay_log
-from web.service import LAST_ROLL_ID, BadActionError
+from web.commands import BadActionError
+from web.service import LAST_ROLL_ID
 from web.store import GameStore
 from web.table_roll import TableRoll
 

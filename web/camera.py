@@ -4,9 +4,9 @@ The scorepad runs without it (camera "none": hand entry only). The watcher is
 a `vision.camera_contract.TableCamera`: vision's `TableWatcher`, or a test's
 fake. Its optional capabilities are explicit: `exposure` (None: no exposure
 controls, only the Pi camera has them) and `thrower` (None: dice are rolled by
-hand, only the demo table throws). Only the contract, plain Python, is imported
-here; vision's camera and model are loaded when a camera is configured, so the
-app never loads OpenCV or the model otherwise.
+hand, only the demo table throws). The camera and the networks are opened only
+when a camera is configured (the factory is called); the modules are imported with
+the app.
 
 Readings go only to the game chosen for the camera (none until one is), and
 the demo table throws only when asked (`demo_roll`): a camera that guessed the
@@ -21,7 +21,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import numpy as np
 
 from scorer import ROLLS_PER_TURN
 from vision.camera_contract import (
@@ -33,11 +35,11 @@ from vision.camera_contract import (
 )
 from vision.reading import Reading
 from web.camera_settings import CameraSettings, ExposureMode
+from web.camera_status import CameraStatus, ExposureStatus, LastReading
 from web.demo_dice import DemoPlan, plan_throw
+from web.profile_service import TableProfile
+from web.reader import ReaderHook
 from web.service import GameService
-
-if TYPE_CHECKING:
-    from web.profile_service import TableProfile
 from web.table_roll import RollSource
 
 log = logging.getLogger(__name__)
@@ -69,7 +71,7 @@ def picamera_present() -> bool:
     if importlib.util.find_spec("picamera2") is None:
         return False
     try:
-        from picamera2 import Picamera2  # type: ignore[import-not-found]
+        from picamera2 import Picamera2
 
         return bool(Picamera2.global_camera_info())
     except Exception:  # noqa: BLE001 - any failure means no usable camera
@@ -85,12 +87,14 @@ def resolve_source(spec: str, *, probe: Callable[[], bool] = picamera_present) -
 
 
 def vision_factory(source: str, threads: int,
-                   on_reader: Callable[[Any], None] | None = None) -> WatcherFactory:
-    """A factory of real table watchers (imports vision only when called); `on_reader` is
+                   on_reader: ReaderHook | None = None) -> WatcherFactory:
+    """A factory of real table watchers (the camera opened only when called); `on_reader` is
     given the watcher's DiceReader (the table's dice profile attaches to it)."""
 
     def make() -> TableCamera:
-        from vision.live import TableWatcher
+        from vision.live import (
+            TableWatcher,  # loaded on use: the app without a camera loads no OpenCV or model
+        )
         from vision.pipeline import DiceReader
 
         reader = DiceReader(threads=threads)
@@ -117,7 +121,7 @@ class CameraFeed:
         self._ready = threading.Event()
         self.error: str | None = None
         self.readings = 0
-        self.last_event: dict[str, Any] | None = None
+        self.last_event: LastReading | None = None
         self.settings = CameraSettings()
         self._pending: PendingThrow | None = None
         service.on_turn_end(self._turn_ended)
@@ -158,16 +162,10 @@ class CameraFeed:
         watcher = self._watcher
         return None if watcher is None else watcher.latest_overlay_jpeg()
 
-    def status(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "running": self.running,
-            "error": self.error,
-            "readings": self.readings,
-            "last": self.last_event,
-            "game": self._service.camera_game(),
-            "demo_dice": self.rolls_on_request,
-        }
+    def status(self) -> CameraStatus:
+        return CameraStatus(source=self.source, running=self.running, error=self.error,
+                            readings=self.readings, last=self.last_event,
+                            game=self._service.camera_game(), demo_dice=self.rolls_on_request)
 
     # --- which game, and the demo's dice --------------------------------------------
 
@@ -233,7 +231,7 @@ class CameraFeed:
         """
         reading = event.reading
         self.readings += 1
-        self.last_event = {"roll_number": event.roll_number, "reading": reading.to_dict()}
+        self.last_event = LastReading(event.roll_number, reading)
         pending, self._pending = self._pending, None
         roll = reading.roll()
         game_id = self._service.camera_game()
@@ -258,7 +256,7 @@ class CameraFeed:
         watcher = self._watcher
         if self._profile is not None and watcher is not None:
             # The frame that settled this roll: a die corrected later teaches the profile.
-            self._profile.remember_read_roll(state.get("roll_id"), reading,
+            self._profile.remember_read_roll(state.roll_id, reading,
                                              watcher.latest_frame())
 
     def _turn_ended(self, game_id: int) -> None:
@@ -324,14 +322,13 @@ class CameraFeed:
         except ExposureLockError as error:
             raise CameraControlError(str(error)) from error
 
-    def exposure_status(self) -> dict[str, Any]:
+    def exposure_status(self) -> ExposureStatus:
         """Whether locking works here, and the controls in force (None while automatic)."""
         supported = self.can_lock_exposure()
         controls = self._controls().exposure_controls() if supported else None
-        return {"supported": supported, "locked": controls is not None,
-                "controls": _json_controls(controls)}
+        return ExposureStatus(supported, controls)
 
-    def latest_frame(self) -> Any:
+    def latest_frame(self) -> np.ndarray:
         """The camera's latest frame (BGR numpy image), or CameraControlError: none yet."""
         frame = self._open_watcher().latest_frame()
         if frame is None:
@@ -345,11 +342,3 @@ class CameraFeed:
         if result is None:
             raise CameraControlError("no camera frame yet: try again in a moment")
         return result
-
-
-def _json_controls(controls: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Controls as JSON values (picamera2 hands back tuples)."""
-    if controls is None:
-        return None
-    return {key: list(value) if isinstance(value, tuple) else value
-            for key, value in controls.items()}

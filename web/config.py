@@ -174,7 +174,8 @@ def _check_streams(config: Config) -> None:
 def _check_numbers(config: Config) -> None:
     for name, (kind, low, high) in _NUMBERS.items():
         value = getattr(config, name)
-        if isinstance(value, bool) or not isinstance(value, kind) or not low <= value <= high:
+        if (isinstance(value, bool) or not isinstance(value, int | float)
+                or not isinstance(value, kind) or not low <= value <= high):
             raise ConfigError(f"{name} must be a number from {low} to {high}, got {value!r}")
 
 

@@ -9,10 +9,9 @@ sizes. The set-up page's test reading says so, so the players can move the camer
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-if TYPE_CHECKING:
-    from vision.reading import Reading
+from vision.reading import Reading
 
 #: A die's top should measure at least this share of the frame's width.
 MIN_DIE_SHARE: Final[float] = 60 / 1280
@@ -22,7 +21,9 @@ def small_dice_advice(reading: Reading) -> str | None:
     """What to do when the dice found (read or not) measure under MIN_DIE_SHARE of the
     frame's width (`vision.die_measure.die_side`, as the photo reader measures them); None when
     they are large enough, or none was found."""
-    from vision.die_measure import die_side  # OpenCV and the networks: loaded on use
+    from vision.die_measure import (
+        die_side,  # loaded on use: the app without a camera loads no OpenCV or model
+    )
 
     median, wanted = die_side(reading), MIN_DIE_SHARE * reading.frame_size[0]
     if median <= 0 or median >= wanted:

@@ -26,15 +26,14 @@ from scorer import (
 from scorer.layout_file import LayoutError
 from web.camera import CameraControlError
 from web.camera_settings import InvalidSetupError, SettingsSaveError
+from web.commands import BadActionError, MissingGuardError
 from web.demo_dice import DemoRollError
 from web.layout_service import LayoutRefusedError
 from web.live import TooManyStreamsError
 from web.photo import BadImageError, NotAnImageError, PhotoBusyError, PhotoTooLargeError
 from web.pin_guard import PinLockedError
 from web.service import (
-    BadActionError,
     GameOverError,
-    MissingGuardError,
     StaleVersionError,
     UnconfirmedDiceError,
     UnreadableDiceError,
@@ -53,7 +52,7 @@ class WrongPinError(PermissionError):
 
 
 #: Exception class -> HTTP status. Rule refusals are 409: the request was fine, the game says no.
-STATUS: dict[type[BaseException], int] = {
+STATUS: dict[type[Exception], int] = {
     UnknownGameError: 404,
     PinRequiredError: 401,
     WrongPinError: 403,

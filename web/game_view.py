@@ -21,6 +21,7 @@ from scorer import (
     Scorepad,
     TurnRecord,
 )
+from scorer.dice_set import DiceSet
 from web.table_roll import TableRoll
 from web.undo_words import undo_words
 
@@ -115,3 +116,46 @@ class CardGameView:
             scorepad=game.scorepad,
             hands=tuple(game.hands),
         )
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A game as the phones see it: its view, and the dice set the roll on the table is
+    checked against (impossible faces), both as they were when it was taken."""
+
+    view: GameView | CardGameView
+    dice_set: DiceSet
+
+    @property
+    def id(self) -> int:
+        return self.view.id
+
+    @property
+    def version(self) -> int:
+        return self.view.version
+
+    @property
+    def is_over(self) -> bool:
+        return self.view.is_over
+
+    @property
+    def roll_id(self) -> int | None:
+        """The id of the roll on the table (None: none, or a card game)."""
+        view = self.view
+        if isinstance(view, GameView) and view.table_roll is not None:
+            return view.table_roll.roll_id
+        return None
+
+
+@dataclass(frozen=True)
+class GamesChanged:
+    """The list of games changed (a game started, ended, was archived or deleted)."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class GameDeleted:
+    """A game was deleted: phones showing it leave it."""
+
+    game_id: int

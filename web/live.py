@@ -5,6 +5,9 @@ others (when its queue is full the oldest message is dropped: every message
 is a complete state, so only the newest matters). A stream sends a comment
 line as a heartbeat when nothing happened for a while, which keeps proxies
 and phones from closing an idle connection.
+
+Services publish typed values (a `GameState`, `GamesChanged`, `GameDeleted`); this hub
+turns them into the JSON each stream sends (`live_json`) as they are published.
 """
 
 from __future__ import annotations
@@ -16,6 +19,9 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from web.game_view import GameDeleted, GamesChanged, GameState
+from web.presenters import game_state_dict
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +46,16 @@ class Message:
     def encode(self) -> str:
         payload = json.dumps(self.data, separators=(",", ":"))
         return f"event: {self.event}\ndata: {payload}\n\n"
+
+
+def live_json(data: Any) -> Any:
+    """A published value as the JSON phones read: a game's state, or the id of a game
+    that changed; anything else is sent as it is."""
+    if isinstance(data, GameState):
+        return game_state_dict(data)
+    if isinstance(data, GamesChanged | GameDeleted):
+        return {"id": data.game_id}
+    return data
 
 
 class Subscription:
@@ -92,8 +108,9 @@ class Hub:
             self._subscriptions.discard(subscription)
 
     def publish(self, topic: str, event: str, data: Any) -> int:
-        """Queue a message for every subscriber of `topic`; returns how many got it."""
-        message = Message(topic, event, data)
+        """Queue a message for every subscriber of `topic`; returns how many got it.
+        `data`: a typed value (`live_json`) or JSON as it is."""
+        message = Message(topic, event, live_json(data))
         with self._lock:
             targets = [s for s in self._subscriptions if topic in s.topics]
         for subscription in targets:

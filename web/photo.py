@@ -8,14 +8,14 @@ own reader for photos (never the camera thread's: that one's tray changes under 
 loaded on the first photo, and the lock that keeps two uploads from reading at once.
 `web.errors` answers a refused upload 400, 413 or 415 and a busy reader 503.
 
-Vision (OpenCV, Pillow, the networks) is imported only when a photo is read.
+The networks are loaded only when the first photo is read.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from vision.photo_file import (
     BadImageError,
@@ -23,10 +23,14 @@ from vision.photo_file import (
     PhotoError,
     PhotoLimits,
     PhotoTooLargeError,
+    open_photo,
 )
+from web.reader import ReaderFactory, ReaderHook, TableReader
 
 if TYPE_CHECKING:
     from vision.photo import PhotoReading
+
+T = TypeVar("T")
 
 __all__ = ["BadImageError", "NotAnImageError", "PhotoBusyError", "PhotoError",
            "PhotoReader", "PhotoTooLargeError", "UPLOAD_LIMITS"]
@@ -42,16 +46,13 @@ class PhotoBusyError(RuntimeError):
     """Another photo took too long to read: this one was not read (503)."""
 
 
-ReaderFactory = Callable[[], Any]
-#: Called with the reader once it is loaded (the table's dice profile attaches to it).
-ReaderHook = Callable[[Any], None]
-
-
 def dice_reader_factory(threads: int = 1) -> ReaderFactory:
-    """Makes the photos' own DiceReader (imports vision only when called)."""
+    """Makes the photos' own DiceReader (its networks loaded only when called)."""
 
-    def make() -> Any:
-        from vision.pipeline import DiceReader
+    def make() -> TableReader:
+        from vision.pipeline import (
+            DiceReader,  # loaded on use: the app without a camera loads no OpenCV or model
+        )
 
         return DiceReader(threads=threads)
 
@@ -70,7 +71,7 @@ class PhotoReader:
                  busy_wait_s: float = BUSY_WAIT_S, on_load: ReaderHook | None = None,
                  limits: PhotoLimits = UPLOAD_LIMITS) -> None:
         self._factory = factory or dice_reader_factory(threads)
-        self._reader: Any = None
+        self._reader: TableReader | None = None
         self._lock = threading.Lock()
         self._busy_wait_s = busy_wait_s
         self._on_load = on_load
@@ -79,23 +80,25 @@ class PhotoReader:
     def read(self, data: bytes) -> PhotoReading:
         """Check the upload's header, then decode and read it. Raises a PhotoError for
         a bad upload (before waiting for the reader), PhotoBusyError when busy."""
-        from vision.photo import read_photo
-        from vision.photo_file import open_photo
+        from vision.photo import (
+            read_photo,  # loaded on use: the app without a camera loads no OpenCV or model
+        )
 
         photo = open_photo(data, self._limits)
         return self.using(lambda reader: read_photo(photo, reader))
 
-    def using(self, work: Callable[[Any], Any]) -> Any:
+    def using(self, work: Callable[[TableReader], T]) -> T:
         """`work(reader)` with the loaded reader, one caller at a time (the dice profile's
         teaching readings and descriptions take turns with the photos)."""
         if not self._lock.acquire(timeout=self._busy_wait_s):
             raise PhotoBusyError("another photo is being read: try again in a moment")
         try:
-            if self._reader is None:
+            reader = self._reader
+            if reader is None:
                 reader = self._factory()
                 if self._on_load is not None:
                     self._on_load(reader)
                 self._reader = reader
-            return work(self._reader)
+            return work(reader)
         finally:
             self._lock.release()

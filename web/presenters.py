@@ -13,18 +13,16 @@ Wild stands for.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scorer import (
     CARD_VALUES,
     PHASES,
     ROLLS_PER_TURN,
-    CardGame,
     CardScorepad,
     CardWinnerRule,
     Die,
     FirstFinishRule,
-    Game,
     GameKind,
     PhaseResult,
     Roll,
@@ -33,12 +31,11 @@ from scorer import (
     get_phase,
 )
 from scorer.dice_set import DiceSet
-from web.game_view import CardGameView, GameView
+from vision.reading import ReadDie
+from web.camera_status import CameraStatus, ExposureStatus
+from web.game_view import CardGameView, GameState, GameView
 from web.store import GamePage
 from web.table_roll import TableRoll
-
-if TYPE_CHECKING:
-    from vision.reading import ReadDie
 
 
 def die_dict(die: Die) -> dict[str, Any]:
@@ -153,6 +150,12 @@ def scorepad_dict(scorepad: Scorepad | CardScorepad) -> dict[str, Any]:
     }
 
 
+def game_state_dict(state: GameState) -> dict[str, Any]:
+    """A game's state as phones get it (every answer that shows a game, and each live
+    update)."""
+    return state_dict(state.view, state.dice_set)
+
+
 def state_dict(view: GameView | CardGameView, dice_set: DiceSet) -> dict[str, Any]:
     """Everything a phone draws for one game (also the body of each live update); the
     roll on the table is checked against `dice_set`, the table's dice."""
@@ -215,28 +218,31 @@ def _card_state_dict(view: CardGameView) -> dict[str, Any]:
     }
 
 
-def summary_dict(game: Game | CardGame) -> dict[str, Any]:
-    """What the list of past games shows without replaying the game (kept in the store)."""
-    totals = {column.player: column.grand_total for column in game.scorepad.columns}
-    if isinstance(game, CardGame):
-        return {
-            "game": GameKind.CARDS.value,
-            "hand": game.hand_number,
-            "is_over": bool(game.is_over),
-            "winners": list(game.winners),
-            "totals": totals,
-            "active_player": None,
-        }
-    return {
-        "round": game.round,
-        "is_over": bool(game.is_over),
-        "winners": list(game.winners) if game.is_over else [],
-        "totals": totals,
-        "active_player": None if game.is_over else game.active_player,
-    }
-
-
 def page_dict(page: GamePage) -> dict[str, Any]:
     """A page of the list of games (`GET /api/games`): each game's line and the count."""
     return {"games": [game.to_dict() for game in page.games], "total": page.total,
             "offset": page.offset, "limit": page.limit}
+
+
+def camera_status_dict(status: CameraStatus) -> dict[str, Any]:
+    """The camera as the set-up page and `GET /api/camera` show it."""
+    last = status.last
+    return {
+        "source": status.source,
+        "running": status.running,
+        "error": status.error,
+        "readings": status.readings,
+        "last": None if last is None else {"roll_number": last.roll_number,
+                                           "reading": last.reading.to_dict()},
+        "game": status.game,
+        "demo_dice": status.demo_dice,
+    }
+
+
+def exposure_status_dict(status: ExposureStatus) -> dict[str, Any]:
+    """Whether exposure can be locked, and the controls in force as JSON values (picamera2
+    hands back tuples)."""
+    controls = None if status.controls is None else {
+        key: list(value) if isinstance(value, tuple) else value
+        for key, value in status.controls.items()}
+    return {"supported": status.supported, "locked": status.locked, "controls": controls}

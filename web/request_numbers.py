@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from werkzeug.routing import IntegerConverter
 
-from web.service import BadActionError
+from web.commands import BadActionError
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from scorer import (
@@ -29,15 +28,31 @@ from scorer import (
     InvalidFirstFinishRuleError,
     InvalidWinnerRuleError,
     Roll,
-    hand_from_dicts,
     replay_log,
 )
 from scorer.dice_set import PRINTED_DICE, DiceSet
 from scorer.game import CorrectionPreview
-from web.game_view import CardGameView, GameView
+from web.commands import (
+    CARD_ACTIONS,
+    DICE_ACTIONS,
+    ENDS_TURN,
+    BadActionError,
+    CorrectHand,
+    CorrectTurn,
+    FailTurn,
+    GameAction,
+    MissingGuardError,
+    PlayHand,
+    PreviewCorrection,
+    RollOff,
+    ScoreTurn,
+    Seen,
+    Undo,
+)
+from web.game_summary import summary_of
+from web.game_view import CardGameView, GameDeleted, GamesChanged, GameState, GameView
 from web.live import Hub
-from web.presenters import state_dict, summary_dict
-from web.store import MAX_PAGE, GamePage, GameStore, UnknownGameError
+from web.store import MAX_PAGE, GamePage, GameStore, GameSummary, UnknownGameError
 from web.table_dice import TableDice
 from web.table_roll import RollSource, TableRoll
 
@@ -51,21 +66,12 @@ CAMERA_GAME = "camera_game"
 LAST_ROLL_ID = "last_roll_id"
 
 
-class BadActionError(ValueError):
-    """A request whose fields are missing or of the wrong type; the message names the field."""
-
-
 class GameOverError(ValueError):
     """A roll or camera choice for a game that is over (the rules say no: 409)."""
 
 
 class StaleVersionError(ValueError):
     """An action sent for an older state of the game than the current one (409)."""
-
-
-class MissingGuardError(BadActionError):
-    """A change sent without the `version` (and, for dice, `roll_id`) the phone showed (428):
-    without them a phone looking at an older screen could change a newer game."""
 
 
 class UnreadableDiceError(ValueError):
@@ -85,95 +91,41 @@ def game_topic(game_id: int) -> str:
     return f"game:{game_id}"
 
 
-def body_field(payload: Mapping[str, Any], name: str, kind: type | tuple[type, ...], *,
-               required: bool = True, default: Any = None) -> Any:
-    """One field of a request body, checked for type (bool is not accepted as int)."""
-    if name not in payload or payload[name] is None:
-        if required:
-            raise BadActionError(f"missing field {name!r}")
-        return default
-    value = payload[name]
-    wants_int = kind is int or (isinstance(kind, tuple) and int in kind)
-    if isinstance(value, bool) and wants_int and kind is not bool:
-        raise BadActionError(f"field {name!r} must be a number, got {value!r}")
-    if not isinstance(value, kind):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise BadActionError(f"field {name!r} must be {names}, got {value!r}")
-    return value
-
-
-def _roll_field(payload: Mapping[str, Any], name: str = "roll", *, required: bool = True
-                ) -> Roll | None:
-    text = body_field(payload, name, str, required=required)
-    return None if text is None else Roll.from_text(text)
-
-
-@dataclass(frozen=True)
-class _Action:
-    """How an action name maps to an engine call, and whether it ends a turn."""
-
-    call: Callable[[Game, Mapping[str, Any], Roll | None], Any]
-    ends_turn: bool
-    fields: tuple[str, ...]  # the body fields it takes (others are refused by name)
-
-
-def _score(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
-    roll = _roll_field(payload, required=False) or current
-    if roll is None:
-        raise BadActionError("no roll to score: send 'roll' or enter the roll first")
-    return game.score_turn(body_field(payload, "player", str), roll)
-
-
-def _fail(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
-    roll = _roll_field(payload, required=False) or current
-    return game.fail_turn(body_field(payload, "player", str), roll)
-
-
-def _undo(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
-    return game.undo()
-
-
-def _roll_off(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
-    return game.roll_off(body_field(payload, "player", str), body_field(payload, "value", int))
-
-
-def _correct(game: Game, payload: Mapping[str, Any], current: Roll | None) -> Any:
-    roll = _roll_field(payload)
-    turn, made = body_field(payload, "turn", int), body_field(payload, "made", bool)
-    return game.correct_turn(turn, roll, made)
-
-
-_GUARDS = ("version", "roll_id")
-
-ACTIONS: dict[str, _Action] = {
-    "score": _Action(_score, ends_turn=True, fields=("player", "roll", "confirmed", *_GUARDS)),
-    "fail": _Action(_fail, ends_turn=True, fields=("player", "roll", *_GUARDS)),
-    "undo": _Action(_undo, ends_turn=False, fields=_GUARDS),
-    "roll-off": _Action(_roll_off, ends_turn=False, fields=("player", "value", *_GUARDS)),
-    "correct": _Action(_correct, ends_turn=False, fields=("turn", "roll", "made", *_GUARDS)),
+#: Each action's name in the API (refusals name it).
+_NAMES: dict[type[GameAction], str] = {
+    **{kind: name for name, kind in DICE_ACTIONS.items()},
+    **{kind: name for name, kind in CARD_ACTIONS.items()},
 }
 
 
-def _hand(game: Any, payload: Mapping[str, Any], current: Roll | None) -> Any:
-    return game.play_hand(hand_from_dicts(body_field(payload, "hand", list)))
+def _run(game: Game | CardGame, action: GameAction, current: Roll | None) -> None:
+    """The engine call an action stands for (the game's kind checked by the caller)."""
+    if isinstance(game, CardGame):
+        if isinstance(action, PlayHand):
+            game.play_hand(action.hand)
+        elif isinstance(action, CorrectHand):
+            game.correct_hand(action.index, action.hand)
+        elif isinstance(action, Undo):
+            game.undo()
+        return
+    if isinstance(action, ScoreTurn):
+        roll = action.roll or current
+        if roll is None:
+            raise BadActionError("no roll to score: send 'roll' or enter the roll first")
+        game.score_turn(action.player, roll)
+    elif isinstance(action, FailTurn):
+        game.fail_turn(action.player, action.roll or current)
+    elif isinstance(action, Undo):
+        game.undo()
+    elif isinstance(action, RollOff):
+        game.roll_off(action.player, action.value)
+    elif isinstance(action, CorrectTurn):
+        game.correct_turn(action.turn, action.roll, action.made)
 
 
-def _correct_hand(game: Any, payload: Mapping[str, Any], current: Roll | None) -> Any:
-    index = body_field(payload, "index", int)
-    return game.correct_hand(index, hand_from_dicts(body_field(payload, "hand", list)))
-
-
-#: The card game's actions (issue 17): a whole hand at once, undo, a hand corrected.
-CARD_ACTIONS: dict[str, _Action] = {
-    "hand": _Action(_hand, ends_turn=False, fields=("hand", "version")),
-    "undo": ACTIONS["undo"],
-    "correct-hand": _Action(_correct_hand, ends_turn=False, fields=("index", "hand", "version")),
-}
-
-
-def actions_of(game: Game | CardGame) -> dict[str, _Action]:
-    """The actions a game of this kind takes."""
-    return CARD_ACTIONS if isinstance(game, CardGame) else ACTIONS
+def actions_of(game: Game | CardGame) -> dict[str, type[GameAction]]:
+    """The actions a game of this kind takes, by name."""
+    return CARD_ACTIONS if isinstance(game, CardGame) else DICE_ACTIONS
 
 
 class GameService:
@@ -233,19 +185,19 @@ class GameService:
                 table_roll=_table_roll(stored.current),
             )
 
-    def state(self, game_id: int) -> dict[str, Any]:
-        """Everything a phone draws for one game (also the body of each live update)."""
-        return state_dict(self.view(game_id), self.dice.current)
+    def state(self, game_id: int) -> GameState:
+        """Everything a phone draws for one game (also each live update), typed."""
+        return GameState(self.view(game_id), self.dice.current)
 
-    def list_games(self) -> list[dict[str, Any]]:
-        return [summary.to_dict() for summary in self.store.list_games()]
+    def list_games(self) -> list[GameSummary]:
+        return list(self.store.list_games())
 
     def games_page(self, *, status: str = "all", archived: bool = False, offset: int = 0,
                    limit: int = MAX_PAGE) -> GamePage:
         """A page of the list of games (most recently played first); see GameStore.page."""
         return self.store.page(status=status, archived=archived, offset=offset, limit=limit)
 
-    def preview_correction(self, game_id: int, payload: Mapping[str, Any]
+    def preview_correction(self, game_id: int, asked: PreviewCorrection
                            ) -> tuple[int, CorrectionPreview]:
         """What a correction of an earlier turn would change, changing nothing: the game's
         version it was worked out for, and the engine's CorrectionPreview. Refused like the
@@ -254,9 +206,8 @@ class GameService:
             game = self._game(game_id)
             if isinstance(game, CardGame):
                 raise BadActionError(f"game {game_id} is a card game: correct a hand instead")
-            _check_version(payload, game)
-            turn, made = body_field(payload, "turn", int), body_field(payload, "made", bool)
-            return len(game.events), game.preview_correction(turn, _roll_field(payload), made)
+            _check_version(asked.version, game)
+            return len(game.events), game.preview_correction(asked.turn, asked.roll, asked.made)
 
     def camera_game(self) -> int | None:
         """The game the camera's readings go to: the one chosen for it, while it is not over.
@@ -286,7 +237,7 @@ class GameService:
                       if changed is not None and self._exists(changed)]
         log.info("the camera feeds %s", "no game" if game_id is None else f"game {game_id}")
         for state in states:
-            self._announce(state["id"], state)
+            self._announce(state)
 
     def _exists(self, game_id: int) -> bool:
         try:
@@ -297,13 +248,13 @@ class GameService:
 
     # --- the list of games: archive, restore, delete ---------------------------------------
 
-    def archive(self, game_id: int, archived: bool = True) -> dict[str, Any]:
+    def archive(self, game_id: int, archived: bool = True) -> GameSummary:
         """Hide a game from the main list (kept whole, playable) or bring it back; its line."""
         with self._lock:
             self.store.set_archived(game_id, archived)
-            summary = self.store.summary(game_id).to_dict()
+            summary = self.store.summary(game_id)
         log.info("game %d %s", game_id, "archived" if archived else "restored")
-        self.hub.publish(GAMES_TOPIC, "games", {"id": game_id})
+        self.hub.publish(GAMES_TOPIC, "games", GamesChanged(game_id))
         return summary
 
     def delete(self, game_id: int) -> None:
@@ -318,12 +269,12 @@ class GameService:
             if self._camera_game == game_id:
                 self._camera_game = None
         log.info("game %d deleted", game_id)
-        self.hub.publish(game_topic(game_id), "deleted", {"id": game_id})
-        self.hub.publish(GAMES_TOPIC, "games", {"id": game_id})
+        self.hub.publish(game_topic(game_id), "deleted", GameDeleted(game_id))
+        self.hub.publish(GAMES_TOPIC, "games", GamesChanged(game_id))
 
     # --- changing --------------------------------------------------------------------
 
-    def create(self, players: list[str], *, solitaire: bool = False, roll_off: bool = False,
+    def create(self, players: Sequence[str], *, solitaire: bool = False, roll_off: bool = False,
                first_finish: str = DEFAULT_FIRST_FINISH.value) -> int:
         """Start a game; the players' order is the play order unless a roll-off decides it.
 
@@ -341,7 +292,7 @@ class GameService:
                     "first_finish": rule.value}
         return self._start(game, settings, "game")
 
-    def create_cards(self, players: list[str], *,
+    def create_cards(self, players: Sequence[str], *,
                      winner: str = DEFAULT_WINNER_RULE.value) -> int:
         """Start a Phase 10 card game (seat order as given); `winner` names who wins."""
         try:
@@ -357,54 +308,54 @@ class GameService:
         """Store a new game's settings and log, keep it in memory, tell the phones."""
         with self._lock:
             game_id = self.store.create_game(
-                settings, [event.to_dict() for event in game.events], summary_dict(game)
+                settings, [event.to_dict() for event in game.events], summary_of(game)
             )
             self._games[game_id] = game
         log.info("%s %d started: %s", label, game_id, ", ".join(game.players))
-        self.hub.publish(GAMES_TOPIC, "games", {"id": game_id})
+        self.hub.publish(GAMES_TOPIC, "games", GamesChanged(game_id))
         return game_id
 
-    def act(self, game_id: int, name: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    def act(self, game_id: int, action: GameAction) -> GameState:
         """Run one action; the event is committed before this returns the new state."""
         with self._lock:
             stored = self.store.load(game_id, events=False)
             game = self._game(game_id)
             actions = actions_of(game)
-            action = actions.get(name)
-            if action is None:
+            name = _NAMES[type(action)]
+            if actions.get(name) is not type(action):
                 kind = "a card game" if isinstance(game, CardGame) else "a dice game"
                 raise BadActionError(f"game {game_id} is {kind}, which has no action {name!r}: "
                                      f"expected one of {', '.join(actions)}")
             table_roll = _table_roll(stored.current)
-            _check_seen(payload, game, table_roll)
-            _check_readable(name, payload, table_roll)
-            confirmed = body_field(payload, "confirmed", bool, required=False, default=False)
+            _check_seen(action.seen, game, table_roll)
+            _check_readable(action, table_roll)
             before = len(game.events)
-            action.call(game, payload, None if table_roll is None else table_roll.scorable_roll())
+            _run(game, action, None if table_roll is None else table_roll.scorable_roll())
             new_events = game.events[before:]
             try:  # after the rules' own refusals (not your turn, phase not made): theirs first
-                if name == "score" and not confirmed:
-                    _check_confirmed(payload, table_roll, self.dice.current)
+                if isinstance(action, ScoreTurn) and not action.confirmed:
+                    _check_confirmed(action.roll, table_roll, self.dice.current)
             except BaseException:
                 self._games.pop(game_id, None)  # the engine took it: replay from the disk
                 raise
-            keep_current = None if action.ends_turn or table_roll is None else table_roll.to_dict()
+            ends_turn = type(action) in ENDS_TURN
+            keep_current = None if ends_turn or table_roll is None else table_roll.to_dict()
             try:
                 for offset, event in enumerate(new_events):
                     self.store.append_event(
                         game_id, before + offset, event.to_dict(),
-                        summary=summary_dict(game), finished=bool(game.is_over),
+                        summary=summary_of(game), finished=bool(game.is_over),
                         current=keep_current,
                     )
             except BaseException:
                 self._games.pop(game_id, None)  # replay from what the disk holds
                 raise
             state = self.state(game_id)
-        log.info("game %d: %s by %s", game_id, name, payload.get("player", "-"))
-        if action.ends_turn:
+        log.info("game %d: %s by %s", game_id, name, getattr(action, "player", "-"))
+        if ends_turn:
             for listener in self._turn_listeners:
                 listener(game_id)
-        self._announce(game_id, state)
+        self._announce(state)
         return state
 
     def set_roll(
@@ -418,8 +369,8 @@ class GameService:
         flags: tuple[str, ...] = (),
         replace: bool = False,
         unreadable: int = 0,
-        seen: Mapping[str, Any] | None = None,
-    ) -> dict[str, Any]:
+        seen: Seen | None = None,
+    ) -> GameState:
         """Put a roll on the table (typed, tapped or read); the verdict comes with the state.
 
         Without a roll number, a new roll is the one after the current one (1/3 at
@@ -452,11 +403,11 @@ class GameService:
             )
             self.store.set_current(game_id, table_roll.to_dict())
             state = self.state(game_id)
-        self._announce(game_id, state)
+        self._announce(state)
         return state
 
     def correct_die(self, game_id: int, index: int, die: Die,
-                    seen: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                    seen: Seen | None = None) -> GameState:
         """Replace one die of the current roll (a misread die); it is no longer unsure.
 
         Indices past the dice read are the dice the camera could not read (they come
@@ -475,7 +426,7 @@ class GameService:
             table_roll = dataclasses.replace(corrected, roll_id=self._next_roll_id())
             self.store.set_current(game_id, table_roll.to_dict())
             state = self.state(game_id)
-        self._announce(game_id, state)
+        self._announce(state)
         for listener in self._die_listeners:
             try:
                 listener(game_id, on_table, index, die, table_roll)
@@ -489,7 +440,7 @@ class GameService:
         self.store.set_setting(LAST_ROLL_ID, roll_id)
         return roll_id
 
-    def clear_roll(self, game_id: int, seen: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def clear_roll(self, game_id: int, seen: Seen | None = None) -> GameState:
         """Take the roll off the table; `seen` as for `set_roll`."""
         with self._lock:
             stored = self.store.load(game_id, events=False)
@@ -497,7 +448,7 @@ class GameService:
                 _check_seen(seen, self._game(game_id), _table_roll(stored.current))
             self.store.set_current(game_id, None)
             state = self.state(game_id)
-        self._announce(game_id, state)
+        self._announce(state)
         return state
 
     def _announce_dice_changed(self) -> None:
@@ -511,10 +462,10 @@ class GameService:
                 continue
             self.hub.publish(game_topic(game_id), "state", state)
 
-    def _announce(self, game_id: int, state: dict[str, Any]) -> None:
-        self.hub.publish(game_topic(game_id), "state", state)
-        if state["is_over"] or state["version"] <= 1:
-            self.hub.publish(GAMES_TOPIC, "games", {"id": game_id})
+    def _announce(self, state: GameState) -> None:
+        self.hub.publish(game_topic(state.id), "state", state)
+        if state.is_over or state.version <= 1:
+            self.hub.publish(GAMES_TOPIC, "games", GamesChanged(state.id))
 
 
 def _table_roll(stored: Mapping[str, Any] | None) -> TableRoll | None:
@@ -522,16 +473,15 @@ def _table_roll(stored: Mapping[str, Any] | None) -> TableRoll | None:
     return None if stored is None else TableRoll.from_dict(stored)
 
 
-def _check_seen(payload: Mapping[str, Any], game: Game | CardGame,
-                table_roll: TableRoll | None) -> None:
+def _check_seen(seen: Seen, game: Game | CardGame, table_roll: TableRoll | None) -> None:
     """Every change a phone asks for names what it showed: the game's `version`, and for a
     dice game the `roll_id` of the roll on the table (null for none). Both are required;
     a screen older than the game or the table is refused (StaleVersionError, 409)."""
     dice = not isinstance(game, CardGame)
-    _check_version(payload, game)  # what was sent is checked first: a stale screen is a 409
-    if dice and "roll_id" in payload:
-        _check_roll_id(payload, table_roll)
-    if payload.get("version") is None or (dice and "roll_id" not in payload):
+    _check_version(seen.version, game)  # what was sent is checked first: a stale screen: 409
+    if dice and seen.roll_id_sent:
+        _check_roll_id(seen.roll_id, table_roll)
+    if seen.version is None or (dice and not seen.roll_id_sent):
         wanted = "'version' and 'roll_id'" if dice else "'version'"
         raise MissingGuardError(
             f"this change must say what the phone showed: send {wanted} from the game's "
@@ -539,9 +489,8 @@ def _check_seen(payload: Mapping[str, Any], game: Game | CardGame,
             "is not overwritten; reload the page and try again")
 
 
-def _check_version(payload: Mapping[str, Any], game: Game | CardGame) -> None:
+def _check_version(version: int | None, game: Game | CardGame) -> None:
     """An optional guard against two phones acting on the same stale screen."""
-    version = body_field(payload, "version", int, required=False)
     if version is not None and version != len(game.events):
         raise StaleVersionError(
             "the game moved on on another phone just before this: the score sheet now "
@@ -549,10 +498,9 @@ def _check_version(payload: Mapping[str, Any], game: Game | CardGame) -> None:
         )
 
 
-def _check_readable(action: str, payload: Mapping[str, Any],
-                    table_roll: TableRoll | None) -> None:
+def _check_readable(action: GameAction, table_roll: TableRoll | None) -> None:
     """Scoring the roll on the table waits until every die the camera could not read is fixed."""
-    if action != "score" or payload.get("roll") is not None or table_roll is None:
+    if not isinstance(action, ScoreTurn) or action.roll is not None or table_roll is None:
         return
     count = table_roll.unreadable
     if count:
@@ -563,16 +511,15 @@ def _check_readable(action: str, payload: Mapping[str, Any],
             f"roll (die {which}, shown as ?): tap it and say what it shows before scoring")
 
 
-def _check_confirmed(payload: Mapping[str, Any], table_roll: TableRoll | None,
+def _check_confirmed(sent: Roll | None, table_roll: TableRoll | None,
                      dice_set: DiceSet) -> None:
     """Scoring a roll with dice to check waits for the players' word that they checked them.
 
     Dice to check: those the camera was unsure of (of the roll on the table), and
-    faces the ten dice (of `dice_set`) cannot show together (of whichever roll is scored). The
-    players confirm by correcting the dice (each corrected die is sure; a fixed
-    face makes the roll possible again) or by sending `"confirmed": true`.
+    faces the ten dice (of `dice_set`) cannot show together (of whichever roll is scored,
+    `sent` or the table's). The players confirm by correcting the dice (each corrected die
+    is sure; a fixed face makes the roll possible again) or by sending `"confirmed": true`.
     """
-    sent = _roll_field(payload, required=False)
     roll = sent if sent is not None else None if table_roll is None else table_roll.roll
     if roll is None:
         return  # nothing to score: the engine says so
@@ -594,16 +541,13 @@ def _check_confirmed(payload: Mapping[str, Any], table_roll: TableRoll | None,
             "(send \"confirmed\": true)")
 
 
-def _check_roll_id(payload: Mapping[str, Any], table_roll: TableRoll | None) -> None:
+def _check_roll_id(sent: int | None, table_roll: TableRoll | None) -> None:
     """The guard that the roll acted on is the one the phone showed (`_check_seen`).
 
     `version` counts game events only; a roll put on the table (typed, read,
     corrected) changes the roll id, so "take score" from a screen that showed
     an older roll is refused instead of scoring a roll nobody looked at.
     """
-    sent = payload.get("roll_id")
-    if sent is not None:
-        sent = body_field(payload, "roll_id", int)
     table = None if table_roll is None else table_roll.roll_id
     if sent != table:
         shown = "no roll" if sent is None else f"roll {sent}"
@@ -612,4 +556,3 @@ def _check_roll_id(payload: Mapping[str, Any], table_roll: TableRoll | None) -> 
             f"the roll on the table has changed ({now} is there, you saw {shown}): "
             "check the roll and try again"
         )
-

@@ -131,6 +131,12 @@ def _check_id(game_id: int) -> None:
         raise UnknownGameError(game_id)
 
 
+def _summary_of(row: Sequence[Any]) -> GameSummary:
+    """A list line from its row (id, created, updated, settings, summary, finished, archived)."""
+    return GameSummary(int(row[0]), str(row[1]), str(row[2]), json.loads(row[3]),
+                       json.loads(row[4]), bool(row[5]), row[6])
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -289,10 +295,7 @@ class GameStore:
                 f"WHERE {clause} ORDER BY updated DESC, id DESC LIMIT ? OFFSET ?",
                 (limit, offset),
             ).fetchall()
-        games = tuple(
-            GameSummary(*row[:3], json.loads(row[3]), json.loads(row[4]), bool(row[5]), row[6])
-            for row in rows
-        )
+        games = tuple(_summary_of(row) for row in rows)
         return GamePage(games, int(total), offset, limit)
 
     def summary(self, game_id: int) -> GameSummary:
@@ -305,8 +308,7 @@ class GameStore:
             ).fetchone()
         if row is None:
             raise UnknownGameError(game_id)
-        return GameSummary(*row[:3], json.loads(row[3]), json.loads(row[4]), bool(row[5]),
-                           row[6])
+        return _summary_of(row)
 
     def set_archived(self, game_id: int, archived: bool) -> None:
         """Archive a game (hidden from the main list, kept whole) or bring it back.

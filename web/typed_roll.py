@@ -8,7 +8,7 @@ roll of the turn used up; the camera's partial readings take another path
 from __future__ import annotations
 
 from scorer import FULL_ROLL, Roll
-from web.service import BadActionError
+from web.commands import BadActionError
 
 EXAMPLE = "8R 8B 8G 10O 5G 7R WR WB 1G 3R"
 

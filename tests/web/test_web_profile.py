@@ -432,7 +432,7 @@ def test_the_crops_follow_the_dice_when_an_unreadable_die_is_fixed(tmp_path: Pat
     import numpy as np
 
     from scorer import Die, Roll
-    from web.profile_service import TableProfile, _ReadRoll
+    from web.profile_service import TableProfile
     from web.store import GameStore
     from web.table_roll import RollSource, TableRoll
 
@@ -443,7 +443,7 @@ def test_the_crops_follow_the_dice_when_an_unreadable_die_is_fixed(tmp_path: Pat
         profile._learn = lambda crops, faces, **_: learnt.append(  # type: ignore[method-assign]
             (int(crops[0][0, 0, 0]), str(faces[0])))
         # Two dice read (crops 0 and 1), two found but not read (crops 2 and 3).
-        profile._read_rolls[5] = _ReadRoll([np.full((40, 40, 3), i, np.uint8) for i in range(4)])
+        profile._read_rolls.remember(5, [np.full((40, 40, 3), i, np.uint8) for i in range(4)])
         before = TableRoll.new(Roll.from_text("8R 8B"), roll_number=1,
                                source=RollSource.CAMERA, roll_id=5, unreadable=2)
         after = dataclasses.replace(before.with_die(3, Die.from_text("1B")), roll_id=6)
@@ -553,7 +553,7 @@ def test_the_crops_kept_of_a_soft_frame_are_those_the_reader_kept():
     from vision.reading import ReadingFlag
     from vision.synth import render_scene
     from vision.synth.seeds import HELD_OUT_SEED_BASE
-    from web.profile_service import cut_crops
+    from web.crop_images import cut_crops
 
     frame = cv2.GaussianBlur(render_scene(HELD_OUT_SEED_BASE + 2).image, (0, 0), 2.2)
     reader = DiceReader(threads=1)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from importlib import metadata
 from typing import Any
 
 from flask import Blueprint, jsonify, request
@@ -19,27 +21,30 @@ from scorer import (
     get_phase,
 )
 from web.camera import CameraControlError, CameraFeed
+from web.commands import DICE_ACTIONS, BadActionError
 from web.game_view import GameView
 from web.hint import plain_hint
-from web.presenters import die_dict, page_dict, verdict_dict
+from web.presenters import camera_status_dict, die_dict, game_state_dict, page_dict, verdict_dict
 from web.request_numbers import whole_number
-from web.service import ACTIONS, BadActionError, body_field
 from web.store import LIST_STATUSES, MAX_ID, MAX_PAGE
 from web.typed_roll import typed_roll
 from web.views.cards import create_card_game, game_kind
 from web.views.common import json_body, require_pin, table
+from web.views.parse import action_of, body_field, players_field, preview_of, seen_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 #: What a phone showed when it asks to change the roll on the table (web/API.md).
 SEEN = ("version", "roll_id")
 
-def _players(body: dict[str, Any]) -> list[str]:
-    """The names as sent; the engine checks them (count, length, duplicates)."""
-    players = body_field(body, "players", list)
-    if not all(isinstance(name, str) for name in players):
-        raise BadActionError("field 'players' must be a list of names")
-    return players
+#: The body fields each of the engine's actions takes (others are refused by name).
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "score": ("player", "roll", "confirmed", *SEEN),
+    "fail": ("player", "roll", *SEEN),
+    "undo": SEEN,
+    "roll-off": ("player", "value", *SEEN),
+    "correct": ("turn", "roll", "made", *SEEN),
+}
 
 
 @bp.get("/config")
@@ -60,8 +65,6 @@ def config() -> ResponseReturnValue:
 def health() -> ResponseReturnValue:
     """That this scorepad answers (`phase10 doctor` and deploy/install.sh ask), its
     version, and the camera's state; reads nothing from the database."""
-    from importlib import metadata
-
     try:
         version = metadata.version("phase10-dice")
     except metadata.PackageNotFoundError:
@@ -115,14 +118,14 @@ def list_games() -> ResponseReturnValue:
 def archive_game(game_id: int) -> ResponseReturnValue:
     """Hide a game from the main list; it is kept whole and can be restored."""
     require_pin(json_body())
-    return jsonify(game=table().service.archive(game_id, True))
+    return jsonify(game=table().service.archive(game_id, True).to_dict())
 
 
 @bp.post("/games/<int:game_id>/restore")
 def restore_game(game_id: int) -> ResponseReturnValue:
     """Bring an archived game back to the main list (the undo of archive)."""
     require_pin(json_body())
-    return jsonify(game=table().service.archive(game_id, False))
+    return jsonify(game=table().service.archive(game_id, False).to_dict())
 
 
 @bp.delete("/games/<int:game_id>")
@@ -145,21 +148,21 @@ def create_game() -> ResponseReturnValue:
         raise BadActionError("field 'winner' is an option of card games (\"game\": \"cards\"); "
                              "the dice game's highest Grand Total wins")
     game_id = service.create(
-        _players(body),
+        players_field(body),
         solitaire=body_field(body, "solitaire", bool, required=False, default=False),
         roll_off=body_field(body, "roll_off", bool, required=False, default=False),
         first_finish=body_field(body, "first_finish", str, required=False,
                                 default=DEFAULT_FIRST_FINISH.value),
     )
-    return jsonify(service.state(game_id)), 201
+    return jsonify(game_state_dict(service.state(game_id))), 201
 
 
 @bp.get("/games/<int:game_id>")
 def get_game(game_id: int) -> ResponseReturnValue:
-    return jsonify(table().service.state(game_id))
+    return jsonify(game_state_dict(table().service.state(game_id)))
 
 
-def _typed_roll(body: dict[str, Any]) -> Roll:
+def _typed_roll(body: Mapping[str, Any]) -> Roll:
     return typed_roll(body_field(body, "roll", str))
 
 
@@ -170,7 +173,8 @@ def put_roll(game_id: int) -> ResponseReturnValue:
     require_pin(body)
     roll = _typed_roll(body)
     roll_number = body_field(body, "roll_number", int, required=False)
-    return jsonify(table().service.set_roll(game_id, roll, roll_number=roll_number, seen=body))
+    state = table().service.set_roll(game_id, roll, roll_number=roll_number, seen=seen_of(body))
+    return jsonify(game_state_dict(state))
 
 
 @bp.put("/games/<int:game_id>/roll")
@@ -178,14 +182,15 @@ def replace_roll(game_id: int) -> ResponseReturnValue:
     """Edit the roll on the table (a typo fixed): same roll number, since nothing was thrown."""
     body = json_body("roll", *SEEN)
     require_pin(body)
-    return jsonify(table().service.set_roll(game_id, _typed_roll(body), replace=True, seen=body))
+    state = table().service.set_roll(game_id, _typed_roll(body), replace=True, seen=seen_of(body))
+    return jsonify(game_state_dict(state))
 
 
 @bp.delete("/games/<int:game_id>/roll")
 def clear_roll(game_id: int) -> ResponseReturnValue:
     body = json_body(*SEEN)
     require_pin(body)
-    return jsonify(table().service.clear_roll(game_id, seen=body))
+    return jsonify(game_state_dict(table().service.clear_roll(game_id, seen=seen_of(body))))
 
 
 @bp.post("/games/<int:game_id>/roll/dice/<int:index>")
@@ -194,7 +199,8 @@ def correct_die(game_id: int, index: int) -> ResponseReturnValue:
     body = json_body("die", *SEEN)
     require_pin(body)
     die = Die.from_text(body_field(body, "die", str))
-    return jsonify(table().service.correct_die(game_id, index, die, seen=body))
+    state = table().service.correct_die(game_id, index, die, seen=seen_of(body))
+    return jsonify(game_state_dict(state))
 
 
 @bp.post("/games/<int:game_id>/demo-roll")
@@ -211,19 +217,20 @@ def preview_correction(game_id: int) -> ResponseReturnValue:
     """What a correction of an earlier turn would change (later turns' phases, outcomes,
     points), worked out by the engine's replay; changes nothing, so needs no PIN."""
     body = json_body("turn", "roll", "made", "version")
-    version, preview = table().service.preview_correction(game_id, body)
+    version, preview = table().service.preview_correction(game_id, preview_of(body))
     return jsonify(game=game_id, version=version, **preview.to_dict())
 
 
 @bp.post("/games/<int:game_id>/<action>")
 def act(game_id: int, action: str) -> ResponseReturnValue:
     """score, fail, undo, roll-off, correct: the engine's actions."""
-    if action not in ACTIONS:
-        raise BadActionError(f"unknown action {action!r}: expected one of {', '.join(ACTIONS)}")
-    body = json_body(*ACTIONS[action].fields)
+    if action not in DICE_ACTIONS:
+        raise BadActionError(f"unknown action {action!r}: expected one of "
+                             f"{', '.join(DICE_ACTIONS)}")
+    body = json_body(*ACTION_FIELDS[action])
     require_pin(body)
     table().service.store.load(game_id, events=False)  # unknown game: 404 before anything else
-    return jsonify(table().service.act(game_id, action, body))
+    return jsonify(game_state_dict(table().service.act(game_id, action_of(action, body))))
 
 
 @bp.get("/score")
@@ -266,7 +273,7 @@ def advice(game_id: int) -> ResponseReturnValue:
 @bp.get("/camera")
 def camera_status() -> ResponseReturnValue:
     feed = table().camera
-    return jsonify(camera=None if feed is None else feed.status())
+    return jsonify(camera=None if feed is None else camera_status_dict(feed.status()))
 
 
 @bp.put("/camera/game")
@@ -278,4 +285,4 @@ def camera_game() -> ResponseReturnValue:
     if "game" not in body:
         raise BadActionError("missing field 'game' (a game id, or null for no game)")
     feed.use_for(body_field(body, "game", int, required=False))
-    return jsonify(camera=feed.status())
+    return jsonify(camera=camera_status_dict(feed.status()))

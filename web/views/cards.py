@@ -12,8 +12,10 @@ from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
 
 from scorer import DEFAULT_WINNER_RULE, GameKind, InvalidGameKindError
-from web.service import BadActionError, body_field
+from web.commands import BadActionError
+from web.presenters import game_state_dict
 from web.views.common import json_body, require_pin, table
+from web.views.parse import action_of, body_field, players_field
 
 bp = Blueprint("cards", __name__, url_prefix="/api")
 
@@ -35,13 +37,11 @@ def create_card_game(body: dict[str, Any]) -> ResponseReturnValue:
         if name in body:
             raise BadActionError(f"field {name!r} is an option of dice games: a card game "
                                  "takes 'players' and 'winner'")
-    players = body_field(body, "players", list)
-    if not all(isinstance(name, str) for name in players):
-        raise BadActionError("field 'players' must be a list of names")
+    players = players_field(body)
     winner = body_field(body, "winner", str, required=False, default=DEFAULT_WINNER_RULE.value)
     service = table().service
     game_id = service.create_cards(players, winner=winner)
-    return jsonify(service.state(game_id)), 201
+    return jsonify(game_state_dict(service.state(game_id))), 201
 
 
 @bp.post("/games/<int:game_id>/hand")
@@ -49,7 +49,7 @@ def play_hand(game_id: int) -> ResponseReturnValue:
     """Record a whole hand: `{"hand": [{"player": "Ann", "made": true, "points": 0}, ...]}`."""
     body = json_body("hand", "version")
     require_pin(body)
-    return jsonify(table().service.act(game_id, "hand", body))
+    return jsonify(game_state_dict(table().service.act(game_id, action_of("hand", body))))
 
 
 @bp.put("/games/<int:game_id>/hands/<int:index>")
@@ -57,4 +57,5 @@ def correct_hand(game_id: int, index: int) -> ResponseReturnValue:
     """Give hand `index` (0-based, as in the state's `hands`) new results."""
     body = json_body("hand", "version")
     require_pin(body)
-    return jsonify(table().service.act(game_id, "correct-hand", {**body, "index": index}))
+    action = action_of("correct-hand", body, index=index)
+    return jsonify(game_state_dict(table().service.act(game_id, action)))

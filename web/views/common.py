@@ -7,9 +7,9 @@ from typing import Any
 
 from flask import current_app, request
 
+from web.commands import BadActionError
 from web.errors import PinRequiredError, WrongPinError
 from web.request_numbers import parse_json
-from web.service import BadActionError
 
 #: The header (or body field) that carries the table PIN.
 PIN_HEADER = "X-Table-Pin"

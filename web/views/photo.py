@@ -11,16 +11,21 @@ camera thread; the roll goes on the table (source `photo`) only when one was rea
 from __future__ import annotations
 
 import base64
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from scorer.dice import FULL_ROLL
-from web.presenters import read_dice_dicts
+from vision.reading import ReadingFlag
+from web.photo import BadImageError, PhotoTooLargeError
+from web.presenters import game_state_dict, read_dice_dicts
 from web.service import GameOverError
 from web.table_roll import RollSource
 from web.views.common import require_pin, table
+
+if TYPE_CHECKING:
+    from vision.photo import PhotoReading
 
 bp = Blueprint("photo", __name__, url_prefix="/api")
 
@@ -39,8 +44,6 @@ class NoRollInPhotoError(ValueError):
 
 def _upload() -> bytes:
     """The photo's bytes from a multipart form or the raw body; the PIN checked first."""
-    from web.photo import BadImageError
-
     if request.mimetype == "multipart/form-data":
         form_pin = request.form.get("pin")  # parses the body (within the limit)
         _refuse_cut_off_upload()
@@ -59,8 +62,6 @@ def _upload() -> bytes:
 def _refuse_cut_off_upload() -> None:
     """A body sent in chunks has no length to refuse it by: it is read up to the limit,
     and one that reached it is too large (413), not a truncated photo."""
-    from web.photo import PhotoTooLargeError
-
     limit = request.max_content_length
     if request.content_length is None and limit and getattr(request.stream, "is_exhausted",
                                                             False):
@@ -100,10 +101,8 @@ def _photo_dict(result: Any) -> dict[str, Any]:
     }
 
 
-def _refusal(result: Any) -> str | None:
+def _refusal(result: PhotoReading) -> str | None:
     """Why this reading is no roll to put on the table (None when it is one)."""
-    from vision.reading import ReadingFlag
-
     reading = result.reading
     found = reading.found_count()
     if found == 0:
@@ -143,8 +142,8 @@ def read_photo(game_id: int) -> ResponseReturnValue:
     )
     # The picture the dice were read from: a die corrected later teaches the dice profile.
     if tab.profile is not None:
-        tab.profile.remember_read_roll(state.get("roll_id"), reading, result.image)
-    return jsonify({**state, "photo": photo})
+        tab.profile.remember_read_roll(state.roll_id, reading, result.image)
+    return jsonify({**game_state_dict(state), "photo": photo})
 
 
 @bp.errorhandler(NoRollInPhotoError)

@@ -14,15 +14,21 @@ import base64
 import logging
 from typing import Any
 
+import numpy as np
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from scorer import Die
 from web.camera import CameraControlError
+from web.commands import BadActionError
+from web.crop_images import png_data_url
 from web.presenters import read_dice_dicts
 from web.profile_service import TableProfile, TeachingError
-from web.service import BadActionError, body_field
 from web.views.common import json_body, require_pin, table
+from web.views.pages import _picker
+from web.views.parse import body_field, faces_field
+from web.views.photo import _upload
+from web.views.profile_json import example_dicts, profile_summary_dict
 
 bp = Blueprint("profile", __name__, url_prefix="/api/profile")
 log = logging.getLogger(__name__)
@@ -40,8 +46,6 @@ def _is_upload() -> bool:
 def teach_context() -> dict[str, Any]:
     """What the "Teach it your dice" partial (_teach.html) draws: the scorepad's die picker,
     and the profile's summary (called only where the partial is rendered)."""
-    from web.views.pages import _picker
-
     return {"teach_picker": _picker(), "dice_profile_summary": _summary}
 
 
@@ -49,7 +53,7 @@ def _summary() -> dict[str, Any]:
     """The profile's summary and, under "dice_layout", the household's dice layout."""
     tab = table()
     layout = None if tab.layout is None else tab.layout.summary()
-    return {**_profile().summary(), "dice_layout": layout}
+    return {**profile_summary_dict(_profile().summary()), "dice_layout": layout}
 
 
 @bp.get("")
@@ -82,8 +86,6 @@ def reading() -> ResponseReturnValue:
     """Read the dice to teach: the camera's latest frame, or the photo sent."""
     tab = table()
     if _is_upload():
-        from web.views.photo import _upload
-
         request.max_content_length = tab.config.max_photo_bytes  # a photo, as for a game
         result = tab.photos.read(_upload())
         found, image, source = result.reading, result.image, "photo"
@@ -95,16 +97,21 @@ def reading() -> ResponseReturnValue:
             raise CameraControlError("no camera is configured on this table: send a photo "
                                      "of the dice instead")
         frame = feed.latest_frame()
-        found, image = _profile().read_frame(frame, feed.settings.tray)
-        source = "camera"
+        # loaded on use: the app without a camera loads no OpenCV or model
         from vision.overlay import draw_overlay, encode_jpeg
 
+        found, image = _profile().read_frame(frame, feed.settings.tray)
+        source = "camera"
         overlay = encode_jpeg(draw_overlay(image, found, status="teaching"))
     dice = read_dice_dicts(found.dice, len(found.unreadable))
-    token, crops = (None, []) if not dice else _profile().remember_reading(found, image)
+    token: str | None = None
+    crops: tuple[np.ndarray | None, ...] = ()
+    if dice:
+        taught = _profile().remember_reading(found, image)
+        token, crops = taught.token, taught.crops
     for index, (die, crop) in enumerate(zip(dice, crops, strict=False)):
         die["index"] = index
-        die["crop"] = crop
+        die["crop"] = None if crop is None else png_data_url(crop)
     count = len(dice)
     message = (f"{count} {'die' if count == 1 else 'dice'} found: check each face, tap a "
                "wrong one to fix it, then confirm" if count else
@@ -116,28 +123,13 @@ def reading() -> ResponseReturnValue:
     )
 
 
-def _faces(value: object) -> list[Die | None]:
-    if not isinstance(value, list) or not value:
-        raise BadActionError("field 'dice' must be a list of faces (\"3O\"; null to leave a "
-                             "die out), one per die of the reading, in order")
-    faces: list[Die | None] = []
-    for item in value:
-        if item is None:
-            faces.append(None)
-        elif isinstance(item, str):
-            faces.append(Die.from_text(item))  # InvalidDieError: 400
-        else:
-            raise BadActionError(f"a face must be notation like \"3O\" or null, got {item!r}")
-    return faces
-
-
 @bp.post("/confirm")
 def confirm() -> ResponseReturnValue:
     """The faces the players confirmed for a reading: its dice become examples."""
     body = json_body("token", "dice")
     require_pin(body)
     token = body_field(body, "token", str)
-    taught = _profile().confirm(token, _faces(body.get("dice")))
+    taught = _profile().confirm(token, faces_field(body.get("dice")))
     return jsonify({**_summary(), "taught": taught})
 
 
@@ -158,7 +150,7 @@ def examples() -> ResponseReturnValue:
     if not text:
         raise BadActionError("say which face: /api/profile/examples?face=8R")
     face = Die.from_text(text)  # InvalidDieError: 400
-    return jsonify(face=str(face), examples=_profile().examples_of(face))
+    return jsonify(face=str(face), examples=example_dicts(_profile().examples_of(face)))
 
 
 @bp.put("/examples/<key>")

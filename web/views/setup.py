@@ -15,7 +15,7 @@ from flask.typing import ResponseReturnValue
 from web.camera import CameraControlError, CameraFeed
 from web.camera_settings import ExposureLock, parse_tray
 from web.dice_size import small_dice_advice
-from web.presenters import read_dice_dicts
+from web.presenters import camera_status_dict, exposure_status_dict, read_dice_dicts
 from web.views.common import json_body, require_pin, table
 
 bp = Blueprint("setup", __name__)
@@ -35,9 +35,9 @@ def _settings_reply() -> dict[str, Any]:
     feed = tab.camera
     exposure = {"supported": False, "locked": False, "controls": None}
     if feed is not None:
-        exposure = feed.exposure_status()
+        exposure = exposure_status_dict(feed.exposure_status())
     return {
-        "camera": None if feed is None else feed.status(),
+        "camera": None if feed is None else camera_status_dict(feed.status()),
         "tray": saved["tray"],
         "exposure": {**exposure, "saved": saved["exposure"]},
     }

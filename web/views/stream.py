@@ -6,6 +6,7 @@ from flask import Blueprint, Response, stream_with_context
 from flask.typing import ResponseReturnValue
 
 from web.live import Message, TooManyStreamsError, event_stream
+from web.presenters import game_state_dict
 from web.service import GAMES_TOPIC, game_topic
 from web.views.common import table
 
@@ -32,7 +33,8 @@ def _respond(topic: str, first: Message | None) -> Response:
 def game(game_id: int) -> ResponseReturnValue:
     """The game's full state now, then again after every change."""
     state = table().service.state(game_id)  # unknown game: 404 before streaming
-    return _respond(game_topic(game_id), Message(game_topic(game_id), "state", state))
+    first = Message(game_topic(game_id), "state", game_state_dict(state))
+    return _respond(game_topic(game_id), first)
 
 
 @bp.get("/games")
