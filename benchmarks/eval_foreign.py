@@ -32,6 +32,7 @@ from foreign_scenes import fonts, foreign_scene  # noqa: E402
 from vision.classifier import FaceClassifier  # noqa: E402
 from vision.evaluation import PipelineScore, score_reading  # noqa: E402
 from vision.pipeline import DiceReader  # noqa: E402
+from vision.read_settings import ColourSettings, ReaderSettings  # noqa: E402
 from vision.tops import TopFinder  # noqa: E402
 
 FIRST_SEED = 7_000_000
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         FaceClassifier.load(args.model),
         threads=1,
         finder=TopFinder.load(args.locator),
-        ink_order=not args.no_ink_order,
+        settings=ReaderSettings(colour=ColourSettings(ink_order=not args.no_ink_order)),
     )
     scores = {}
     for index, (key, dark) in enumerate((("light", False), ("dark", True))):

@@ -34,7 +34,8 @@ import cv2
 
 from vision.classifier import FaceClassifier
 from vision.evaluation import SCENE_SIZE, STEEP_VIEW, PipelineScore, evaluate_pipeline
-from vision.pipeline import DEFAULT_TURNS, DiceReader
+from vision.pipeline import DiceReader
+from vision.read_settings import ClassifySettings, ColourSettings, ReaderSettings
 from vision.synth.looks import eval_group
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 from vision.tops import TopFinder
@@ -93,7 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=150, help="scenes per group (150)")
     parser.add_argument(
-        "--first-seed", type=int, default=HELD_OUT_SEED_BASE, help="first scene seed"
+        "--first-seed", type=int, default=HELD_OUT_SEED_BASE,
+        help="first scene seed (a sweep to choose a setting reads from TUNING_SEED_BASE, "
+        "vision.synth.seeds; its figures are then reported from another range)"
     )
     parser.add_argument(
         "--group",
@@ -111,8 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--turns",
         type=int,
-        default=DEFAULT_TURNS,
-        help=f"quarter turns classified per die (1 to 4; {DEFAULT_TURNS})",
+        default=ClassifySettings().turns,
+        help=f"quarter turns classified per die (1 to 4; {ClassifySettings().turns})",
     )
     parser.add_argument(
         "--no-ink-order",
@@ -151,8 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         FaceClassifier.load(args.model),
         threads=1,
         finder=TopFinder.load(args.locator),
-        turns=args.turns,
-        ink_order=not args.no_ink_order,
+        settings=ReaderSettings(classify=ClassifySettings(turns=args.turns),
+                                colour=ColourSettings(ink_order=not args.no_ink_order)),
     )
     scores: dict[str, PipelineScore] = {}
     titles: dict[str, str] = {}

@@ -93,13 +93,15 @@ def _init_worker(model: str | None, locator: str | None) -> None:
 
     from vision.classifier import FaceClassifier
     from vision.pipeline import DiceReader
+    from vision.read_settings import ColourSettings, ReaderSettings
     from vision.tops import TopFinder
 
     cv2.setNumThreads(1)
     _READER = DiceReader(
         FaceClassifier.load(Path(model) if model else None),
         finder=TopFinder.load(Path(locator) if locator else None),
-        frame_inks=False,  # the readouts are what is wanted; the frame network may not exist
+        # the readouts are what is wanted; the frame network may not exist
+        settings=ReaderSettings(colour=ColourSettings(frame_inks=False)),
     )
 
 

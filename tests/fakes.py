@@ -113,6 +113,9 @@ class CannotReadFirst:
     def __init__(self, classifier: Any, *, legible: bool = False) -> None:
         self.classifier, self.legible = classifier, legible
 
+    def __getattr__(self, name: str) -> Any:  # the rest (a second look) as the classifier has it
+        return getattr(self.classifier, name)
+
     def predict_turns(self, crops: np.ndarray, turns: int = 4) -> Any:
         predictions = self.classifier.predict_turns(crops, turns)
         face = np.array(predictions.face_prob, copy=True)

@@ -25,29 +25,32 @@ the other boxes lie close together, and asks for twice their extent.
 
 from __future__ import annotations
 
-from typing import Final
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from vision.crops import channel_medians
 
-#: A box's body this far (Lab units) from the median of the frame's other boxes is odd ...
-ODD_BODY: Final[float] = 30.0
-#: ... and at least this many times the others' extent (the farthest of them from
-#: their median: how far apart the set's own bodies lie, in shade and glare) ...
-EXTENT_TIMES: Final[float] = 2.0
-#: ... when that extent is under this (the others are one set under even light) ...
-SET_EXTENT: Final[float] = 20.0
-#: ... and there are at least this many boxes in all (the box and two others).
-MIN_BOXES: Final[int] = 3
-#: A box the classifier reads as one face with at least this probability is kept anyway.
-SURE_FACE: Final[float] = 0.9
-#: A box the locator is all but certain of (its score at least this) ...
-CERTAIN_BOX: Final[float] = 0.99
-#: ... whose value the classifier is this sure of is kept too, its colour in doubt or
-#: not: a lamp's glare on a face changes its body's colour and its ink's together.
-SURE_VALUE: Final[float] = 0.9
+
+@dataclass(frozen=True)
+class BodyCheck:
+    """When a box's body is unlike the set's (the module's rule)."""
+
+    odd_body: float = 30.0
+    """A box's body this far (Lab units) from the median of the frame's other boxes is odd..."""
+    extent_times: float = 2.0
+    """...and at least this many times the others' extent (the farthest of them from their
+    median: how far apart the set's own bodies lie, in shade and glare)..."""
+    set_extent: float = 20.0
+    """...when that extent is under this (the others are one set under even light)..."""
+    min_boxes: int = 3
+    """...and there are at least this many boxes in all (the box and two others)."""
+    certain_box: float = 0.99
+    """A box the locator is all but certain of (its score at least this)..."""
+    sure_value: float = 0.9
+    """...whose value the classifier is this sure of is never judged, its colour in doubt
+    or not: a lamp's glare on a face changes its body's colour and its ink's together."""
 
 
 def body_colours(crops: np.ndarray) -> np.ndarray:
@@ -60,21 +63,24 @@ def body_colours(crops: np.ndarray) -> np.ndarray:
 
 
 def never_odd(
-    face_sure: np.ndarray, value_probs: np.ndarray, box_scores: np.ndarray
+    face_sure: np.ndarray, value_probs: np.ndarray, box_scores: np.ndarray,
+    check: BodyCheck = BodyCheck(),
 ) -> np.ndarray:
     """(N,) bool: the boxes the body rule never judges: read as one face for sure
-    (`face_sure`), or a box the locator scored CERTAIN_BOX or more whose value (the
-    highest of `value_probs`, (N, values)) is SURE_VALUE or more."""
-    value_sure = np.asarray(value_probs).max(axis=1, initial=0.0) >= SURE_VALUE
-    return np.asarray(face_sure, bool) | (value_sure & (np.asarray(box_scores) >= CERTAIN_BOX))
+    (`face_sure`), or a box the locator scored `check.certain_box` or more whose value
+    (the highest of `value_probs`, (N, values)) is `check.sure_value` or more."""
+    value_sure = np.asarray(value_probs).max(axis=1, initial=0.0) >= check.sure_value
+    certain = np.asarray(box_scores) >= check.certain_box
+    return np.asarray(face_sure, bool) | (value_sure & certain)
 
 
-def odd_bodies(bodies: np.ndarray, sure: np.ndarray) -> np.ndarray:
+def odd_bodies(bodies: np.ndarray, sure: np.ndarray,
+               check: BodyCheck = BodyCheck()) -> np.ndarray:
     """(N,) bool: the boxes whose body is unlike the others' (see the module's rule);
     `sure` (N,) bool marks boxes read as a face for sure, never odd."""
     count = len(bodies)
     odd = np.zeros(count, bool)
-    if count < MIN_BOXES:
+    if count < check.min_boxes:
         return odd
     for index in range(count):
         if sure[index]:
@@ -83,5 +89,6 @@ def odd_bodies(bodies: np.ndarray, sure: np.ndarray) -> np.ndarray:
         reference = np.median(others, axis=0)
         extent = float(np.max(np.linalg.norm(others - reference, axis=1)))
         distance = float(np.linalg.norm(bodies[index] - reference))
-        odd[index] = extent < SET_EXTENT and distance > max(ODD_BODY, EXTENT_TIMES * extent)
+        odd[index] = (extent < check.set_extent
+                      and distance > max(check.odd_body, check.extent_times * extent))
     return odd

@@ -13,33 +13,16 @@ A box fits a `DieShape` when
   times the frame's median die side;
 - and it does not lie in the flagged hand region (a knuckle is not a die).
 
-Two rules use it (`vision.pipeline`):
-- `UNREADABLE`: a box the classifier rejects is still listed, as an unreadable die,
-  when it fits. Measured on every eighth desk photo of ../shared/realdata (dice
-  scaled to 70 pixels): of the boxes the classifier rejected, it kept 54 of 67 on
-  real dice and 3 of 22 false detections; a stricter score (0.9) kept 40 and 2.
-  Its largest side was 1.4 times the frame's median die at first; 1.7 keeps three
-  or four more real dice per size over all 396 desk photos (98.4-98.5 % located
-  instead of 98.1-98.2 %) and no more false detections (a die nearer the camera, or
-  whose box takes in a side face, measures larger); a smallest side of 0.6 instead
-  of 0.7 added false detections and no dice.
-- `DOUBTFUL_FACE`: a box read as a face, but not for sure, is kept only when it
-  fits this looser shape. On the desk photos most false detections are read as
-  faces: laptop keys (small, dark, with a glyph), cable plugs and a white cable
-  label printed "C12.0". Measured over all 396 desk photos (boxes before the body
-  check), the rule dropped 28, 29 and 27 false detections at dice of 45, 70 and 90
-  pixels, and 1-2 real dice at each size; the stricter `UNREADABLE` shape would drop
-  up to 6 real dice. A long box the locator is sure of (0.9) is kept: a die leaning
-  on the tray wall, its box taking in the side face (no false detection on the
-  desk photos was both long and that sure). Faces read for sure are never judged:
-  rendered dice read for sure had locator scores as low as 0.67, as low as the
-  cable label's.
+Two rules of the reader use it (`vision.read_settings.SortSettings`): a box the
+classifier rejects is listed as an unreadable die when it fits `unreadable`, and a box
+read as a face, not for sure, is kept only when it fits the looser `doubtful_face`
+(laptop keys, cable plugs and labels are read as faces, but are seldom shaped like the
+frame's dice). How the two shapes were measured is in models/MODEL_CARD.md.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
 
 import numpy as np
 
@@ -70,14 +53,6 @@ class DieShape:
         if not low * located.die_side <= sides.max() <= high * located.die_side:
             return False
         return not in_hand(located, box.mean(axis=0))
-
-
-#: A box the classifier rejects is an unreadable die when it fits this.
-UNREADABLE: Final[DieShape] = DieShape(min_score=0.8, max_aspect=1.4, side_range=(0.7, 1.7))
-#: A box read as a face, not for sure, is a die only when it fits this.
-DOUBTFUL_FACE: Final[DieShape] = DieShape(
-    min_score=0.75, max_aspect=1.5, side_range=(0.7, 1.4), long_score=0.9
-)
 
 
 def in_hand(located: Located, point: np.ndarray) -> bool:

@@ -18,20 +18,20 @@ import copy
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from scorer.dice import FULL_ROLL
 from scorer.dice_set import PRINTED_DICE, DiceSet
-from vision.body_check import MIN_BOXES, SURE_FACE, body_colours, never_odd, odd_bodies
-from vision.decode import by_face, decode, face_probabilities
-from vision.die_shape import DOUBTFUL_FACE, UNREADABLE
+from vision.body_check import body_colours, never_odd, odd_bodies
+from vision.decode import DecodedFace, by_face, decode, face_probabilities
 from vision.focus import is_soft, sharpened
 from vision.frame_colours import FrameColours, crop_lightness
 from vision.ink_order import ink_order_evidence
 from vision.labels import colour_index, value_index
 from vision.profile import ink_chroma
+from vision.read_settings import ReaderSettings, SortSettings
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
 from vision.tops import Located, TopFinder
 from vision.trust import Calibration, DieEvidence
@@ -46,28 +46,29 @@ class FrameLocator(Protocol):
 InkEvidence = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 """(N, 3) ink chroma, (N, C) colour probabilities, (N,) body lightness (0..1) -> (N, C)
 colour log-likelihood adjustments."""
-SECOND_LOOK_TURNS: Final[tuple[int, ...]] = (1, 3)
-"""The quarter turns of a doubtful crop's second look (the first look is turn 0)."""
-DEFAULT_TURNS: Final[int] = 1
-"""Quarter turns of each crop the shipped classifier reads. It is trained on crops at
-every quarter turn, and on held-out fonts averaging two turns gained nothing measurable
-over one (MODEL_CARD.md), while each turn costs as much as the first."""
-
 if TYPE_CHECKING:
     from vision.classifier import FaceClassifier
     from vision.profile import ProfileMatcher
 
 logger = logging.getLogger(__name__)
 
-#: Candidates the classifier scores below this are not faces it can read.
-MIN_FACE_PROB: Final[float] = 0.5
-
-
-def is_unreadable_die(located: Located, index: int) -> bool:
+def is_unreadable_die(located: Located, index: int,
+                      sort: SortSettings = SortSettings()) -> bool:
     """Whether box `index` of `located`, which the classifier rejected, is a real die that
     cannot be read (a pip die, a face under glare or blur) rather than a false detection:
-    the locator is sure of a die-shaped top there (`vision.die_shape.UNREADABLE`)."""
-    return UNREADABLE.fits(located, index)
+    the locator is sure of a die-shaped top there (`SortSettings.unreadable`)."""
+    return sort.unreadable.fits(located, index)
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Every box of a frame with what the reader's stages made of it so far: the
+    classifier's readout, then which boxes are dice to decode (`dice`, in box order) and
+    which are dice that cannot be read (`unreadable`); the other boxes are not dice."""
+
+    readout: Readout
+    dice: np.ndarray  # indices into the readout's boxes
+    unreadable: np.ndarray  # indices into the readout's boxes
 
 
 @dataclass(frozen=True)
@@ -89,10 +90,9 @@ class Readout:
     """(N, 11) value probabilities averaged over every look taken at each crop (three for
     a doubtful one, `TrustSettings.second_look_below`); None: no second looks."""
 
-    @property
-    def faces(self) -> np.ndarray:
+    def faces(self, min_face_prob: float = SortSettings().min_face_prob) -> np.ndarray:
         """Indices of the boxes the classifier reads as die faces."""
-        return np.flatnonzero(self.face_prob >= MIN_FACE_PROB)
+        return np.flatnonzero(self.face_prob >= min_face_prob)
 
     def face_probs(self, index: np.ndarray) -> np.ndarray:
         """(len(index), 44) joint face probabilities of those boxes."""
@@ -120,23 +120,17 @@ class DiceReader:
         tray: Sequence[Sequence[float]] | np.ndarray | None = None,
         threads: int = 1,
         *,
-        use_inventory: bool = True,
-        turns: int = DEFAULT_TURNS,
+        settings: ReaderSettings = ReaderSettings(),
         finder: FrameLocator | None = None,
         profile: ProfileMatcher | None = None,
-        frame_inks: bool = True,
-        ink_order: bool = True,
         calibration: Calibration | None | bool = True,
         dice_set: DiceSet = PRINTED_DICE,
         second_look_below: float | None | bool = True,
     ) -> None:
         """`tray`: a polygon of (x, y) pixel points; dice outside it are ignored.
-        `turns`: quarter turns of each crop classified and averaged (1 to 4).
-        `profile`: the user's own dice (`vision.profile`), which weighs each read face;
-        None reads with the network alone. `frame_inks`: weigh each die's colour by how
-        its ink compares with the frame's other dice (`vision.frame_colours`).
-        `ink_order`: mend a colour reading that puts distinct inks in one colour
-        (`vision.ink_order`; only with `frame_inks`). `calibration`: how the dice's
+        `settings`: every stage's thresholds (`vision.read_settings`; the shipped ones by
+        default). `profile`: the user's own dice (`vision.profile`), which weighs each
+        read face; None reads with the network alone. `calibration`: how the dice's
         probabilities are calibrated and which to mark (`vision.trust`); True loads the
         one fitted for the classifier (`models/calibration.json`), None or False marks
         each die by its posterior alone. `dice_set`: the dice the table plays with,
@@ -144,9 +138,7 @@ class DiceReader:
         `second_look_below`: read a crop again at two other quarter turns when its most
         likely value is believed less than this (`vision.trust.TrustSettings`); True
         takes the calibration's (which was fitted with it), None or False never."""
-        if not 1 <= turns <= 4:
-            raise ValueError(f"turns must be 1 to 4, got {turns}")
-        self.turns = turns
+        self.settings = settings
         if classifier is None:
             from vision.classifier import FaceClassifier
 
@@ -156,12 +148,11 @@ class DiceReader:
             finder if finder is not None else TopFinder.load(threads=threads)
         )
         self.tray = None if tray is None else np.asarray(tray, dtype=np.float32).reshape(-1, 2)
-        self.use_inventory = use_inventory
         self.profile = profile
         #: Colour evidence from the frame's other dice (`vision.frame_colours`); None: off.
         #: Its network is a few hundred weights: one thread, whatever `threads` says.
-        self.ink_evidence: InkEvidence | None = FrameColours.load() if frame_inks else None
-        self.ink_order = ink_order
+        self.ink_evidence: InkEvidence | None = (
+            FrameColours.load() if settings.colour.frame_inks else None)
         if calibration is True:
             calibration = Calibration.load(
                 classifier_sha256=getattr(classifier, "sha256", None) or None
@@ -174,6 +165,11 @@ class DiceReader:
         self.second_look_below: float | None = (
             None if second_look_below is False or second_look_below is None
             else float(second_look_below))
+
+    @property
+    def turns(self) -> int:
+        """Quarter turns of each crop the classifier reads (`ClassifySettings.turns`)."""
+        return self.settings.classify.turns
 
     def sharing(
         self, *, tray: np.ndarray | None = None, finder: FrameLocator | None = None
@@ -214,55 +210,67 @@ class DiceReader:
         not yet seen. A numeral of an unseen font read wrong for sure one way up is seldom
         read the same the other ways up, so the looks' disagreement tells such dice apart
         (MODEL_CARD.md); one extra batch, for the doubtful crops only."""
+        turns = self.settings.classify.second_look_turns
         if self.second_look_below is None or self.turns != 1:
             return None
         looked = np.asarray(value_probs, np.float64).copy()
         doubtful = np.flatnonzero(looked.max(axis=1) < self.second_look_below)
         if doubtful.size:
-            turned = np.concatenate([np.rot90(crops[doubtful], k, axes=(1, 2))
-                                     for k in SECOND_LOOK_TURNS])
+            turned = np.concatenate([np.rot90(crops[doubtful], k, axes=(1, 2)) for k in turns])
             more = self.classifier.predict(np.ascontiguousarray(turned)).value_probs
-            more = np.asarray(more, np.float64).reshape(len(SECOND_LOOK_TURNS), doubtful.size, -1)
-            looked[doubtful] = (looked[doubtful] + more.sum(axis=0)) / (1 + len(SECOND_LOOK_TURNS))
+            more = np.asarray(more, np.float64).reshape(len(turns), doubtful.size, -1)
+            looked[doubtful] = (looked[doubtful] + more.sum(axis=0)) / (1 + len(turns))
         return looked
 
     def read(self, frame: np.ndarray) -> Reading:
-        """The dice in this frame, decoded jointly against the inventory."""
+        """The dice in this frame, decoded jointly against the inventory: the stages
+        locate and classify (`readout`), sort out (`sort_out`), weigh colours
+        (`colour_evidence`), decode (`vision.decode`), then calibrate and mark
+        (`_trusted`)."""
         if not is_frame(frame):
             shape = getattr(frame, "shape", None)
             logger.debug("not a BGR uint8 frame (shape %s): empty reading", shape)
             return Reading.empty((0, 0), ReadingFlag.BAD_FRAME)
         size = (int(frame.shape[1]), int(frame.shape[0]))
         readout = self.readout(frame)
-        located = readout.located
-        hand = (ReadingFlag.HAND,) if located.hand else ()
-        if not located.boxes:
+        hand = (ReadingFlag.HAND,) if readout.located.hand else ()
+        if not readout.located.boxes:
             return Reading.empty(size, *hand)
-        value_probs, colour_probs, face_prob = (
-            readout.value_probs,
-            readout.colour_probs,
-            readout.face_prob,
-        )
-        keep, unread = read_dice(readout)
-        unreadable = tuple(
-            UnreadableDie(
-                centre=_centre(located.boxes[index]),
-                corners=_corners(located.boxes[index]),
-                locator_score=round(float(located.scores[index]), 4),
-                face_prob=round(float(face_prob[index]), 4),
-            )
-            for index in unread
-        )
+        candidates = self.sort_out(readout)
+        unreadable = _unreadable_dice(candidates)
         flags = list(hand)
         if readout.soft:
             flags.append(ReadingFlag.SOFT_FOCUS)
         if unreadable:
             flags.append(ReadingFlag.UNREADABLE)
-        if keep.size + len(unreadable) > FULL_ROLL:
+        if candidates.dice.size + len(unreadable) > FULL_ROLL:
             flags.append(ReadingFlag.TOO_MANY)
-        if keep.size == 0:
+        if candidates.dice.size == 0:
             return Reading((), size, tuple(flags), unreadable)
-        boxes = [located.boxes[int(index)] for index in keep]
+        keep = candidates.dice
+        decoding = decode(
+            readout.value_probs[keep],
+            readout.colour_probs[keep],
+            use_inventory=self.settings.use_inventory,
+            evidence=self.colour_evidence(candidates),
+            dice_set=self.dice_set,
+        )
+        dice = _read_dice(candidates, decoding.faces, self.settings.sort)
+        flags += [flag for flag in decoding.flags if flag not in flags]
+        dice, roll_probability = self._trusted(dice)
+        return Reading(tuple(dice), size, tuple(flags), unreadable, roll_probability)
+
+    def sort_out(self, readout: Readout) -> Candidates:
+        """Which of the readout's boxes are dice to decode, which are dice that cannot be
+        read, and which are no dice (`read_dice`)."""
+        dice, unreadable = read_dice(readout, self.settings.sort)
+        return Candidates(readout, dice, unreadable)
+
+    def colour_evidence(self, candidates: Candidates) -> np.ndarray | None:
+        """(dice, 44) log-evidence for each die's face besides the classifier's: the
+        household's profile when taught (`vision.profile`), and how each die's ink
+        compares with the frame's other dice; None where neither speaks."""
+        readout, keep = candidates.readout, candidates.dice
         evidence = None
         profile = self.profile  # read once: another thread may swap it (the web app does)
         descriptors = readout.descriptors
@@ -272,35 +280,12 @@ class DiceReader:
         if matcher is not None and descriptors is not None and chroma is not None:
             evidence = matcher.evidence(descriptors[keep], chroma)
         if use_inks and chroma is not None:
-            inks = by_face(self._frame_colours(readout.crops[keep], chroma, colour_probs[keep]))
+            inks = by_face(self._frame_colours(readout.crops[keep], chroma,
+                                               readout.colour_probs[keep]))
             if matcher is not None:
                 inks = inks * matcher.frame_ink_weight  # the profile's inks speak too
             evidence = inks if evidence is None else evidence + inks
-        decoding = decode(
-            value_probs[keep],
-            colour_probs[keep],
-            use_inventory=self.use_inventory,
-            evidence=evidence,
-            dice_set=self.dice_set,
-        )
-        dice = [
-            ReadDie(
-                die=face.die,
-                confidence=face.confidence,
-                centre=_centre(corners),
-                corners=_corners(corners),
-                unsure=face.unsure or bool(face_prob[index] < MIN_FACE_PROB),  # legible
-                alternatives=face.alternatives,
-                face_prob=round(float(face_prob[index]), 4),
-                network_prob=round(float(_network_prob(readout, int(index), face.die)), 6),
-                agreement=_agreement(readout, int(index), face.die),
-            )
-            for face, corners, index in zip(decoding.faces, boxes, keep, strict=True)
-        ]
-        dice.sort(key=lambda read: (read.centre[1], read.centre[0]))
-        flags += [flag for flag in decoding.flags if flag not in flags]
-        dice, roll_probability = self._trusted(dice)
-        return Reading(tuple(dice), size, tuple(flags), unreadable, roll_probability)
+        return evidence
 
     def _trusted(self, dice: list[ReadDie]) -> tuple[list[ReadDie], float]:
         """The dice with their calibrated probabilities and marks (`vision.trust`), and the
@@ -316,8 +301,8 @@ class DiceReader:
         probs = [calibration.die_probability(evidence(die)) for die in dice]
         marks = calibration.marked(probs)
         trusted = [
-            replace(die, probability=round(p, 4),
-                    unsure=mark or die.face_prob < MIN_FACE_PROB)  # a legible die stays marked
+            replace(die, probability=round(p, 4),  # a legible die stays marked
+                    unsure=mark or die.face_prob < self.settings.sort.min_face_prob)
             for die, p, mark in zip(dice, probs, marks, strict=True)
         ]
         return trusted, calibration.roll_probability(probs)
@@ -330,73 +315,109 @@ class DiceReader:
         mending of distinct inks read as one colour (`vision.ink_order`)."""
         assert self.ink_evidence is not None
         evidence = self.ink_evidence(chroma, colour_probs, crop_lightness(crops))
-        if not self.ink_order:
+        if not self.settings.colour.ink_order:
             return evidence
         belief = np.log(np.maximum(colour_probs, 1e-12)) + evidence
         return evidence + ink_order_evidence(chroma, belief)
 
 
-#: A die found for sure whose crop the classifier calls no face (a die at the frame's
-#: edge under a low camera, its sides in the crop), but whose value and colour it reads
-#: at least this surely, is read, marked unsure, rather than listed unreadable.
-LEGIBLE_BELOW_FACE: Final[float] = 0.9
-
-
-def legible_dice(readout: Readout, keep: np.ndarray, unread: np.ndarray) -> np.ndarray:
+def legible_dice(readout: Readout, keep: np.ndarray, unread: np.ndarray,
+                 sort: SortSettings = SortSettings()) -> np.ndarray:
     """Those of the `unread` boxes (indices into `readout`) whose value and colour the
-    classifier reads surely although it doubts the crop is a face (`LEGIBLE_BELOW_FACE`),
+    classifier reads surely although it doubts the crop is a face (`legible_below_face`),
     where the frame's dice read as faces (`keep`) outnumber them: a Phase 10 set with a
     die or two seen oddly, not a tray of other dice."""
     if not unread.size or keep.size <= unread.size:
         return np.zeros(0, int)
-    sure = (readout.value_probs[unread].max(axis=1) >= LEGIBLE_BELOW_FACE) & (
-        readout.colour_probs[unread].max(axis=1) >= LEGIBLE_BELOW_FACE)
+    sure = (readout.value_probs[unread].max(axis=1) >= sort.legible_below_face) & (
+        readout.colour_probs[unread].max(axis=1) >= sort.legible_below_face)
     return np.asarray(unread, int)[sure]
 
 
-def read_dice(readout: Readout) -> tuple[np.ndarray, np.ndarray]:
+def read_dice(readout: Readout,
+              sort: SortSettings = SortSettings()) -> tuple[np.ndarray, np.ndarray]:
     """`set_dice` of a readout whose rejected boxes are judged by `is_unreadable_die`:
     the dice a reading decodes (with the `legible_dice` among them, in box order) and
     those it lists unreadable."""
     located, face_prob = readout.located, readout.face_prob
     keep, unread = set_dice(readout, np.array(
         [index for index in range(len(located.boxes))
-         if face_prob[index] < MIN_FACE_PROB and is_unreadable_die(located, index)], int))
-    legible = legible_dice(readout, keep, unread)
+         if face_prob[index] < sort.min_face_prob and is_unreadable_die(located, index, sort)],
+        int), sort)
+    legible = legible_dice(readout, keep, unread, sort)
     if not legible.size:
         return keep, unread
     return np.sort(np.concatenate([keep, legible])), np.setdiff1d(unread, legible)
 
 
 def set_dice(
-    readout: Readout, unread: np.ndarray | None = None
+    readout: Readout, unread: np.ndarray | None = None, sort: SortSettings = SortSettings()
 ) -> tuple[np.ndarray, np.ndarray]:
     """The dice a reading keeps, as indices into `readout`'s boxes (read, unreadable): the
     boxes read as faces, less those read without certainty whose box is not shaped
-    like a die's top (`vision.die_shape.DOUBTFUL_FACE`: key caps, cable plugs) and any
+    like a die's top (`SortSettings.doubtful_face`: key caps, cable plugs) and any
     whose body colour is unlike the rest of the set's (`vision.body_check`, which
     never judges a face read for sure, nor a certain box whose value is sure):
     things on the table, not dice; and those kept unreadable, all of them (a die of
     another kind among a set, a red pip die among white ones, is still a die found:
     it is listed, never dropped). `unread`: the boxes found unreadable (None: none)."""
     unread = np.zeros(0, int) if unread is None else unread
-    faces = readout.faces
-    sure = readout.face_probs(faces).max(axis=1) >= SURE_FACE
-    shaped = np.array([DOUBTFUL_FACE.fits(readout.located, int(index)) for index in faces], bool)
+    faces = readout.faces(sort.min_face_prob)
+    sure = readout.face_probs(faces).max(axis=1) >= sort.sure_face
+    shaped = np.array([sort.doubtful_face.fits(readout.located, int(index)) for index in faces],
+                      bool)
     keep, sure = faces[sure | shaped], sure[sure | shaped]
     if len(faces) > len(keep):
         logger.debug("%d boxes left out: read as faces, not for sure, and not die-shaped",
                      len(faces) - len(keep))
     chosen = np.concatenate([keep, unread]).astype(int)
-    if keep.size == 0 or len(chosen) < MIN_BOXES:
+    if keep.size == 0 or len(chosen) < sort.body.min_boxes:
         return keep, unread
     judged_never = np.ones(len(chosen), bool)
     scores = np.array([readout.located.score(int(index)) for index in keep])
-    judged_never[: keep.size] = never_odd(sure, readout.value_probs[keep], scores)
-    odd = odd_bodies(body_colours(readout.crops[chosen]), judged_never)
+    judged_never[: keep.size] = never_odd(sure, readout.value_probs[keep], scores, sort.body)
+    odd = odd_bodies(body_colours(readout.crops[chosen]), judged_never, sort.body)
     if odd.any():
         logger.debug("%d boxes left out: their body is unlike the set's", int(odd.sum()))
     return keep[~odd[: keep.size]], unread
+
+
+def _unreadable_dice(candidates: Candidates) -> tuple[UnreadableDie, ...]:
+    """The dice found but not read, as a Reading lists them."""
+    readout = candidates.readout
+    located = readout.located
+    return tuple(
+        UnreadableDie(
+            centre=_centre(located.boxes[index]),
+            corners=_corners(located.boxes[index]),
+            locator_score=round(float(located.scores[index]), 4),
+            face_prob=round(float(readout.face_prob[index]), 4),
+        )
+        for index in candidates.unreadable
+    )
+
+
+def _read_dice(candidates: Candidates, faces: Sequence[DecodedFace],
+               sort: SortSettings) -> list[ReadDie]:
+    """Each decoded die with where it lies and the classifier's own beliefs, top to
+    bottom, left to right."""
+    readout = candidates.readout
+    dice = [
+        ReadDie(
+            die=face.die,
+            confidence=face.confidence,
+            centre=_centre(readout.located.boxes[index]),
+            corners=_corners(readout.located.boxes[index]),
+            unsure=face.unsure or bool(readout.face_prob[index] < sort.min_face_prob),  # legible
+            alternatives=face.alternatives,
+            face_prob=round(float(readout.face_prob[index]), 4),
+            network_prob=round(float(_network_prob(readout, int(index), face.die)), 6),
+            agreement=_agreement(readout, int(index), face.die),
+        )
+        for face, index in zip(faces, candidates.dice, strict=True)
+    ]
+    dice.sort(key=lambda read: (read.centre[1], read.centre[0]))
+    return dice
 
 
 def evidence_of(die: ReadDie) -> DieEvidence:

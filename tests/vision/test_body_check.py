@@ -8,21 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_budget import examples
 
-from vision.body_check import (
-    CERTAIN_BOX,
-    MIN_BOXES,
-    ODD_BODY,
-    SET_EXTENT,
-    SURE_VALUE,
-    body_colours,
-    never_odd,
-    odd_bodies,
-)
+from vision.body_check import BodyCheck, body_colours, never_odd, odd_bodies
 from vision.pipeline import Readout, set_dice
 from vision.tops import Located
 
 IVORY = np.array([235.0, 130.0, 140.0])  # Lab, OpenCV's 8-bit scale
 KEY = np.array([70.0, 128.0, 128.0])  # a laptop key's dark grey
+SHIPPED = BodyCheck()
+MIN_BOXES, SET_EXTENT, ODD_BODY = SHIPPED.min_boxes, SHIPPED.set_extent, SHIPPED.odd_body
+SURE_VALUE, CERTAIN_BOX = SHIPPED.sure_value, SHIPPED.certain_box
 
 
 def a_set(count: int, rng: np.random.Generator, spread: float = 3.0) -> np.ndarray:

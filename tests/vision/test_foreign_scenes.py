@@ -102,10 +102,12 @@ def test_a_green_set_the_classifier_takes_for_orange_is_read_green_by_the_inks_o
     greens are read orange; with it every die is right and sure."""
     from vision.evaluation import score_reading
     from vision.pipeline import DiceReader
+    from vision.read_settings import ColourSettings, ReaderSettings
 
     scene = foreign_scenes.foreign_scene(seed, dark=True)
     reader = DiceReader(threads=1, calibration=None)  # the inks alone, no marks from trust
-    unordered = DiceReader(reader.classifier, finder=reader.finder, ink_order=False,
+    unordered = DiceReader(reader.classifier, finder=reader.finder,
+                           settings=ReaderSettings(colour=ColourSettings(ink_order=False)),
                            calibration=None)
     mended = score_reading(seed, scene.dice, reader.read(scene.image), 0.0)
     unmended = score_reading(seed, scene.dice, unordered.read(scene.image), 0.0)

@@ -26,6 +26,7 @@ from vision.model_io import COLOUR_LABELS
 from vision.onnx_model import ModelFileError
 from vision.pipeline import DiceReader
 from vision.profile import ink_chroma
+from vision.read_settings import ColourSettings, ReaderSettings
 
 RED, ORANGE, GREEN, BLUE = (COLOUR_LABELS.index(letter) for letter in "ROGB")
 WHITE_BODY = (240, 240, 240)
@@ -203,4 +204,5 @@ def test_a_corrupt_frame_network_is_refused_by_name(tmp_path):
 
 def test_a_reader_uses_the_frame_network_unless_frame_inks_are_off():
     assert isinstance(DiceReader().ink_evidence, FrameColours)
-    assert DiceReader(frame_inks=False).ink_evidence is None
+    no_inks = ReaderSettings(colour=ColourSettings(frame_inks=False))
+    assert DiceReader(settings=no_inks).ink_evidence is None

@@ -81,6 +81,7 @@ def test_the_frame_settles_a_scene_the_classifier_alone_is_unsure_of():
 
     from vision.evaluation import evaluate_pipeline
     from vision.pipeline import DiceReader
+    from vision.read_settings import ColourSettings, ReaderSettings
     from vision.synth.font_library import MissingFontError
     from vision.synth.looks import eval_group
 
@@ -89,7 +90,8 @@ def test_the_frame_settles_a_scene_the_classifier_alone_is_unsure_of():
     except MissingFontError as error:  # `bash models/install_fonts.sh --held-out`
         pytest.skip(f"the held-out fonts are not installed: {error}")
     seeds = [2_000_000_001]
-    alone = evaluate_pipeline(DiceReader(frame_inks=False), seeds, look).scenes[0]
+    no_inks = ReaderSettings(colour=ColourSettings(frame_inks=False))
+    alone = evaluate_pipeline(DiceReader(settings=no_inks), seeds, look).scenes[0]
     framed = evaluate_pipeline(DiceReader(), seeds, look).scenes[0]
     assert alone.missed == 0 and alone.unsure >= 1 and not alone.all_right()
     assert framed.all_right()

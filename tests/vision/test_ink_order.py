@@ -148,6 +148,7 @@ def test_a_reader_mends_a_yellow_green_set_read_orange_unless_told_not_to():
     """Through `DiceReader.read`: four dice printed in a yellow-green that the classifier
     is sure is orange, beside the set's red, orange and blue dice."""
     from vision.pipeline import DiceReader, Readout
+    from vision.read_settings import ColourSettings, ReaderSettings
     from vision.tops import Located
 
     inks = [(200, 30, 40)] * 2 + [(240, 120, 20)] + [(150, 200, 40)] * 4 + [(30, 70, 190)] * 2
@@ -171,10 +172,11 @@ def test_a_reader_mends_a_yellow_green_set_read_orange_unless_told_not_to():
             return readout
 
     frame = np.zeros((480, 1280, 3), np.uint8)
-    reader = GivenReadout(use_inventory=False)
+    reader = GivenReadout(settings=ReaderSettings(use_inventory=False))
     mended = [die.die.colour for die in reader.read(frame).dice]
+    unordered = ReaderSettings(colour=ColourSettings(ink_order=False), use_inventory=False)
     unmended = [die.die.colour for die in GivenReadout(
-        reader.classifier, finder=reader.finder, use_inventory=False, ink_order=False
+        reader.classifier, finder=reader.finder, settings=unordered
     ).read(frame).dice]
     assert mended == list("RRO") + list("GGGG") + list("BB")
     assert unmended == list("RRO") + list("OOOO") + list("BB")

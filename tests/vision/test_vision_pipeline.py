@@ -11,8 +11,10 @@ from fakes import CannotReadFirst, ReadsLastAsFace, WithOneMoreBox
 
 from scorer.dice import Die
 from vision.classifier import FacePredictions
+from vision.die_shape import DieShape
 from vision.evaluation import score_reading
 from vision.pipeline import DiceReader, is_unreadable_die
+from vision.read_settings import ColourSettings, ReaderSettings, SortSettings
 from vision.reading import ReadingFlag
 from vision.synth import render_scene
 from vision.synth.conditions import random_conditions
@@ -21,6 +23,7 @@ from vision.synth.seeds import HELD_OUT_SEED_BASE
 from vision.tops import Located
 from vision.tops_input import NET_WIDTH
 
+NO_INKS = ReaderSettings(colour=ColourSettings(frame_inks=False))
 GOLDEN = Path(__file__).parents[1] / "data" / "golden"
 GOLDEN_SCENES = sorted(path.stem for path in GOLDEN.glob("*.json"))
 
@@ -253,7 +256,7 @@ def test_a_box_read_as_a_face_not_for_sure_must_be_shaped_like_a_dies_top(
     body = np.median(frame[die > 0], axis=0)
     cv2.fillConvexPoly(frame, np.round(box).astype(np.int32), body.tolist())
     odd = DiceReader(ReadsLastAsFace(reader.classifier, certainty),
-                     finder=WithOneMoreBox(reader.finder, box, score), frame_inks=False)
+                     finder=WithOneMoreBox(reader.finder, box, score), settings=NO_INKS)
     reading = odd.read(frame)
     extra = [r for r in reading.dice if np.allclose(r.corners, box, atol=0.5)]
     assert len(extra) == int(kept)
@@ -361,8 +364,8 @@ def test_a_shared_reader_keeps_the_networks_and_settings_and_reads_inside_its_tr
     left_half = np.array([(0, 0), (640, 0), (640, 960), (0, 960)], np.float32)
     inside = reader.sharing(tray=left_half)
     assert inside.classifier is reader.classifier and inside.finder is reader.finder
-    assert (inside.turns, inside.use_inventory, inside.profile, inside.ink_evidence) == (
-        reader.turns, reader.use_inventory, reader.profile, reader.ink_evidence)
+    assert (inside.settings, inside.profile, inside.ink_evidence) == (
+        reader.settings, reader.profile, reader.ink_evidence)
     assert reader.tray is None  # the original reads the whole frame still
     whole, half = reader.read(scene.image), inside.read(scene.image)
     assert all(x < 640 for x, _ in half.centres())
@@ -406,16 +409,16 @@ def test_a_doubtful_crop_is_looked_at_again_and_the_looks_disagreement_is_kept()
     crops = np.zeros((2, 40, 40, 3), np.uint8)
     crops[:, 0, 0, 0] = 255
     first = _ReadsOneWayUp().predict(crops).value_probs
-    looking = DiceReader(_ReadsOneWayUp(), finder=object(), frame_inks=False,
+    looking = DiceReader(_ReadsOneWayUp(), finder=object(), settings=NO_INKS,
                          calibration=None, second_look_below=1.0)
     looked = looking._second_looks(crops, first)
     assert looked is not None
     # Read a 5 one way up and a 3 at the two other turns: a third believes the 5.
     assert looked[:, 4] == pytest.approx(1 / 3, abs=1e-3)
-    sure_enough = DiceReader(_ReadsOneWayUp(), finder=object(), frame_inks=False,
+    sure_enough = DiceReader(_ReadsOneWayUp(), finder=object(), settings=NO_INKS,
                              calibration=None, second_look_below=0.99)
     assert sure_enough._second_looks(crops, first)[:, 4] == pytest.approx(first[:, 4])
-    one_look = DiceReader(_ReadsOneWayUp(), finder=object(), frame_inks=False, calibration=None,
+    one_look = DiceReader(_ReadsOneWayUp(), finder=object(), settings=NO_INKS, calibration=None,
                           second_look_below=None)
     assert one_look._second_looks(crops, first) is None
 
@@ -433,3 +436,20 @@ def test_second_looks_change_no_die_read_only_the_agreement(reader):
     readout = looking.readout(frame)
     assert readout.looked_value_probs is not None  # every crop was looked at three ways
     assert not np.array_equal(readout.looked_value_probs, readout.value_probs)
+
+
+def test_the_sort_stage_reads_its_thresholds_from_the_settings_passed_in(reader):
+    """A die the classifier cannot read is listed unreadable under the shipped shape, and
+    dropped as no die when the settings ask for a locator surer than any."""
+    scene = render_scene(HELD_OUT_SEED_BASE + 3)
+    never_sure = SortSettings(unreadable=DieShape(min_score=1.01, max_aspect=1.4,
+                                                  side_range=(0.7, 1.7)))
+    strict = DiceReader(CannotReadFirst(reader.classifier), finder=reader.finder,
+                        settings=ReaderSettings(sort=never_sure))
+    shipped = DiceReader(CannotReadFirst(reader.classifier), finder=reader.finder)
+    assert ReaderSettings() == shipped.settings
+    assert len(shipped.read(scene.image).unreadable) == 1
+    reading = strict.read(scene.image)
+    assert len(reading.dice) == 9 and reading.unreadable == ()
+    candidates = strict.sort_out(strict.readout(scene.image))
+    assert candidates.dice.size == 9 and candidates.unreadable.size == 0

@@ -30,6 +30,7 @@ from scorer import Die
 from vision.camera_contract import RollEvent
 from vision.pipeline import DiceReader
 from vision.profile import PROFILE_FILE, DiceProfile
+from vision.read_settings import ClassifySettings, ReaderSettings
 from web.app import close_app, create_app
 from web.profile_service import PROFILE_DIR
 
@@ -534,7 +535,8 @@ def test_readers_that_describe_faces_alike_share_one_fitted_profile(taught_profi
     from web.store import GameStore
 
     service = TableProfile(tmp_path / "data", GameStore(tmp_path / "games.db"), lambda work: None)
-    first, second, other_turns = DiceReader(), DiceReader(), DiceReader(turns=2)
+    two_turns = ReaderSettings(classify=ClassifySettings(turns=2))
+    first, second, other_turns = DiceReader(), DiceReader(), DiceReader(settings=two_turns)
     for reader in (first, second, other_turns):
         service.attach(reader)
     assert first.profile is not None and first.profile.heads is not None

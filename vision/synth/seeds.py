@@ -17,6 +17,7 @@ training must never be used to measure. Each use owns a range:
 |                                        | `+ g * FRAME_COLOUR_GROUP_SPAN + i`                |
 | HELD_OUT_SEED_BASE (2 * 10**9) ..      | whole-pipeline evaluation scenes (tests, benches)  |
 | GOLDEN_SEED_BASE (2.1 * 10**9) ..      | the golden scenes, and the locator's model choice  |
+| TUNING_SEED_BASE (2,006,000,000) ..   | scenes the reader's settings are tuned on (not reported) |
 | CALIBRATION_SEED_BASE (2,007,000,000) .. | scenes the calibration is fitted on (not reported) |
 | TRUST_REPORT_SEED_BASE (2,008,000,000) .. | scenes the trust figures are reported on         |
 | PROFILE_SEED_BASE (2.4 * 10**9) ..     | dice-profile evaluation: set k, scene j is         |
@@ -73,6 +74,11 @@ that share one dice set, as a household's own dice."""
 
 PROFILE_SET_SPAN: Final[int] = 1_000
 """Scenes per dice set in the profile evaluation (set k's scenes start at k * this)."""
+
+TUNING_SEED_BASE: Final[int] = 2_006_000_000
+"""First seed of the scenes a threshold of the reader (`vision.read_settings`) is tuned on:
+sweeps read these, and a figure reported for the chosen setting is read elsewhere (from
+TRUST_REPORT_SEED_BASE, or another range never swept). Ends at CALIBRATION_SEED_BASE."""
 
 CALIBRATION_SEED_BASE: Final[int] = 2_007_000_000
 """First seed of the scenes the reader's calibration is fitted on (`benchmarks/calibrate.py`,
