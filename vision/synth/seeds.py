@@ -76,7 +76,7 @@ PROFILE_SET_SPAN: Final[int] = 1_000
 
 CALIBRATION_SEED_BASE: Final[int] = 2_007_000_000
 """First seed of the scenes the reader's calibration is fitted on (`benchmarks/calibrate.py`,
-`vision.trust`): inside the held-out range, but never a scene whose figures are reported.
+`vision.read.trust`): inside the held-out range, but never a scene whose figures are reported.
 Reported trust figures start at TRUST_REPORT_SEED_BASE."""
 
 TRUST_REPORT_SEED_BASE: Final[int] = 2_008_000_000

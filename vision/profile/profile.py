@@ -30,12 +30,12 @@ import numpy as np
 
 from scorer.atomic_file import write_atomically
 from scorer.dice import Die
-from vision import ink_likelihood
-from vision.crops import CROP_SIZE
-from vision.decode import by_face
-from vision.labels import colour_index, die_from_indices, value_index
-from vision.model_io import COLOUR_LABELS, VALUE_LABELS
-from vision.vectors import unit_rows
+from vision.read import ink_likelihood
+from vision.read.crops import CROP_SIZE
+from vision.read.decode import by_face
+from vision.read.labels import colour_index, die_from_indices, value_index
+from vision.read.model_io import COLOUR_LABELS, VALUE_LABELS
+from vision.read.vectors import unit_rows
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ INK_SIGMA: Final[float] = 0.2
 #: A colour needs this many examples before its reference is trusted.
 INK_MIN_EXAMPLES: Final[int] = 2
 #: Beside a profile's ink references, the colour evidence from the frame's other dice
-#: (`vision.frame_colours`) counts this much. Both judge a die by its ink chroma, and the
+#: (`vision.read.frame_colours`) counts this much. Both judge a die by its ink chroma, and the
 #: frame network was fitted to stand beside the classifier alone, so at full weight the
 #: same ink counted twice, and where a set's red and orange lie close the frame's guess
 #: outvoted the references the household confirmed. Chosen on 40 dice sets in the
@@ -118,7 +118,7 @@ class DiceProfile:
     """Confirmed examples of the user's faces; immutable, `add` returns a new profile."""
 
     crops: np.ndarray  # (N, CROP_SIZE, CROP_SIZE, 3) uint8, BGR
-    values: np.ndarray  # (N,) value class indices (vision.labels.VALUE_LABELS)
+    values: np.ndarray  # (N,) value class indices (vision.read.labels.VALUE_LABELS)
     colours: np.ndarray  # (N,) colour class indices (COLOUR_LABELS)
     descriptors: np.ndarray  # (N, D) float32, unit length; (N, 0) when not described
     model: str = ""  # SHA-256 of the classifier that made the descriptors
@@ -259,10 +259,10 @@ def _check(profile: DiceProfile, path: Path) -> None:
 
 class HeadEvidence(Protocol):
     """Corrections of the network's value and colour fitted to a profile
-    (`vision.profile_heads.ProfileHeads`), seen only through what the matcher asks."""
+    (`vision.profile.profile_heads.ProfileHeads`), seen only through what the matcher asks."""
 
     def evidence(self, descriptors: np.ndarray) -> np.ndarray:
-        """(N, 44) log-likelihood adjustments in `vision.decode.FACES` order."""
+        """(N, 44) log-likelihood adjustments in `vision.read.decode.FACES` order."""
         ...
 
 
@@ -276,7 +276,7 @@ class ProfileMatcher:
         chroma: np.ndarray | None = None,
     ) -> None:
         """`heads`: the classifier's heads fitted to this profile
-        (`vision.profile_heads.fit_profile_heads`); None weighs by resemblance and ink only.
+        (`vision.profile.profile_heads.fit_profile_heads`); None weighs by resemblance and ink only.
         `chroma`: the examples' `ink_chroma`, where the caller has it (None: measured here)."""
         self.profile = profile
         self.heads = heads
@@ -306,13 +306,13 @@ class ProfileMatcher:
         return PROFILE_FRAME_INK_WEIGHT if len(self._inks) >= 2 else 1.0
 
     def evidence(self, descriptors: np.ndarray, chroma: np.ndarray) -> np.ndarray:
-        """(N, 44) log-likelihood adjustments, in `vision.decode.FACES` order, for dice with
+        """(N, 44) log-likelihood adjustments, in `vision.read.decode.FACES` order, for dice with
         these descriptors and ink chroma (`ink_chroma` of their crops).
 
         Three kinds: a face the profile has seen gains SIMILARITY_WEIGHT per unit of its
         nearest example's similarity above SIMILARITY_NEUTRAL; unseen faces, and seen
         ones that do not look alike, get none. And each colour with a reference gains the
-        ink likelihood (`vision.ink_likelihood`, scale INK_SIGMA) of the die's ink chroma
+        ink likelihood (`vision.read.ink_likelihood`, scale INK_SIGMA) of the die's ink chroma
         around that colour's references. And, with `heads`, their corrections of the
         network's value and colour for these descriptors.
         """
@@ -419,7 +419,7 @@ def label_by_roll(face_probs: np.ndarray, roll: Sequence[Die]) -> list[Die]:
     """The face of each read die, given the faces the user confirmed in any order.
 
     Picks the one-to-one assignment of `roll`'s faces to the dice (rows of the (N, 44)
-    `face_probs`, `vision.decode.FACES` order) that the classifier finds most likely
+    `face_probs`, `vision.read.decode.FACES` order) that the classifier finds most likely
     (the largest sum of log-probabilities), by dynamic programming over the subsets of
     faces used (at most 10 faces, so at most 1,024 subsets per die). With fewer dice
     than faces (a die not found), the faces left over are the dice not found.

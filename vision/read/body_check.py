@@ -30,7 +30,7 @@ from typing import Final
 import cv2
 import numpy as np
 
-from vision.crops import channel_medians
+from vision.read.crops import channel_medians
 
 #: A box's body this far (Lab units) from the median of the frame's other boxes is odd ...
 ODD_BODY: Final[float] = 30.0

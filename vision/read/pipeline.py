@@ -24,17 +24,17 @@ import numpy as np
 
 from scorer.dice import FULL_ROLL
 from scorer.dice_set import PRINTED_DICE, DiceSet
-from vision.body_check import MIN_BOXES, SURE_FACE, body_colours, never_odd, odd_bodies
-from vision.decode import by_face, decode, face_probabilities
-from vision.die_shape import DOUBTFUL_FACE, UNREADABLE
-from vision.focus import is_soft, sharpened
-from vision.frame_colours import FrameColours, crop_lightness
-from vision.ink_order import ink_order_evidence
-from vision.labels import colour_index, value_index
-from vision.profile import ink_chroma
+from vision.profile.profile import ink_chroma
+from vision.read.body_check import MIN_BOXES, SURE_FACE, body_colours, never_odd, odd_bodies
+from vision.read.decode import by_face, decode, face_probabilities
+from vision.read.die_shape import DOUBTFUL_FACE, UNREADABLE
+from vision.read.focus import is_soft, sharpened
+from vision.read.frame_colours import FrameColours, crop_lightness
+from vision.read.ink_order import ink_order_evidence
+from vision.read.labels import colour_index, value_index
+from vision.read.tops import Located, TopFinder
+from vision.read.trust import Calibration, DieEvidence
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
-from vision.tops import Located, TopFinder
-from vision.trust import Calibration, DieEvidence
 
 
 class FrameLocator(Protocol):
@@ -54,8 +54,8 @@ every quarter turn, and on held-out fonts averaging two turns gained nothing mea
 over one (MODEL_CARD.md), while each turn costs as much as the first."""
 
 if TYPE_CHECKING:
-    from vision.classifier import FaceClassifier
-    from vision.profile import ProfileMatcher
+    from vision.profile.profile import ProfileMatcher
+    from vision.read.classifier import FaceClassifier
 
 logger = logging.getLogger(__name__)
 
@@ -148,7 +148,7 @@ class DiceReader:
             raise ValueError(f"turns must be 1 to 4, got {turns}")
         self.turns = turns
         if classifier is None:
-            from vision.classifier import FaceClassifier
+            from vision.read.classifier import FaceClassifier
 
             classifier = FaceClassifier.load(threads=threads)
         self.classifier = classifier
@@ -192,7 +192,7 @@ class DiceReader:
 
     def readout(self, frame: np.ndarray) -> Readout:
         """Locate the dice of a BGR uint8 frame and classify every located box."""
-        from vision.crops import CROP_SIZE, crop_face
+        from vision.read.crops import CROP_SIZE, crop_face
 
         located = self.locate(frame)
         if not located.boxes:

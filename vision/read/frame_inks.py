@@ -5,7 +5,7 @@ orange the user's set carries: a set's red may lean towards orange and its orang
 towards yellow, so a single die's ink can be ambiguous on its own. In one frame,
 though, every die is lit by the same lamp and seen by the same camera, so the dice
 that carry the same ink show (nearly) the same ink colour relative to their
-bodies (`vision.profile.ink_chroma`, in which the lamp's colour cancels). This
+bodies (`vision.profile.profile.ink_chroma`, in which the lamp's colour cancels). This
 module turns that into evidence for the decoder: each die's colour is compared
 with the ink of the other dice the classifier believes carry each colour, and a
 die whose ink matches the frame's other orange dice gains orange.
@@ -21,7 +21,7 @@ from typing import Final
 
 import numpy as np
 
-from vision import ink_likelihood
+from vision.read import ink_likelihood
 
 #: Spread of one ink's chroma between the dice of one frame (log units): a die's ink
 #: this far from a colour's frame reference costs that colour 0.5 in log-likelihood.
@@ -49,7 +49,7 @@ def frame_ink_evidence(
     `chroma`: (N, 3) ink chroma of the frame's dice (`ink_chroma`); `colour_probs`:
     (N, C) the classifier's colour probabilities. Each colour's reference for die i
     is the mean ink of the other dice weighted by their belief in that colour; die i
-    gains the ink likelihood (`vision.ink_likelihood`, scale `sigma`) around it, or
+    gains the ink likelihood (`vision.read.ink_likelihood`, scale `sigma`) around it, or
     `unseen` where the other dice hold less than `min_weight` belief in that colour.
     A frame of one die gets zeros.
     """
