@@ -17,10 +17,9 @@ import numpy as np
 import pytest
 
 from vision.camera.settle import SettleWatcher
-from vision.profile.profile import ink_chroma
 from vision.read.decode import decode
 from vision.read.frame_colours import crop_lightness
-from vision.read.frame_inks import frame_ink_evidence
+from vision.read.frame_inks import frame_ink_evidence, ink_chroma
 from vision.read.pipeline import read_dice
 
 pytestmark = pytest.mark.usefixtures("one_opencv_thread")

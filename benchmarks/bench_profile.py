@@ -16,8 +16,9 @@ import itertools
 
 import pytest
 
-from vision.profile.profile import DiceProfile, ProfileMatcher, ink_chroma
+from vision.profile.profile import DiceProfile, ProfileMatcher
 from vision.profile.profile_heads import fit_profile_heads
+from vision.read.frame_inks import ink_chroma
 from vision.read.pipeline import DiceReader
 from vision.synth import render_scene
 from vision.synth.seeds import HELD_OUT_SEED_BASE

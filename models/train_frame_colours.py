@@ -106,8 +106,8 @@ def _init_worker(model: str | None, locator: str | None) -> None:
 def _draw_chunk(group: int, chunk: int) -> dict[str, np.ndarray]:
     """Render and read one chunk's frames; per die: chroma, colour probs, lightness, truth."""
     from vision.evaluation import MATCH_RADIUS
-    from vision.profile.profile import ink_chroma
     from vision.read.frame_colours import crop_lightness
+    from vision.read.frame_inks import ink_chroma
     from vision.read.model_io import COLOUR_LABELS
     from vision.read.pipeline import read_dice
     from vision.synth import random_conditions, render_scene

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from scorer.dice import COLOUR_RGB
-from vision.profile.profile import ink_chroma
 from vision.read.frame_colours import (
     FEATURES,
     RED_TO_ORANGE,
@@ -22,7 +21,7 @@ from vision.read.frame_colours import (
     warm_pair,
     warm_rows,
 )
-from vision.read.frame_inks import frame_ink_evidence
+from vision.read.frame_inks import frame_ink_evidence, ink_chroma
 from vision.read.model_io import COLOUR_LABELS
 from vision.read.onnx_model import ModelFileError
 from vision.read.pipeline import DiceReader

@@ -6,9 +6,8 @@ import numpy as np
 import pytest
 
 from scorer.dice import COLOUR_RGB
-from vision.profile.profile import ink_chroma
 from vision.read.frame_colours import FEATURES, FrameColours, crop_lightness, warm_rows
-from vision.read.frame_inks import frame_ink_evidence
+from vision.read.frame_inks import frame_ink_evidence, ink_chroma
 from vision.read.model_io import COLOUR_LABELS
 
 torch = pytest.importorskip("torch")

@@ -14,12 +14,12 @@ from vision.profile.profile import (
     ProfileMatcher,
     contradicted_colours,
     contradicted_values,
-    ink_chroma,
     label_by_roll,
 )
 from vision.profile.teach import TeachError, teach, use_profile
 from vision.read.crops import CROP_SIZE
 from vision.read.decode import FACES
+from vision.read.frame_inks import ink_chroma
 from vision.read.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.read.pipeline import DiceReader
 from vision.synth import render_scene

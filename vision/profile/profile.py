@@ -33,6 +33,7 @@ from scorer.dice import Die
 from vision.read import ink_likelihood
 from vision.read.crops import CROP_SIZE
 from vision.read.decode import by_face
+from vision.read.frame_inks import ink_chroma
 from vision.read.labels import colour_index, die_from_indices, value_index
 from vision.read.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.read.vectors import unit_rows
@@ -52,16 +53,6 @@ PROFILE_FORMAT: Final[int] = 1
 SIMILARITY_WEIGHT: Final[float] = 20.0
 SIMILARITY_NEUTRAL: Final[float] = 0.9
 
-#: The ink of a face is its pixels far in colour from the face's median (the body): every
-#: pixel of the face's middle at least this share as far as the farthest ones (INK_PEAK).
-#: A share of the glyph's own contrast, not a fixed count of pixels, so a thin "1" is not
-#: diluted by its anti-aliased rim and body, nor a bold "10" cut to its darkest core. Its
-#: colour is taken relative to the body's, so the room light's white balance cancels, and
-#: without brightness (`ink_chroma`). Chosen on dice sets in the training fonts
-#: (colour from chroma alone: 94.4 % of dice, against 93.3 % for the 12 % farthest pixels).
-INK_FROM_PEAK: Final[float] = 0.5
-#: The farthest pixels, whose mean distance is the glyph's contrast: this share of the middle.
-INK_PEAK: Final[float] = 0.02
 #: Spread of one ink's chroma between dice and frames (log units): a die's chroma this far
 #: from a colour's reference costs it 0.5 in log-likelihood (`ProfileMatcher.evidence`).
 INK_SIGMA: Final[float] = 0.2
@@ -97,8 +88,6 @@ DOUBTED_VALUE: Final[float] = 0.05
 LIKENESS_MARGIN: Final[float] = 0.1
 #: Evidence for a colour the profile has no reference for: as if 2 sigma from it.
 _UNSEEN_INK: Final[float] = -2.0
-#: The face's middle, where the print is: the crop less this margin on each side.
-_FACE_MARGIN: Final[int] = 6
 
 DescribeCrops = Callable[[np.ndarray], np.ndarray]
 """(N, CROP_SIZE, CROP_SIZE, 3) uint8 crops -> (N, D) descriptors (`FaceClassifier.describe`)."""
@@ -334,29 +323,6 @@ class ProfileMatcher:
         if self.heads is not None:
             adjust += self.heads.evidence(descriptors)
         return adjust
-
-
-def ink_chroma(crops: np.ndarray) -> np.ndarray:
-    """(N, 3) chroma of each crop's ink relative to its body: log(ink) - log(body) per
-    channel, less its mean over the channels (brightness). A room light's colour gains
-    multiply ink and body alike, so they cancel; this is what tells orange from red
-    under a warm lamp once the profile has seen both inks."""
-    array = np.asarray(crops, np.float64)
-    if len(array) == 0:
-        return np.zeros((0, 3))
-    margin = _FACE_MARGIN
-    middle = np.log(array[:, margin:-margin, margin:-margin].reshape(len(array), -1, 3) + 1.0)
-    median = np.median(middle, axis=1, keepdims=True)
-    distance = np.linalg.norm(middle - median, axis=2)
-    order = np.argsort(distance, axis=1)
-    pixels = middle.shape[1]
-    body = np.take_along_axis(middle, order[:, : pixels // 2, None], axis=1).mean(axis=1)
-    peak_count = max(1, int(pixels * INK_PEAK))
-    peak = np.take_along_axis(distance, order[:, -peak_count:], axis=1).mean(axis=1)
-    weight = (distance >= INK_FROM_PEAK * peak[:, None]).astype(np.float64)  # peak included
-    ink = (middle * weight[:, :, None]).sum(axis=1) / weight.sum(axis=1, keepdims=True)
-    chroma = ink - body
-    return chroma - chroma.mean(axis=1, keepdims=True)
 
 
 def contradicted_colours(

@@ -21,10 +21,10 @@ from vision.profile.profile import (
     ProfileMatcher,
     contradicted_colours,
     contradicted_values,
-    ink_chroma,
     label_by_roll,
 )
 from vision.profile.profile_heads import example_probs, fit_profile_heads
+from vision.read.frame_inks import ink_chroma
 from vision.read.labels import die_from_indices
 from vision.read.pipeline import DiceReader, is_frame, read_dice
 

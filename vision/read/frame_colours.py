@@ -48,7 +48,7 @@ _FLOOR: Final[float] = 1e-9
 #: Others' belief in a colour at or below this leaves that colour's reference unknown.
 _MIN_REFERENCE_WEIGHT: Final[float] = 0.3
 
-#: An orthonormal basis of the plane of ink chroma (`vision.profile.profile.ink_chroma` rows sum
+#: An orthonormal basis of the plane of ink chroma (`vision.read.frame_inks.ink_chroma` rows sum
 #: to zero), BGR order: blue less green, then blue and green less red.
 INK_PLANE: Final[np.ndarray] = np.array([[1.0, -1.0, 0.0], [1.0, 1.0, -2.0]]) / np.array(
     [[np.sqrt(2.0)], [np.sqrt(6.0)]]
@@ -126,7 +126,7 @@ def warm_rows(
 ) -> WarmRows:
     """The feature row of every warm die of a frame (see FEATURES).
 
-    `chroma`: (N, 3) ink chroma (`vision.profile.profile.ink_chroma`); `colour_probs`: (N, C);
+    `chroma`: (N, 3) ink chroma (`vision.read.frame_inks.ink_chroma`); `colour_probs`: (N, C);
     `lightness`: (N,) (`crop_lightness`); `evidence`: (N, C) `frame_ink_evidence`."""
     probs = np.maximum(np.asarray(colour_probs, np.float64), _FLOOR)
     red, orange = WARM

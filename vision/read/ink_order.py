@@ -105,7 +105,7 @@ def ink_order_evidence(chroma: np.ndarray, log_belief: np.ndarray) -> np.ndarray
     distinct inks in one colour (see the module docstring); zeros when it does not, and
     for a frame of fewer than three dice or more than a roll's.
 
-    `chroma`: (N, 3) ink chroma (`vision.profile.profile.ink_chroma`); `log_belief`: (N, C) the
+    `chroma`: (N, 3) ink chroma (`vision.read.frame_inks.ink_chroma`); `log_belief`: (N, C) the
     log-belief in each colour so far (the classifier's with the frame inks' evidence).
     Each die of a moved group is made sure of its new colour (`MOVED_MARGIN`)."""
     belief = np.asarray(log_belief, np.float64)

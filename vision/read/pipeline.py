@@ -24,12 +24,12 @@ import numpy as np
 
 from scorer.dice import FULL_ROLL
 from scorer.dice_set import PRINTED_DICE, DiceSet
-from vision.profile.profile import ink_chroma
 from vision.read.body_check import MIN_BOXES, SURE_FACE, body_colours, never_odd, odd_bodies
 from vision.read.decode import by_face, decode, face_probabilities
 from vision.read.die_shape import DOUBTFUL_FACE, UNREADABLE
 from vision.read.focus import is_soft, sharpened
 from vision.read.frame_colours import FrameColours, crop_lightness
+from vision.read.frame_inks import ink_chroma
 from vision.read.ink_order import ink_order_evidence
 from vision.read.labels import colour_index, value_index
 from vision.read.tops import Located, TopFinder
