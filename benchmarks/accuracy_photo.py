@@ -12,7 +12,7 @@ camera; the tipped picture is then fitted back into the frame, aimed at the tray
 the uncovered edge filled with the mat's edge), blurred (Gaussian, sigma 0 to 2
 pixels at 2000 wide: focus and hand shake), enlarged to 4000 pixels wide with
 sensor noise, stored as a JPEG (quality 85 to 95) under a random EXIF orientation
-(1, 3, 6 or 8). It goes through `vision.photo.read_photo_file`, the endpoint's reading.
+(1, 3, 6 or 8). It goes through `vision.read.photo.read_photo_file`, the endpoint's reading.
 
 Prints: every die found and nothing else, every die read right (faces as a
 multiset; unsure dice counted as read), the same with no die unsure or
@@ -36,10 +36,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.photo import PhotoReading, read_photo_file
+from vision.read.photo import PhotoReading, read_photo_file
+from vision.read.tops import longest_side
 from vision.synth import random_conditions, render_scene, views
 from vision.synth.seeds import HELD_OUT_SEED_BASE
-from vision.tops import longest_side
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
 from photo_helpers import STORE, encode  # noqa: E402
@@ -107,10 +107,10 @@ class WholeReading:
 
 
 class PhotoFiles:
-    """Each photo read as the scorepad reads an upload (`vision.photo.read_photo_file`)."""
+    """Each photo read as the scorepad reads an upload (`vision.read.photo.read_photo_file`)."""
 
     def __init__(self) -> None:
-        from vision.pipeline import DiceReader
+        from vision.read.pipeline import DiceReader
 
         self.reader = DiceReader(threads=1)
 
@@ -123,7 +123,7 @@ class OneLook:
     `DiceReader.read`: what the photo reader adds to a single look, taken away."""
 
     def __init__(self) -> None:
-        from vision.pipeline import DiceReader
+        from vision.read.pipeline import DiceReader
 
         self.reader = DiceReader(threads=1)
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classifier import FaceClassifier
-from vision.crops import crop_face
+from vision.read.classifier import FaceClassifier
+from vision.read.crops import crop_face
 from vision.synth import render_scene
 from vision.synth.seeds import EVAL_SEED_BASE
 from vision.synth.training import render_face_crops

@@ -56,7 +56,7 @@ def test_database_check_on_a_busy_store(benchmark, busy_config: Config) -> None:
 
 
 def test_model_check(benchmark, busy_config: Config) -> None:
-    pytest.importorskip("vision.classifier")
+    pytest.importorskip("vision.read.classifier")
     if not resources.files("models").joinpath("dice_faces.onnx").is_file():
         pytest.skip("models/dice_faces.onnx is not shipped yet")
     camera_config = busy_config.replace(camera="demo")  # so a bad model is a failure

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.photo_file import decode_photo, inspect
+from vision.read.photo_file import decode_photo, inspect
 from vision.synth import render_scene
 from vision.synth.locator_training import tilt_scene
 from vision.synth.seeds import HELD_OUT_SEED_BASE

@@ -16,12 +16,11 @@ import itertools
 import numpy as np
 import pytest
 
-from vision.decode import decode
-from vision.frame_colours import crop_lightness
-from vision.frame_inks import frame_ink_evidence
-from vision.pipeline import read_dice
-from vision.profile import ink_chroma
-from vision.settle import SettleWatcher
+from vision.camera.settle import SettleWatcher
+from vision.read.decode import decode
+from vision.read.frame_colours import crop_lightness
+from vision.read.frame_inks import frame_ink_evidence, ink_chroma
+from vision.read.pipeline import read_dice
 
 pytestmark = pytest.mark.usefixtures("one_opencv_thread")
 
@@ -55,7 +54,7 @@ def _frame_colour_inputs(frames, reader):
 
 
 def test_frame_inks_by_distance(benchmark, frames, reader):
-    """The frame inks alone (`vision.frame_inks`): the frame network's baseline."""
+    """The frame inks alone (`vision.read.frame_inks`): the frame network's baseline."""
     chroma, probs, _ = _frame_colour_inputs(frames, reader)
     evidence = benchmark(frame_ink_evidence, chroma, probs)
     assert evidence.shape == probs.shape
@@ -63,7 +62,7 @@ def test_frame_inks_by_distance(benchmark, frames, reader):
 
 def test_frame_colours_network(benchmark, frames, reader):
     """The frame inks with red against orange settled by the frame network, as a read
-    frame uses them (`vision.frame_colours`)."""
+    frame uses them (`vision.read.frame_colours`)."""
     chroma, probs, lightness = _frame_colour_inputs(frames, reader)
     evidence = benchmark(reader.ink_evidence, chroma, probs, lightness)
     assert evidence.shape == probs.shape

@@ -2,7 +2,7 @@
 
 Target (issue 15): at most 3 ms more per 1280x960 frame, one thread. The profile is
 600 examples (the crops of 60 confirmed rolls), taught from held-out scenes, with the
-classifier's heads fitted to them (`vision.profile_heads`) as the app reads with it; the
+classifier's heads fitted to them (`vision.profile.profile_heads`) as the app reads with it; the
 frames are other held-out scenes of ten dice. The fitting itself is paid once per change
 of the profile (a confirmed roll, a correction), not per frame: measured apart.
 
@@ -16,9 +16,10 @@ import itertools
 
 import pytest
 
-from vision.pipeline import DiceReader
-from vision.profile import DiceProfile, ProfileMatcher, ink_chroma
-from vision.profile_heads import fit_profile_heads
+from vision.profile.profile import DiceProfile, ProfileMatcher
+from vision.profile.profile_heads import fit_profile_heads
+from vision.read.frame_inks import ink_chroma
+from vision.read.pipeline import DiceReader
 from vision.synth import render_scene
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 

@@ -17,9 +17,9 @@ from pathlib import Path
 import cv2
 import pytest
 
-from vision.live import TableWatcher
-from vision.pipeline import DiceReader
-from vision.sources import FrameSource
+from vision.camera.live import TableWatcher
+from vision.camera.sources import FrameSource
+from vision.read.pipeline import DiceReader
 from web.app import close_app, create_app
 from web.config import Config
 

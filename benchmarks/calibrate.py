@@ -1,5 +1,5 @@
 """Fit (or check) the reader's calibration: how often dice and rolls read with given
-evidence are right, and the roll threshold under which dice are marked (`vision.trust`).
+evidence are right, and the roll threshold under which dice are marked (`vision.read.trust`).
 
     .venv/bin/python benchmarks/calibrate.py --fit                  # writes models/calibration.json
     .venv/bin/python benchmarks/calibrate.py --first-seed 2008000000  # reliability on other scenes
@@ -25,14 +25,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classifier import FaceClassifier
 from vision.evaluation import STEEP_VIEW, evaluation_scene, match_dice
-from vision.pipeline import DiceReader, evidence_of
-from vision.reading import Reading
-from vision.synth.looks import eval_group
-from vision.synth.seeds import CALIBRATION_SEED_BASE, TRUST_REPORT_SEED_BASE
-from vision.tops import TopFinder
-from vision.trust import (
+from vision.read.classifier import FaceClassifier
+from vision.read.pipeline import DiceReader, evidence_of
+from vision.read.tops import TopFinder
+from vision.read.trust import (
     CALIBRATION_FILE,
     Calibration,
     DieEvidence,
@@ -40,6 +37,9 @@ from vision.trust import (
     TrustSettings,
     fit_weights,
 )
+from vision.reading import Reading
+from vision.synth.looks import eval_group
+from vision.synth.seeds import CALIBRATION_SEED_BASE, TRUST_REPORT_SEED_BASE
 
 GROUPS = ("held-out-light", "held-out-dark")
 #: The second look (`TrustSettings.second_look_below`) a fit takes unless told: none. Tried

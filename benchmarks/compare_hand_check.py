@@ -30,7 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.pipeline import DiceReader
+from vision.read.pipeline import DiceReader
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 
 REAL = Path(__file__).resolve().parents[1].parent / "shared" / "realdata" / "pip-dice-desk"

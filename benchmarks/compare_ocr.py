@@ -26,8 +26,8 @@ import cv2
 import numpy as np
 
 from models.evaluate import render_eval_set
-from vision.classifier import FaceClassifier
-from vision.model_io import VALUE_LABELS
+from vision.read.classifier import FaceClassifier
+from vision.read.model_io import VALUE_LABELS
 from vision.synth.looks import eval_group
 from vision.synth.seeds import EVAL_SEED_BASE
 

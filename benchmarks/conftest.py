@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.pipeline import DiceReader
+from vision.read.pipeline import DiceReader
 from vision.synth import render_scene
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 

@@ -28,10 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from camera_faults import FAULTS, CameraFault, fault, spoiled  # noqa: E402
 from foreign_scenes import fonts, foreign_scene  # noqa: E402
 
-from vision.classifier import FaceClassifier  # noqa: E402
 from vision.evaluation import PipelineScore, score_reading  # noqa: E402
-from vision.pipeline import DiceReader  # noqa: E402
-from vision.tops import TopFinder  # noqa: E402
+from vision.read.classifier import FaceClassifier  # noqa: E402
+from vision.read.pipeline import DiceReader  # noqa: E402
+from vision.read.tops import TopFinder  # noqa: E402
 
 FIRST_SEED = 7_300_000
 """Seeds of these trays: a range of their own, apart from eval_foreign's."""

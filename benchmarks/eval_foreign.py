@@ -29,11 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from eval_pipeline import pooled_score, print_score, scores_json  # noqa: E402
 from foreign_scenes import fonts, foreign_scene  # noqa: E402
 
-from vision.classifier import FaceClassifier  # noqa: E402
 from vision.evaluation import PipelineScore, score_reading  # noqa: E402
-from vision.pipeline import DiceReader  # noqa: E402
-from vision.read_settings import ColourSettings, ReaderSettings  # noqa: E402
-from vision.tops import TopFinder  # noqa: E402
+from vision.read.classifier import FaceClassifier  # noqa: E402
+from vision.read.pipeline import DiceReader  # noqa: E402
+from vision.read.settings import ColourSettings, ReaderSettings  # noqa: E402
+from vision.read.tops import TopFinder  # noqa: E402
 
 FIRST_SEED = 7_000_000
 """Seeds of the foreign trays: their own range, drawn by their own renderer."""
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-ink-order",
         action="store_true",
-        help="read without mending distinct inks read as one colour (vision/ink_order.py)",
+        help="read without mending distinct inks read as one colour (vision/read/ink_order.py)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)

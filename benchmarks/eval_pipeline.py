@@ -32,13 +32,13 @@ from pathlib import Path
 
 import cv2
 
-from vision.classifier import FaceClassifier
 from vision.evaluation import SCENE_SIZE, STEEP_VIEW, PipelineScore, evaluate_pipeline
-from vision.pipeline import DiceReader
-from vision.read_settings import ClassifySettings, ColourSettings, ReaderSettings
+from vision.read.classifier import FaceClassifier
+from vision.read.pipeline import DiceReader
+from vision.read.settings import ClassifySettings, ColourSettings, ReaderSettings
+from vision.read.tops import TopFinder
 from vision.synth.looks import eval_group
 from vision.synth.seeds import HELD_OUT_SEED_BASE
-from vision.tops import TopFinder
 
 DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
 VIEWS = ("upright", "steep")
@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-ink-order",
         action="store_true",
-        help="read without mending distinct inks read as one colour (vision/ink_order.py)",
+        help="read without mending distinct inks read as one colour (vision/read/ink_order.py)",
     )
     parser.add_argument(
         "--size", type=frame_size, default=SCENE_SIZE, metavar="WxH",

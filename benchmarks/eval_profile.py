@@ -13,7 +13,7 @@ A household rolls the same ten dice every game. Each set here is one dice set (o
 font and style, one set of inks, one body, drawn with `random_look`) shown in
 `--scenes` scenes that differ in everything else (the roll, where the dice lie, the
 mat, the lamp and its white balance). The first `--teach` scenes of a set are taught
-as a user would (`vision.teach.teach` with the true roll, in shuffled order); the
+as a user would (`vision.profile.teach.teach` with the true roll, in shuffled order); the
 rest (from scene `--read-from` on, so that runs teaching more or fewer rolls can
 read the same scenes) are read without and with the profile. With `--corrections` no
 roll is taught: every scene is read in turn, and each die the profile's reading got
@@ -43,15 +43,15 @@ import cv2
 import numpy as np
 
 from scorer.dice import WILD, Die
-from vision.classifier import FaceClassifier
-from vision.crops import crop_face
 from vision.evaluation import MATCH_RADIUS, PipelineScore, SceneScore, score_reading
-from vision.pipeline import DiceReader
-from vision.profile import DiceProfile
+from vision.profile.profile import DiceProfile
+from vision.profile.teach import TeachError, described_for, teach, use_profile
+from vision.read.classifier import FaceClassifier
+from vision.read.crops import crop_face
+from vision.read.pipeline import DiceReader
+from vision.read.tops import TopFinder
 from vision.reading import Reading
 from vision.synth.dice_sets import dice_set_scene, scene_seed
-from vision.teach import TeachError, described_for, teach, use_profile
-from vision.tops import TopFinder
 
 DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
 MISTYPED = {"R": "O", "O": "R", "G": "B", "B": "G"}

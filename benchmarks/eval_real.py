@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 
 from models.real_photos import Photo, load_photos
-from vision.photo import read_photo_file
+from vision.read.photo import read_photo_file
 
 DEFAULT_ROOT = Path(__file__).resolve().parents[1].parent / "shared" / "realdata"
 SET_NAME = "pip-dice-desk"
@@ -143,7 +143,7 @@ def evaluate(reader, photos: Sequence[Photo], die_px: float) -> dict[str, dict]:
 
 def evaluate_as_photos(photo_reader, photos: Sequence[Photo]) -> dict[str, float | int]:
     """Each photo file at its own size, read as `phase10 read` reads a JPEG or PNG (the
-    scorepad's photo reader, `vision.photo.read_photo_file`), the dice in its own pixels."""
+    scorepad's photo reader, `vision.read.photo.read_photo_file`), the dice in its own pixels."""
     from vision.reading import ReadingFlag
 
     tally = Tally()
@@ -212,9 +212,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     cv2.setNumThreads(1)
-    from vision.classifier import FaceClassifier
-    from vision.pipeline import DiceReader
-    from vision.tops import TopFinder
+    from vision.read.classifier import FaceClassifier
+    from vision.read.pipeline import DiceReader
+    from vision.read.tops import TopFinder
 
     reader = DiceReader(FaceClassifier.load(args.model), threads=1,
                         finder=TopFinder.load(args.locator))

@@ -66,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--repeats and --frames must be at least 1")
     import cv2
 
-    from vision.pipeline import DiceReader
+    from vision.read.pipeline import DiceReader
     from vision.synth import render_scene
     from vision.synth.seeds import HELD_OUT_SEED_BASE
 

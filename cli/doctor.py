@@ -91,7 +91,7 @@ def picamera_probe() -> tuple[bool, str]:
 
 def first_frame(spec: str, timeout: float = CAMERA_TIMEOUT_S) -> Any:
     """Open the source a spec names and return its first frame; raise on failure or timeout."""
-    from vision.sources import open_source  # heavy (OpenCV), so only when checking
+    from vision.camera.sources import open_source  # heavy (OpenCV), so only when checking
 
     outcome: dict[str, Any] = {}
 
@@ -185,10 +185,10 @@ def check_model(
 
 def _check_model(config: Any, path: Path | None, locator_path: Path | None) -> CheckResult:
     try:
-        from vision.classifier import FaceClassifier
-        from vision.frame_colours import FrameColours
-        from vision.onnx_model import ModelFileError
-        from vision.tops import TopFinder
+        from vision.read.classifier import FaceClassifier
+        from vision.read.frame_colours import FrameColours
+        from vision.read.onnx_model import ModelFileError
+        from vision.read.tops import TopFinder
     except ImportError as error:
         return CheckResult("model", Status.FAIL, f"the dice reader is missing ({error})",
                            "reinstall the app with deploy/install.sh")

@@ -44,7 +44,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 
 def run(args: argparse.Namespace) -> int:
     from models.evaluate import evaluate, format_report, render_eval_set
-    from vision.classifier import FaceClassifier, ModelFileError
+    from vision.read.classifier import FaceClassifier, ModelFileError
     from vision.synth.font_library import MissingFontError
     from vision.synth.looks import EVAL_GROUPS, eval_group
     from vision.synth.seeds import EVAL_SEED_BASE

@@ -12,7 +12,7 @@ does not stop the others; the exit status is non-zero at the end when any image
 could not be read. With `--profile DIR`, the dice are weighed with the dice profile
 taught with `phase10 teach` (a folder without one reads as without it).
 
-A JPEG or PNG is read as a phone's photo is on the scorepad (`vision.photo.read_photo`):
+A JPEG or PNG is read as a phone's photo is on the scorepad (`vision.read.photo.read_photo`):
 upright by its EXIF orientation, brought to a working size, read again where the dice
 measure far from the locator's trained size, cropped to the tray when one shows; the
 dice's centres and boxes are given in the pixels of the picture itself (upright).
@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-    from vision.pipeline import DiceReader
+    from vision.read.pipeline import DiceReader
     from vision.reading import Reading
 
 COMMAND = "read"
@@ -63,10 +63,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.classifier import FaceClassifier, ModelFileError
-    from vision.overlay import draw_overlay
-    from vision.pipeline import DiceReader
-    from vision.tops import TopFinder
+    from vision.read.classifier import FaceClassifier, ModelFileError
+    from vision.read.overlay import draw_overlay
+    from vision.read.pipeline import DiceReader
+    from vision.read.tops import TopFinder
 
     try:
         classifier = FaceClassifier.load(args.model, threads=args.threads)
@@ -82,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
 
     reader = DiceReader(classifier, finder=finder, dice_set=household_dice())
     if args.profile is not None:
-        from vision.profile import DiceProfile, ProfileError
-        from vision.teach import use_profile
+        from vision.profile.profile import DiceProfile, ProfileError
+        from vision.profile.teach import use_profile
 
         try:
             use_profile(reader, DiceProfile.load(args.profile))
@@ -122,8 +122,8 @@ def read_image(
     about 50 ms more), and is then read in one look of `reader` instead where OpenCV
     turned it upright otherwise. Anything else, or a file the photo reader refuses, is
     read in one look."""
-    from vision.photo import read_photo_file
-    from vision.photo_file import PhotoError
+    from vision.read.photo import read_photo_file
+    from vision.read.photo_file import PhotoError
 
     try:
         reading = read_photo_file(Path(name).read_bytes(), reader).in_photo()

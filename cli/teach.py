@@ -6,7 +6,7 @@ of ROLL it most likely shows (one face per die), and its crop is added to the
 profile in DIR (created when missing). `phase10 read --profile DIR` then reads
 with it, and the server uses the profile in its data folder. Refused, with the
 profile left as it was, when the image has no dice or not as many as ROLL. Taught
-dice whose face looks typed wrong (`vision.teach.taught_slips`: the reader leaves
+dice whose face looks typed wrong (`vision.profile.teach.taught_slips`: the reader leaves
 them out) are named, so the roll can be checked.
 """
 
@@ -43,10 +43,10 @@ def run(args: argparse.Namespace) -> int:
     from cli.dice_layout import household_dice
     from cli.read import load_image
     from scorer import parse_roll
-    from vision.classifier import ModelFileError
-    from vision.pipeline import DiceReader
-    from vision.profile import DiceProfile, ProfileError
-    from vision.teach import TeachError, teach, use_profile
+    from vision.profile.profile import DiceProfile, ProfileError
+    from vision.profile.teach import TeachError, teach, use_profile
+    from vision.read.classifier import ModelFileError
+    from vision.read.pipeline import DiceReader
 
     roll = list(parse_roll(" ".join(args.roll)))  # InvalidRollError: main reports it
     try:

@@ -55,8 +55,8 @@ import numpy as np
 import onnxruntime as ort
 from scorer import odds_file
 from scorer.odds import turn_odds
-from vision.classifier import FaceClassifier
-from vision.tops import TopFinder
+from vision.read.classifier import FaceClassifier
+from vision.read.tops import TopFinder
 
 shipped = odds_file._shipped_file()
 if shipped is None:
@@ -90,9 +90,9 @@ print(json.dumps(out))
 TIMING = r"""
 import glob, json, statistics, sys, time
 import cv2
-from vision.classifier import FaceClassifier
-from vision.pipeline import DiceReader
-from vision.tops import TopFinder
+from vision.read.classifier import FaceClassifier
+from vision.read.pipeline import DiceReader
+from vision.read.tops import TopFinder
 
 reader = DiceReader(FaceClassifier.load(threads=1), finder=TopFinder.load(threads=1))
 frames = [cv2.imread(name) for name in sorted(glob.glob(sys.argv[1] + "/*.jpg"))]

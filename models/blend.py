@@ -21,7 +21,7 @@ import numpy as np
 from models.export import export_model
 from models.net import build_net
 from models.onnx_init import load_onnx_weights
-from vision.crops import CROP_SIZE
+from vision.read.crops import CROP_SIZE
 
 
 def blend(first: Path, second: Path, weight: float, output: Path, architecture: str) -> dict:

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.classifier import FaceClassifier
-from vision.model_io import COLOUR_LABELS, VALUE_LABELS
+from vision.read.classifier import FaceClassifier
+from vision.read.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.synth.looks import LookMix
 from vision.synth.seeds import EVAL_SEED_BASE
 from vision.synth.training import render_face_crops

@@ -16,11 +16,11 @@ import onnxruntime as ort
 import torch
 
 from models.net import FaceNet, FaceNetProbabilities, build_net
-from vision.crops import CROP_SIZE, crops_to_tensor
-from vision.model_io import FACE_EMBEDDING as EMBEDDING_OUTPUT
-from vision.model_io import FACE_INPUT as INPUT_NAME
-from vision.model_io import FACE_OUTPUTS as CLASSIFIER_OUTPUTS
-from vision.model_io import LOCATOR_INPUT, LOCATOR_OUTPUTS
+from vision.read.crops import CROP_SIZE, crops_to_tensor
+from vision.read.model_io import FACE_EMBEDDING as EMBEDDING_OUTPUT
+from vision.read.model_io import FACE_INPUT as INPUT_NAME
+from vision.read.model_io import FACE_OUTPUTS as CLASSIFIER_OUTPUTS
+from vision.read.model_io import LOCATOR_INPUT, LOCATOR_OUTPUTS
 
 logger = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ def export_locator(net, path: Path, sample: np.ndarray) -> dict:
     verify ONNX Runtime against PyTorch on `sample` network inputs (N, H, W, 3) uint8,
     and write the hash beside it."""
     from models.locator_net import TopNetProbabilities
-    from vision.tops_input import to_tensor
+    from vision.read.tops_input import to_tensor
 
     model = TopNetProbabilities(net).eval()
     x = to_tensor(sample)

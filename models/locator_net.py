@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from vision.tops_input import CHANNELS, INPUT_CHANNELS
+from vision.read.tops_input import CHANNELS, INPUT_CHANNELS
 
 WIDTHS: tuple[int, int, int, int] = (16, 32, 64, 96)
 

@@ -11,7 +11,7 @@ import torch
 from torch import nn
 
 from models.options import ARCHITECTURES, SHIPPED_ARCHITECTURE
-from vision.model_io import COLOUR_LABELS, VALUE_LABELS
+from vision.read.model_io import COLOUR_LABELS, VALUE_LABELS
 
 #: FaceNet's default size, "small" of `models.options.ARCHITECTURES`: the stem's channels,
 #: then (channels, conv layers) of each later stage; a 2x2 max-pool sits between stages

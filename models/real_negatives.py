@@ -30,8 +30,8 @@ import cv2
 import numpy as np
 
 from models.real_photos import Photo, load_photos
-from vision.crops import CROP_SIZE, crop_face
-from vision.tops import TopFinder
+from vision.read.crops import CROP_SIZE, crop_face
+from vision.read.tops import TopFinder
 
 logger = logging.getLogger(__name__)
 

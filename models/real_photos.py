@@ -22,14 +22,14 @@ from typing import Final
 import cv2
 import numpy as np
 
-from vision.tops_input import CHANNELS, NET_GRID, NET_STRIDE
+from vision.read.tops_input import CHANNELS, NET_GRID, NET_STRIDE
 
 HELD_OUT_PREFIX: Final[str] = "valid"
 """Photos named like this are kept for measuring (the data set's own validation split)."""
 
 BOX_PX: Final[tuple[float, float]] = (17.0, 30.0)
 """Whole-die box sides, in network input pixels, a photo sample is scaled to: the
-trained top size (vision.tops.TRAINED_DIE_PX, 20) plus the sides a box also holds."""
+trained top size (vision.read.tops.TRAINED_DIE_PX, 20) plus the sides a box also holds."""
 
 MASK_GROWTH: Final[float] = 2.0
 """Around each die, a square this many die sides wide is left out of the loss (but for

@@ -28,7 +28,7 @@ from models.export import export_model
 from models.net import FaceNet, build_net
 from models.onnx_init import freeze_norms, load_onnx_weights
 from models.options import TrainConfig, add_arguments, checkpoint_path, config_from_args
-from vision.crops import CROP_SIZE, crops_to_tensor
+from vision.read.crops import CROP_SIZE, crops_to_tensor
 from vision.synth.font_library import Split, font_files
 from vision.synth.looks import LookMix
 from vision.synth.seeds import EVAL_SEED_BASE, FACE_RUN_SPAN, FACE_VALIDATION_OFFSET

@@ -1,4 +1,4 @@
-"""Train the frame-colour network (`vision.frame_colours`): red against orange from the frame.
+"""Train the frame-colour network (`vision.read.frame_colours`): red against orange from the frame.
 
 Three steps, each resumable:
 
@@ -11,7 +11,7 @@ Three steps, each resumable:
    classifier's hash; a chunk already there for the same classifier is not drawn again,
    so an interrupted run goes on where it stopped.
 2. **Rows.** Every warm die of every frame becomes a feature row
-   (`vision.frame_colours.warm_rows`) labelled red or orange; warm dice that are truly
+   (`vision.read.frame_colours.warm_rows`) labelled red or orange; warm dice that are truly
    green or blue are left out. Every fifth frame is kept for validation.
 3. **Training.** A one-hidden-layer network, full batch, Adam, with the features'
    scaling folded into its first layer, exported with its hash
@@ -38,8 +38,8 @@ import torch
 from torch import nn
 
 from models.export import _export_checked
-from vision.frame_colours import FEATURES, INPUT, MODEL_FILE, OUTPUTS, WARM, warm_rows
-from vision.frame_inks import frame_ink_evidence
+from vision.read.frame_colours import FEATURES, INPUT, MODEL_FILE, OUTPUTS, WARM, warm_rows
+from vision.read.frame_inks import frame_ink_evidence
 from vision.synth.seeds import (
     FRAME_COLOUR_GROUP_SPAN,
     FRAME_COLOUR_SEED_BASE,
@@ -91,10 +91,10 @@ def _init_worker(model: str | None, locator: str | None) -> None:
     global _READER
     import cv2
 
-    from vision.classifier import FaceClassifier
-    from vision.pipeline import DiceReader
-    from vision.read_settings import ColourSettings, ReaderSettings
-    from vision.tops import TopFinder
+    from vision.read.classifier import FaceClassifier
+    from vision.read.pipeline import DiceReader
+    from vision.read.settings import ColourSettings, ReaderSettings
+    from vision.read.tops import TopFinder
 
     cv2.setNumThreads(1)
     _READER = DiceReader(
@@ -108,10 +108,10 @@ def _init_worker(model: str | None, locator: str | None) -> None:
 def _draw_chunk(group: int, chunk: int) -> dict[str, np.ndarray]:
     """Render and read one chunk's frames; per die: chroma, colour probs, lightness, truth."""
     from vision.evaluation import MATCH_RADIUS
-    from vision.frame_colours import crop_lightness
-    from vision.model_io import COLOUR_LABELS
-    from vision.pipeline import read_dice
-    from vision.profile import ink_chroma
+    from vision.read.frame_colours import crop_lightness
+    from vision.read.frame_inks import ink_chroma
+    from vision.read.model_io import COLOUR_LABELS
+    from vision.read.pipeline import read_dice
     from vision.synth import random_conditions, render_scene
     from vision.synth.looks import eval_group
 
@@ -149,7 +149,7 @@ def draw_frames(
     cache: Path, config: TrainConfig, model: Path | None, locator: Path | None
 ) -> list[Path]:
     """The chunk files of the run, drawing those missing (for this classifier)."""
-    from vision.classifier import FaceClassifier
+    from vision.read.classifier import FaceClassifier
 
     tag = FaceClassifier.load(model).sha256[:16]
     cache.mkdir(parents=True, exist_ok=True)

@@ -32,6 +32,7 @@ from models.locator_net import TopNet
 from models.onnx_init import freeze_norms, load_onnx_weights
 from models.options import LocatorConfig, add_locator_arguments, locator_config_from_args
 from models.real_photos import LabelledPhotos
+from vision.read.tops_input import CHANNELS, NET_GRID, NET_STRIDE, to_tensor
 from vision.synth.font_library import Split, font_files
 from vision.synth.locator_training import render_locator_samples
 from vision.synth.looks import LookMix
@@ -42,7 +43,6 @@ from vision.synth.seeds import (
     LOCATOR_VALIDATION_OFFSET,
 )
 from vision.synth.training import OUTLINE_SHARE
-from vision.tops_input import CHANNELS, NET_GRID, NET_STRIDE, to_tensor
 
 logger = logging.getLogger(__name__)
 

@@ -45,7 +45,7 @@ from models.export import export_model
 from models.net import FaceNet, build_net
 from models.options import ARCHITECTURES
 from models.train import CHUNK, _render_chunk, chunk_seeds, supervised_loss
-from vision.crops import CROP_SIZE, PIXEL_MEAN, PIXEL_STD
+from vision.read.crops import CROP_SIZE, PIXEL_MEAN, PIXEL_STD
 from vision.synth.font_library import Split, font_files
 from vision.synth.looks import LookMix
 from vision.synth.seeds import FACE_VALIDATION_OFFSET

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 import pytest
 
-from vision.camera_contract import DiceThrower, ExposureControl, RollEvent, TrayFractions
+from vision.camera.camera_contract import DiceThrower, ExposureControl, RollEvent, TrayFractions
 from vision.reading import Reading
 
 if TYPE_CHECKING:

@@ -51,7 +51,7 @@ class ReadDie:
     """The classifier's own probability of the face read, before the frame's inks, the
     profile and the dice table weighed in."""
     probability: float | None = None
-    """The share of dice read like this one that are right (`vision.trust`); None where
+    """The share of dice read like this one that are right (`vision.read.trust`); None where
     the reader has no calibration (then `confidence` is all there is)."""
     agreement: float = 1.0
     """The classifier's belief in the value read, averaged over its looks at the crop (a
@@ -124,7 +124,7 @@ class Reading:
     flags: tuple[ReadingFlag, ...] = field(default=())
     unreadable: tuple[UnreadableDie, ...] = ()
     roll_probability: float | None = None
-    """The probability that every die read is right (`vision.trust`), None where unknown."""
+    """The probability that every die read is right (`vision.read.trust`), None where unknown."""
 
     @classmethod
     def empty(cls, frame_size: tuple[int, int] = (0, 0), *flags: ReadingFlag) -> Reading:

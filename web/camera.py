@@ -1,7 +1,7 @@
 """The optional camera: a background thread that turns the table watcher's readings into rolls.
 
 The scorepad runs without it (camera "none": hand entry only). The watcher is
-a `vision.camera_contract.TableCamera`: vision's `TableWatcher`, or a test's
+a `vision.camera.camera_contract.TableCamera`: vision's `TableWatcher`, or a test's
 fake. Its optional capabilities are explicit: `exposure` (None: no exposure
 controls, only the Pi camera has them) and `thrower` (None: dice are rolled by
 hand, only the demo table throws). The camera and the networks are opened only
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from scorer import ROLLS_PER_TURN
-from vision.camera_contract import (
+from vision.camera.camera_contract import (
     DemoBusyError,
     ExposureControl,
     ExposureLockError,
@@ -92,10 +92,10 @@ def vision_factory(source: str, threads: int,
     given the watcher's DiceReader (the table's dice profile attaches to it)."""
 
     def make() -> TableCamera:
-        from vision.live import (
+        from vision.camera.live import (
             TableWatcher,  # loaded on use: the app without a camera loads no OpenCV or model
         )
-        from vision.pipeline import DiceReader
+        from vision.read.pipeline import DiceReader
 
         reader = DiceReader(threads=threads)
         if on_reader is not None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from vision.camera_contract import SourceError, parse_source_spec
+from vision.camera.camera_contract import SourceError, parse_source_spec
 
 #: Camera settings of the scorepad itself; anything else is a vision source spec.
 CAMERA_CHOICES: Final[tuple[str, ...]] = ("auto", "none")

@@ -20,7 +20,7 @@ def example_key(crop: np.ndarray) -> str:
 def cut_crops(reading: Reading, image: np.ndarray) -> list[np.ndarray | None]:
     """Each die's crop as the reader cut it: the dice read, then the unreadable ones
     (the order of a roll on the table); None for a die without corners."""
-    from vision.crops import (
+    from vision.read.crops import (
         crop_face,  # loaded on use: the app without a camera loads no OpenCV or model
     )
 

@@ -19,9 +19,9 @@ MIN_DIE_SHARE: Final[float] = 60 / 1280
 
 def small_dice_advice(reading: Reading) -> str | None:
     """What to do when the dice found (read or not) measure under MIN_DIE_SHARE of the
-    frame's width (`vision.die_measure.die_side`, as the photo reader measures them); None when
+    frame's width (`vision.read.die_measure.die_side`, as the photo reader measures them); None when
     they are large enough, or none was found."""
-    from vision.die_measure import (
+    from vision.read.die_measure import (
         die_side,  # loaded on use: the app without a camera loads no OpenCV or model
     )
 

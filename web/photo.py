@@ -1,8 +1,8 @@
 """The table's photo uploads: the limits of an upload, one photo read at a time, and
 the errors the scorepad answers with.
 
-Reading a photo is vision's (`vision.photo.read_photo`, the file checked and decoded by
-`vision.photo_file`); this module holds the upload's pixel limits (more bytes than
+Reading a photo is vision's (`vision.read.photo.read_photo`, the file checked and decoded by
+`vision.read.photo_file`); this module holds the upload's pixel limits (more bytes than
 `max_photo_bytes` are refused before the body is read, `web.views.photo`), the table's
 own reader for photos (never the camera thread's: that one's tray changes under it),
 loaded on the first photo, and the lock that keeps two uploads from reading at once.
@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, TypeVar
 
-from vision.photo_file import (
+from vision.read.photo_file import (
     BadImageError,
     NotAnImageError,
     PhotoError,
@@ -28,7 +28,7 @@ from vision.photo_file import (
 from web.reader import ReaderFactory, ReaderHook, TableReader
 
 if TYPE_CHECKING:
-    from vision.photo import PhotoReading
+    from vision.read.photo import PhotoReading
 
 T = TypeVar("T")
 
@@ -50,7 +50,7 @@ def dice_reader_factory(threads: int = 1) -> ReaderFactory:
     """Makes the photos' own DiceReader (its networks loaded only when called)."""
 
     def make() -> TableReader:
-        from vision.pipeline import (
+        from vision.read.pipeline import (
             DiceReader,  # loaded on use: the app without a camera loads no OpenCV or model
         )
 
@@ -80,7 +80,7 @@ class PhotoReader:
     def read(self, data: bytes) -> PhotoReading:
         """Check the upload's header, then decode and read it. Raises a PhotoError for
         a bad upload (before waiting for the reader), PhotoBusyError when busy."""
-        from vision.photo import (
+        from vision.read.photo import (
             read_photo,  # loaded on use: the app without a camera loads no OpenCV or model
         )
 

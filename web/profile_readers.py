@@ -18,8 +18,8 @@ import numpy as np
 from web.reader import TableReader
 
 if TYPE_CHECKING:
-    from vision.profile import DiceProfile
-    from vision.teach import LeftOut
+    from vision.profile.profile import DiceProfile
+    from vision.profile.teach import LeftOut
 
 log = logging.getLogger(__name__)
 
@@ -62,10 +62,10 @@ class ProfileReaders:
         examples the players checked (never left out). `built` holds the matchers already
         made this round, by model and quarter turns. Returns what reading with it found,
         when this reader's model describes it (None: nothing new learnt)."""
-        from vision.pipeline import (
+        from vision.profile.teach import use_profile
+        from vision.read.pipeline import (
             DiceReader,  # loaded on use: the app without a camera loads no OpenCV or model
         )
-        from vision.teach import use_profile
 
         if not isinstance(reader, DiceReader):
             return None  # a stand-in reader (tests) has no profile to swap

@@ -1,6 +1,6 @@
 """The table's dice profile (issue 15): the user's own dice, kept in the data folder.
 
-`TableProfile` owns the profile of `<data dir>/profile/` (`vision.profile`) and its
+`TableProfile` owns the profile of `<data dir>/profile/` (`vision.profile.profile`) and its
 changes; the jobs around it are modules of their own: the readers that read with it
 (`web.profile_readers`), its progress file (`web.profile_progress`), teaching readings
 under tokens (`web.teaching_readings`), the crops of rolls read from pictures
@@ -13,7 +13,7 @@ under tokens (`web.teaching_readings`), the crops of rolls read from pictures
   die's crop under a token; `confirm` adds the crops with the faces the players
   confirmed, saves the profile (atomically) and counts one roll confirmed.
 - **Dice left out.** A taught die whose face looks typed wrong is left out of the
-  reading (`vision.teach.taught_slips`); `fix_example` puts its face right, keeps it
+  reading (`vision.profile.teach.taught_slips`); `fix_example` puts its face right, keeps it
   (the players checked it: it is read with from then on) or forgets it.
 - **During play**, the camera thread and the photo upload hand over the crops of
   each roll they put on the table (`remember_read_roll`); when the players correct
@@ -55,8 +55,8 @@ from web.table_roll import RollSource, TableRoll
 from web.teaching_readings import TeachingReadings
 
 if TYPE_CHECKING:
-    from vision.profile import DiceProfile
-    from vision.teach import LeftOut
+    from vision.profile.profile import DiceProfile
+    from vision.profile.teach import LeftOut
 
 __all__ = ["PROFILE_DIR", "PROGRESS_FILE", "ProfileSaveError", "TableProfile",
            "TeachingError", "UnknownExampleError", "UnknownReadingError"]
@@ -124,7 +124,7 @@ class TableProfile:
         if not self.folder.is_dir() or not any(self.folder.iterdir()):
             return  # nothing taught yet: vision's model code is not even imported
         # loaded on use: the app without a camera loads no OpenCV or model
-        from vision.profile import DiceProfile, ProfileError
+        from vision.profile.profile import DiceProfile, ProfileError
 
         try:
             profile = DiceProfile.load(self.folder)
@@ -243,7 +243,7 @@ class TableProfile:
         """Read a camera frame with the lent reader, inside the tray (fractions of the frame)."""
 
         def work(reader: TableReader) -> tuple[Reading, np.ndarray]:
-            from vision.pipeline import DiceReader  # a reader is loaded: so is vision
+            from vision.read.pipeline import DiceReader  # a reader is loaded: so is vision
 
             if not isinstance(reader, DiceReader):  # a stand-in reader: the whole frame
                 return reader.read(frame), frame
@@ -289,7 +289,7 @@ class TableProfile:
         """Forget every example: the profile (even an unusable one) and its progress go."""
         with self._lock:
             if self.folder.is_dir():
-                from vision.profile import PROFILE_FILE
+                from vision.profile.profile import PROFILE_FILE
 
                 for name in (PROFILE_FILE, PROGRESS_FILE):
                     (self.folder / name).unlink(missing_ok=True)
@@ -356,9 +356,9 @@ class TableProfile:
         array = np.stack(crops).astype(np.uint8)
 
         def work(reader: TableReader) -> None:
-            from vision.pipeline import DiceReader  # a reader is loaded: so is vision
-            from vision.profile import DiceProfile
-            from vision.teach import described_for
+            from vision.profile.profile import DiceProfile
+            from vision.profile.teach import described_for
+            from vision.read.pipeline import DiceReader  # a reader is loaded: so is vision
 
             if not isinstance(reader, DiceReader):
                 raise TeachingError("this reader cannot learn your dice")

@@ -69,7 +69,7 @@ def test_a_corrupt_locator_is_a_clear_error(capsys, tmp_path):
 
 
 def test_a_die_that_cannot_be_read_is_listed_with_no_value(capsys, monkeypatch):
-    from vision.classifier import FaceClassifier
+    from vision.read.classifier import FaceClassifier
 
     real_load = FaceClassifier.load
     monkeypatch.setattr(

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from cli.main import main
-from vision.profile import PROFILE_FILE, DiceProfile
+from vision.profile.profile import PROFILE_FILE, DiceProfile
 
 GOLDEN = Path(__file__).parents[1] / "data" / "golden"
 

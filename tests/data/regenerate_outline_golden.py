@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.model_io import VALUE_LABELS
+from vision.read.model_io import VALUE_LABELS
 from vision.synth.outline_glyphs import OutlineStyle, outline_glyph_mask
 
 HERE = Path(__file__).resolve().parent / "outline_golden"

@@ -309,14 +309,14 @@ def test_image_folder_camera_gives_a_frame(tmp_path: Path) -> None:
 
 
 def test_camera_without_frames_fails_naming_why(tmp_path: Path) -> None:
-    pytest.importorskip("vision.sources")
+    pytest.importorskip("vision.camera.sources")
     (tmp_path / "empty").mkdir()
     result = doctor.check_camera(config_for(tmp_path, camera=f"images:{tmp_path / 'empty'}"))
     assert result.status is Status.FAIL and "no images" in result.message
 
 
 def test_missing_usb_camera_fails_with_the_device_fix(tmp_path: Path) -> None:
-    pytest.importorskip("vision.sources")
+    pytest.importorskip("vision.camera.sources")
     result = doctor.check_camera(config_for(tmp_path, camera="device:97"), timeout=10)
     assert result.status is Status.FAIL and "device:97" in result.message
     assert "/dev/video" in result.fix
@@ -326,20 +326,20 @@ def test_missing_usb_camera_fails_with_the_device_fix(tmp_path: Path) -> None:
 
 
 def test_missing_classifier_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "vision.classifier", None)  # import raises ImportError
+    monkeypatch.setitem(sys.modules, "vision.read.classifier", None)  # import raises ImportError
     result = doctor.check_model(config_for(tmp_path, camera="picamera"))
     assert result.status is Status.FAIL and "dice reader is missing" in result.message
 
 
 def test_model_problems_only_warn_without_a_camera(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "vision.classifier", None)
+    monkeypatch.setitem(sys.modules, "vision.read.classifier", None)
     result = doctor.check_model(config_for(tmp_path, camera="none"))
     assert result.status is Status.WARN and "not needed while camera is none" in result.message
 
 
 def test_corrupt_model_file_fails_naming_the_hash(tmp_path: Path) -> None:
-    pytest.importorskip("vision.classifier")
+    pytest.importorskip("vision.read.classifier")
     model = tmp_path / "dice_faces.onnx"
     model.write_bytes(b"an ONNX file damaged on the SD card")
     expected = hashlib.sha256(b"the ONNX file as it was shipped").hexdigest()
@@ -352,7 +352,7 @@ def test_corrupt_model_file_fails_naming_the_hash(tmp_path: Path) -> None:
 
 
 def test_model_without_its_hash_file_fails(tmp_path: Path) -> None:
-    pytest.importorskip("vision.classifier")
+    pytest.importorskip("vision.read.classifier")
     model = tmp_path / "dice_faces.onnx"
     model.write_bytes(b"onnx")
     result = doctor.check_model(config_for(tmp_path, camera="demo"), path=model)
@@ -393,8 +393,8 @@ def _tiny_face_model(path: Path, size: int) -> None:
 
 
 def test_a_model_matching_its_hash_passes(tmp_path: Path) -> None:
-    pytest.importorskip("vision.classifier")
-    crops = pytest.importorskip("vision.crops")
+    pytest.importorskip("vision.read.classifier")
+    crops = pytest.importorskip("vision.read.crops")
     model = tmp_path / "tiny_faces.onnx"
     _tiny_face_model(model, crops.CROP_SIZE)
     result = doctor.check_model(config_for(tmp_path, camera="demo"), path=model)
@@ -405,7 +405,7 @@ def test_a_model_matching_its_hash_passes(tmp_path: Path) -> None:
 
 
 def test_shipped_model_passes(tmp_path: Path) -> None:
-    pytest.importorskip("vision.classifier")
+    pytest.importorskip("vision.read.classifier")
     if not resources.files("models").joinpath("dice_faces.onnx").is_file():
         pytest.skip("models/dice_faces.onnx is not shipped yet")
     result = doctor.check_model(config_for(tmp_path, camera="demo"))
@@ -418,13 +418,13 @@ def test_shipped_model_passes(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("module", "loader", "file"),
-    [("vision.tops", "TopFinder", "dice_tops.onnx"),
-     ("vision.frame_colours", "FrameColours", "frame_colours.onnx")],
+    [("vision.read.tops", "TopFinder", "dice_tops.onnx"),
+     ("vision.read.frame_colours", "FrameColours", "frame_colours.onnx")],
 )
 def test_model_error_maps_to_a_failure(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str, loader: str, file: str
 ) -> None:
-    onnx_model = pytest.importorskip("vision.onnx_model")
+    onnx_model = pytest.importorskip("vision.read.onnx_model")
     owner = pytest.importorskip(module)
 
     def corrupt(path: Path | None = None, threads: int = 1) -> None:

@@ -30,7 +30,7 @@ def _export(path: Path, seed: int, architecture: str = "small") -> Path:
 
 
 def _probabilities(path: Path, crops: np.ndarray) -> np.ndarray:
-    from vision.classifier import FaceClassifier
+    from vision.read.classifier import FaceClassifier
 
     return FaceClassifier.load(path).predict(crops).value_probs
 

@@ -1,4 +1,4 @@
-"""A box whose body colour is unlike the rest of the set's is no die (vision.body_check)."""
+"""A box whose body colour is unlike the rest of the set's is no die (vision.read.body_check)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_budget import examples
 
-from vision.body_check import BodyCheck, body_colours, never_odd, odd_bodies
-from vision.pipeline import Readout, set_dice
-from vision.tops import Located
+from vision.read.body_check import BodyCheck, body_colours, never_odd, odd_bodies
+from vision.read.pipeline import Readout, set_dice
+from vision.read.tops import Located
 
 IVORY = np.array([235.0, 130.0, 140.0])  # Lab, OpenCV's 8-bit scale
 KEY = np.array([70.0, 128.0, 128.0])  # a laptop key's dark grey
@@ -77,7 +77,7 @@ def _keycap(image: np.ndarray, centre: tuple[int, int], side: int) -> None:
 
 
 def test_a_key_beside_a_set_of_light_dice_is_located_but_is_no_die():
-    from vision.pipeline import DiceReader
+    from vision.read.pipeline import DiceReader
     from vision.synth import render_scene
     from vision.synth.seeds import HELD_OUT_SEED_BASE
 

@@ -111,7 +111,7 @@ def test_the_evaluation_reads_a_spoilt_tray_where_its_dice_now_lie():
     if not font_files(Split.HELD_OUT, require=False):
         pytest.skip("held-out fonts not installed (models/install_fonts.sh --held-out)")
     evaluation = load_benchmark("eval_camera_faults")
-    from vision.pipeline import DiceReader
+    from vision.read.pipeline import DiceReader
 
     faults = (camera_faults.fault("clean"), camera_faults.fault("tilted"))
     first = evaluation.FIRST_SEED + 500_000

@@ -13,7 +13,7 @@ import pytest
 
 from models.evaluate import render_eval_set
 from scorer.dice import COLOUR_LETTERS
-from vision.classifier import (
+from vision.read.classifier import (
     COLOUR_LABELS,
     MODEL_NAME,
     VALUE_LABELS,
@@ -21,7 +21,7 @@ from vision.classifier import (
     FacePredictions,
     ModelFileError,
 )
-from vision.crops import CROP_SIZE
+from vision.read.crops import CROP_SIZE
 from vision.synth.seeds import EVAL_SEED_BASE
 
 SHIPPED = Path(str(resources.files("models").joinpath(MODEL_NAME)))
@@ -154,7 +154,7 @@ def _dejavu() -> tuple[str, ...]:
 
 def _true_corner_crops(fonts, white_balance, seeds, dark=None):
     """Crops cut at the true corners of dice drawn in `fonts` under a given room light."""
-    from vision.crops import crop_face
+    from vision.read.crops import crop_face
     from vision.synth import random_conditions, render_scene
     from vision.synth.looks import random_look
     from vision.synth.placement import random_placements, random_roll

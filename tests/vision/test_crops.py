@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.crops import CROP_SIZE, channel_medians, crop_face, crops_to_tensor, order_corners
-from vision.labels import NO_LABEL
-from vision.model_io import COLOUR_LABELS, VALUE_LABELS
+from vision.read.crops import CROP_SIZE, channel_medians, crop_face, crops_to_tensor, order_corners
+from vision.read.labels import NO_LABEL
+from vision.read.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.synth import render_scene
 from vision.synth.training import render_face_crops
 

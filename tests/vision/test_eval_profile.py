@@ -65,7 +65,7 @@ def test_read_from_reads_the_same_scenes_whatever_was_taught(monkeypatch):
 
 @pytest.fixture(scope="module")
 def reader():
-    from vision.pipeline import DiceReader
+    from vision.read.pipeline import DiceReader
 
     return DiceReader(threads=1)
 
@@ -76,9 +76,9 @@ def test_a_die_read_wrong_joins_the_profile_with_its_true_face(reader):
     from dataclasses import replace
 
     from scorer import Die
-    from vision.crops import crop_face
     from vision.evaluation import score_reading
-    from vision.profile import DiceProfile
+    from vision.profile.profile import DiceProfile
+    from vision.read.crops import crop_face
     from vision.synth import render_scene
 
     scene = render_scene(11)

@@ -1,4 +1,4 @@
-"""A soft picture's dice, sharpened before they are read (`vision.focus`)."""
+"""A soft picture's dice, sharpened before they are read (`vision.read.focus`)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer.dice import Die
-from vision.crops import CROP_SIZE, crop_face
-from vision.focus import SOFT_BELOW, is_soft, sharpened, sharpness
+from vision.read.crops import CROP_SIZE, crop_face
+from vision.read.focus import SOFT_BELOW, is_soft, sharpened, sharpness
 from vision.reading import ReadingFlag
 from vision.synth import render_scene
 from vision.synth.scene import RenderedDie
@@ -90,9 +90,9 @@ def test_a_tray_out_of_focus_is_read_sharpened_flagged_and_right(monkeypatch):
     """A tray blurred by 2.2 pixels (a camera out of focus): read as it is, a die is read
     wrong without a mark; with its crops sharpened no die is wrong unmarked, at least as
     many are right, and the reading says the picture is soft."""
-    import vision.pipeline
+    import vision.read.pipeline
     from vision.evaluation import score_reading
-    from vision.pipeline import DiceReader
+    from vision.read.pipeline import DiceReader
 
     image, dice = _soft_focus_tray()
     frame = cv2.GaussianBlur(image, (0, 0), 2.2)
@@ -101,7 +101,7 @@ def test_a_tray_out_of_focus_is_read_sharpened_flagged_and_right(monkeypatch):
     assert reading.has_flag(ReadingFlag.SOFT_FOCUS)
     assert not reader.read(image).has_flag(ReadingFlag.SOFT_FOCUS)
     sharp = score_reading(0, dice, reading, 0.0)
-    monkeypatch.setattr(vision.pipeline, "is_soft", lambda crops: False)
+    monkeypatch.setattr(vision.read.pipeline, "is_soft", lambda crops: False)
     plain = score_reading(0, dice, reader.read(frame), 0.0)
     assert plain.silent >= 1
     assert sharp.silent == 0 and sharp.right >= plain.right and sharp.right >= len(dice) - 1

@@ -84,7 +84,7 @@ def test_the_reader_reads_trays_it_was_never_trained_on():
     """A CI-sized check of `benchmarks/eval_foreign.py` (200 trays: 100 % found, 99.65 %
     of dice right): on 4 light and 4 dark trays, every die found and at most two of the
     80 dice not read right."""
-    from vision.pipeline import DiceReader
+    from vision.read.pipeline import DiceReader
 
     reader = DiceReader(threads=1)
     first = eval_foreign.FIRST_SEED + 900_000
@@ -98,11 +98,11 @@ def test_the_reader_reads_trays_it_was_never_trained_on():
 @pytest.mark.parametrize("seed", [7_300_082, 7_300_234])
 def test_a_green_set_the_classifier_takes_for_orange_is_read_green_by_the_inks_order(seed):
     """Dark trays whose green ink the classifier reads orange, beside the set's real
-    orange (`vision.ink_order`): without the order of the frame's inks some of the
+    orange (`vision.read.ink_order`): without the order of the frame's inks some of the
     greens are read orange; with it every die is right and sure."""
     from vision.evaluation import score_reading
-    from vision.pipeline import DiceReader
-    from vision.read_settings import ColourSettings, ReaderSettings
+    from vision.read.pipeline import DiceReader
+    from vision.read.settings import ColourSettings, ReaderSettings
 
     scene = foreign_scenes.foreign_scene(seed, dark=True)
     reader = DiceReader(threads=1, calibration=None)  # the inks alone, no marks from trust
@@ -118,18 +118,18 @@ def test_a_green_set_the_classifier_takes_for_orange_is_read_green_by_the_inks_o
 def test_an_over_exposed_tray_is_looked_at_with_its_highlights_darkened(monkeypatch):
     """Tray 7,400,070 at 150 % of its light, clipped at white: its pale cloth and light
     dice alike. Looked at only as it is, half its dice are lost; the locator's look
-    with the highlights darkened (`vision.tops_input.darken_highlights`) finds most."""
-    import vision.tops
+    with the highlights darkened (`vision.read.tops_input.darken_highlights`) finds most."""
+    import vision.read.tops
     from vision.evaluation import score_reading
-    from vision.pipeline import DiceReader
-    from vision.tops_input import over_exposed
+    from vision.read.pipeline import DiceReader
+    from vision.read.tops_input import over_exposed
 
     scene = foreign_scenes.foreign_scene(7_400_070, dark=False)
     frame = np.clip(scene.image.astype(np.float32) * 1.5, 0, 255).astype(np.uint8)
     assert over_exposed(frame)
     reader = DiceReader(threads=1, calibration=None)  # finding the dice, not the marks
     darkened = score_reading(0, scene.dice, reader.read(frame), 0.0)
-    monkeypatch.setattr(vision.tops, "second_looks", lambda frame: ())
+    monkeypatch.setattr(vision.read.tops, "second_looks", lambda frame: ())
     as_seen = score_reading(0, scene.dice, reader.read(frame), 0.0)
     assert as_seen.missed >= 4
     assert darkened.missed <= 2 and darkened.right >= as_seen.right + 3
@@ -139,11 +139,11 @@ def test_dark_dice_under_a_hard_tone_curve_are_found_in_a_lightened_look(monkeyp
     """Tray 7,500,005 (dark dice) through a camera's hard tone curve (gamma 1.8): the
     frame is well exposed, but two dice sink into black and are lost to a look at it
     as it is; the locator's look with the shadows lightened
-    (`vision.tops_input.lighten_shadows`) finds every die, and all are read right."""
-    import vision.tops
+    (`vision.read.tops_input.lighten_shadows`) finds every die, and all are read right."""
+    import vision.read.tops
     from vision.evaluation import score_reading
-    from vision.pipeline import DiceReader
-    from vision.tops_input import Exposure, over_exposed, second_looks, under_exposed
+    from vision.read.pipeline import DiceReader
+    from vision.read.tops_input import Exposure, over_exposed, second_looks, under_exposed
 
     scene = foreign_scenes.foreign_scene(7_500_005, dark=True)
     table = np.round(255.0 * (np.arange(256) / 255.0) ** 1.8).astype(np.uint8)
@@ -152,14 +152,14 @@ def test_dark_dice_under_a_hard_tone_curve_are_found_in_a_lightened_look(monkeyp
     assert Exposure.LIGHTENED in second_looks(frame)
     reader = DiceReader(threads=1)
     lightened = score_reading(0, scene.dice, reader.read(frame), 0.0)
-    monkeypatch.setattr(vision.tops, "second_looks", lambda frame: ())
+    monkeypatch.setattr(vision.read.tops, "second_looks", lambda frame: ())
     as_seen = score_reading(0, scene.dice, reader.read(frame), 0.0)
     assert as_seen.missed >= 2
     assert lightened.missed == 0 and lightened.right == len(scene.dice)
 
 
 def test_the_evaluation_reads_without_the_inks_order_when_asked(capsys):
-    """`eval_foreign.py --no-ink-order`: the figures before `vision.ink_order`."""
+    """`eval_foreign.py --no-ink-order`: the figures before `vision.read.ink_order`."""
     assert eval_foreign.main(["--scenes", "1", "--no-ink-order", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert set(result) == {"light", "dark", "pooled"}

@@ -1,4 +1,4 @@
-"""Red against orange settled by the frame network (`vision.frame_colours`)."""
+"""Red against orange settled by the frame network (`vision.read.frame_colours`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from scorer.dice import COLOUR_RGB
-from vision.frame_colours import (
+from vision.read.frame_colours import (
     FEATURES,
     RED_TO_ORANGE,
     WARM,
@@ -21,12 +21,11 @@ from vision.frame_colours import (
     warm_pair,
     warm_rows,
 )
-from vision.frame_inks import frame_ink_evidence
-from vision.model_io import COLOUR_LABELS
-from vision.onnx_model import ModelFileError
-from vision.pipeline import DiceReader
-from vision.profile import ink_chroma
-from vision.read_settings import ColourSettings, ReaderSettings
+from vision.read.frame_inks import frame_ink_evidence, ink_chroma
+from vision.read.model_io import COLOUR_LABELS
+from vision.read.onnx_model import ModelFileError
+from vision.read.pipeline import DiceReader
+from vision.read.settings import ColourSettings, ReaderSettings
 
 RED, ORANGE, GREEN, BLUE = (COLOUR_LABELS.index(letter) for letter in "ROGB")
 WHITE_BODY = (240, 240, 240)

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from vision.frame_inks import FRAME_INK_SIGMA, FRAME_UNSEEN_INK, frame_ink_evidence
-from vision.ink_likelihood import ink_log_likelihood
+from vision.read.frame_inks import FRAME_INK_SIGMA, FRAME_UNSEEN_INK, frame_ink_evidence
+from vision.read.ink_likelihood import ink_log_likelihood
 
 RED, ORANGE, GREEN, BLUE = range(4)
 RED_INK = np.array([-0.9, -0.2, 1.1])  # BGR chroma: red well above blue
@@ -80,8 +80,8 @@ def test_the_frame_settles_a_scene_the_classifier_alone_is_unsure_of():
     import pytest
 
     from vision.evaluation import evaluate_pipeline
-    from vision.pipeline import DiceReader
-    from vision.read_settings import ColourSettings, ReaderSettings
+    from vision.read.pipeline import DiceReader
+    from vision.read.settings import ColourSettings, ReaderSettings
     from vision.synth.font_library import MissingFontError
     from vision.synth.looks import eval_group
 

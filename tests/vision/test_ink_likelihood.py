@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.ink_likelihood import INK_DEGREES, ink_log_likelihood
+from vision.read.ink_likelihood import INK_DEGREES, ink_log_likelihood
 
 SIGMA = 0.2
 

@@ -1,4 +1,4 @@
-"""Distinct inks are distinct colours (`vision.ink_order`).
+"""Distinct inks are distinct colours (`vision.read.ink_order`).
 
 Frames are built in the plane of ink chroma, where each die's ink is a direction from
 its body's colour: the palette's reference inks, turned and scaled as an unseen set's
@@ -11,15 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.frame_colours import INK_PLANE
-from vision.ink_order import (
+from vision.read.frame_colours import INK_PLANE
+from vision.read.ink_order import (
     FAMILIES,
     MIN_INK,
     ink_groups,
     ink_order_evidence,
     palette_angle,
 )
-from vision.model_io import COLOUR_LABELS
+from vision.read.model_io import COLOUR_LABELS
 
 RED, ORANGE, GREEN, BLUE = (COLOUR_LABELS.index(letter) for letter in "ROGB")
 
@@ -147,9 +147,9 @@ def test_frames_of_fewer_than_three_dice_get_nothing():
 def test_a_reader_mends_a_yellow_green_set_read_orange_unless_told_not_to():
     """Through `DiceReader.read`: four dice printed in a yellow-green that the classifier
     is sure is orange, beside the set's red, orange and blue dice."""
-    from vision.pipeline import DiceReader, Readout
-    from vision.read_settings import ColourSettings, ReaderSettings
-    from vision.tops import Located
+    from vision.read.pipeline import DiceReader, Readout
+    from vision.read.settings import ColourSettings, ReaderSettings
+    from vision.read.tops import Located
 
     inks = [(200, 30, 40)] * 2 + [(240, 120, 20)] + [(150, 200, 40)] * 4 + [(30, 70, 190)] * 2
     crops = np.full((len(inks), 40, 40, 3), 240, np.uint8)

@@ -1,5 +1,5 @@
 """A die that is not a Phase 10 die is never read as a sure Phase 10 face, and a golden
-set of scenes reads about as often right as the reader says (`vision.trust`)."""
+set of scenes reads about as often right as the reader says (`vision.read.trust`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.evaluation import STEEP_VIEW, evaluation_scene, score_reading
-from vision.pipeline import DiceReader
+from vision.read.pipeline import DiceReader
 from vision.reading import ReadingFlag
 from vision.synth.looks import LookMix
 from vision.synth.seeds import HELD_OUT_SEED_BASE

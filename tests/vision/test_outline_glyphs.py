@@ -10,7 +10,7 @@ import pytest
 from regenerate_outline_golden import CASES, strip
 
 from scorer.dice import COLOUR_LETTERS, COLOUR_RGB
-from vision.model_io import VALUE_LABELS
+from vision.read.model_io import VALUE_LABELS
 from vision.synth import font_library
 from vision.synth.conditions import random_conditions
 from vision.synth.font_library import (

@@ -12,8 +12,8 @@ import pytest
 from photo_helpers import STORE, encode
 
 from scorer import parse_roll
-from vision.photo import MIN_DIE_PX, _reader_at_die_size, read_photo
-from vision.photo_file import (
+from vision.read.photo import MIN_DIE_PX, _reader_at_die_size, read_photo
+from vision.read.photo_file import (
     WORK_SIDE,
     BadImageError,
     ImageInfo,
@@ -161,7 +161,7 @@ def test_far_away_dice_are_read_again_from_a_larger_decoding():
 
 
 def test_off_size_dice_are_read_again_with_the_locator_at_the_width_they_call_for():
-    from vision.pipeline import DiceReader
+    from vision.read.pipeline import DiceReader
 
     networks = DiceReader(object(), finder=object())  # stand-ins: only their widths matter
 

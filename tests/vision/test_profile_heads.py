@@ -8,21 +8,21 @@ import numpy as np
 import pytest
 
 from scorer import Die
-from vision.decode import FACES
-from vision.labels import colour_index, value_index
-from vision.model_io import COLOUR_LABELS, VALUE_LABELS
-from vision.pipeline import DiceReader
-from vision.profile import DiceProfile, ProfileMatcher
-from vision.profile_heads import (
+from vision.profile.profile import DiceProfile, ProfileMatcher
+from vision.profile.profile_heads import (
     HeadCorrection,
     ProfileHeads,
     fit_correction,
     fit_profile_heads,
 )
+from vision.profile.teach import use_profile
+from vision.read.decode import FACES
+from vision.read.labels import colour_index, value_index
+from vision.read.model_io import COLOUR_LABELS, VALUE_LABELS
+from vision.read.pipeline import DiceReader
+from vision.read.vectors import unit_rows
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 from vision.synth.training import render_face_crops
-from vision.teach import use_profile
-from vision.vectors import unit_rows
 
 
 def _clusters(seed: int = 0, per: int = 40, dimensions: int = 16):

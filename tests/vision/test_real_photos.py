@@ -16,7 +16,7 @@ from models.real_photos import (
     load_photos,
     photo_sample,
 )
-from vision.tops_input import CHANNELS, NET_STRIDE
+from vision.read.tops_input import CHANNELS, NET_STRIDE
 
 
 def _write_set(folder: Path) -> None:

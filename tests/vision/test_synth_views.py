@@ -56,7 +56,7 @@ def test_dice_far_from_a_steep_camera_look_smaller_than_near_ones(scene):
 def test_a_steep_scenes_dice_are_where_their_pixels_went(scene):
     """The moved corners frame the same face: the crop of a die from the tipped picture
     matches the crop from the upright one far better than a crop of the wrong die."""
-    from vision.crops import crop_face
+    from vision.read.crops import crop_face
 
     steep = steep_scene(scene, 30.0, 0.7)
     before = [crop_face(scene.image, d.corners).astype(np.float32) for d in scene.dice]

@@ -110,7 +110,7 @@ def test_tiny_training_run_exports_a_loadable_reproducible_model(tmp_path, train
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
     from models.train import train
-    from vision.classifier import FaceClassifier
+    from vision.read.classifier import FaceClassifier
 
     def run(name: str) -> dict:
         config = TrainConfig(
@@ -175,7 +175,7 @@ def test_tiny_locator_training_run_exports_a_loadable_network(tmp_path, training
     pytest.importorskip("onnx")
     from models.options import LocatorConfig as Config
     from models.train_locator import train
-    from vision.tops import TopFinder
+    from vision.read.tops import TopFinder
 
     config = Config(
         scenes=32,
@@ -236,8 +236,8 @@ def test_a_fine_tuned_classifier_starts_exactly_where_the_shipped_one_is():
     from models.net import FaceNetProbabilities, build_net
     from models.onnx_init import load_onnx_weights
     from models.options import DEFAULT_MODEL_PATH
-    from vision.classifier import FaceClassifier
-    from vision.crops import crops_to_tensor
+    from vision.read.classifier import FaceClassifier
+    from vision.read.crops import crops_to_tensor
 
     net = build_net()  # the shipped size
     load_onnx_weights(net, DEFAULT_MODEL_PATH)
@@ -280,7 +280,7 @@ def test_a_streaming_run_trains_side_by_side_and_exports_each_network(
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
     from models.train_stream import StreamConfig, run
-    from vision.classifier import FaceClassifier
+    from vision.read.classifier import FaceClassifier
 
     def config(output, init=None) -> StreamConfig:
         return StreamConfig(
@@ -316,8 +316,8 @@ def test_a_streaming_run_can_start_from_the_shipped_export():
     from torch import nn
 
     from models.train_stream import _load_export, scores
-    from vision.classifier import FaceClassifier
-    from vision.crops import crops_to_tensor
+    from vision.read.classifier import FaceClassifier
+    from vision.read.crops import crops_to_tensor
 
     shipped_file = Path(__file__).resolve().parents[2] / "models" / "dice_faces.onnx"
     net = _load_export("wide", shipped_file, "cpu")
@@ -375,7 +375,7 @@ def test_locator_training_windows_keep_image_targets_and_positions_together():
     its target maps (cut on the device the network trains on)."""
     torch = pytest.importorskip("torch")
     from models.train_locator import _Scenes
-    from vision.tops_input import NET_STRIDE, to_tensor
+    from vision.read.tops_input import NET_STRIDE, to_tensor
 
     rng = np.random.default_rng(3)
     images = rng.integers(0, 256, (4, 96, 128, 3), np.uint8)

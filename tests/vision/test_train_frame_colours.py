@@ -6,10 +6,9 @@ import numpy as np
 import pytest
 
 from scorer.dice import COLOUR_RGB
-from vision.frame_colours import FEATURES, FrameColours, crop_lightness, warm_rows
-from vision.frame_inks import frame_ink_evidence
-from vision.model_io import COLOUR_LABELS
-from vision.profile import ink_chroma
+from vision.read.frame_colours import FEATURES, FrameColours, crop_lightness, warm_rows
+from vision.read.frame_inks import frame_ink_evidence, ink_chroma
+from vision.read.model_io import COLOUR_LABELS
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")

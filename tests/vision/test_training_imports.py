@@ -92,8 +92,8 @@ def test_vision_never_imports_web_or_the_command_line(path: Path) -> None:
 
 def test_the_app_without_a_camera_loads_only_the_camera_contract_of_vision(
         tmp_path: Path) -> None:
-    """The config and camera thread use `vision.camera_contract`, the photo uploads
-    `vision.photo_file` (plain Python, Pillow loaded on use); OpenCV,
+    """The config and camera thread use `vision.camera.camera_contract`, the photo uploads
+    `vision.read.photo_file` (plain Python, Pillow loaded on use); OpenCV,
     numpy and the models load only when a camera is configured."""
     check = textwrap.dedent(f"""
         import json, sys
@@ -109,7 +109,8 @@ def test_the_app_without_a_camera_loads_only_the_camera_contract_of_vision(
                          text=True, timeout=120, check=False)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout.splitlines()[-1]) == [
-        "vision", "vision.camera_contract", "vision.photo_file", "vision.reading"]
+        "vision", "vision.camera", "vision.camera.camera_contract", "vision.read",
+        "vision.read.photo_file", "vision.reading"]
 
 
 def loaded_training_modules(program: str) -> list[str]:

@@ -8,9 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.read.tray_finder import find_tray
 from vision.synth import random_conditions, render_scene
 from vision.synth.placement import tray_interior
-from vision.tray_finder import find_tray
 
 SIZE = (1280, 960)
 INSET = 0.12  # of the shorter side: the table shows all round the tray

@@ -1,4 +1,4 @@
-"""Calibrated probabilities and the dice marked for a tap (`vision.trust`)."""
+"""Calibrated probabilities and the dice marked for a tap (`vision.read.trust`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.trust import (
+from vision.read.trust import (
     Calibration,
     DieEvidence,
     MonotoneMap,

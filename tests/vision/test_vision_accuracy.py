@@ -9,7 +9,7 @@ scenes short on each count and three dice wrong (93 %, 93 %, 99 %).
 import pytest
 
 from vision.evaluation import evaluate_pipeline
-from vision.pipeline import DiceReader
+from vision.read.pipeline import DiceReader
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 
 

@@ -19,7 +19,7 @@ from scorer.dice import (
     Die,
     Roll,
 )
-from vision.decode import FACES, UNSURE_BELOW, decode, face_probabilities
+from vision.read.decode import FACES, UNSURE_BELOW, decode, face_probabilities
 from vision.reading import ReadingFlag
 
 FULL = Roll.from_text("8R 8B 8G 10O 5G 7R WR WB 1G 3R")
@@ -223,7 +223,7 @@ def test_true_roll_is_recovered_when_one_die_is_blurred(roll, blurred, sure, ran
     # sure, where the table itself holds it likelier than the classifier holds the truth
     # (more of the free dice carry it): the same die torn evenly reads the decoy by more.
     if got != str(roll) and not decoding.faces[index].unsure:
-        from vision.decode import _posterior
+        from vision.read.decode import _posterior
 
         even = values.copy()
         even[index] = 0.001
@@ -246,7 +246,7 @@ def _assignments(count):
 def test_matching_and_posterior_agree_with_every_assignment_of_the_dice(seed, count, spread):
     # The subset programmes against the definition: enumerate every assignment of the
     # read dice to distinct physical dice.
-    from vision.decode import FACE_OF_DIE, _best_matching, _posterior
+    from vision.read.decode import FACE_OF_DIE, _best_matching, _posterior
 
     rng = np.random.default_rng(seed)
     values = rng.dirichlet(np.full(11, spread), size=count)

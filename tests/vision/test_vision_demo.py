@@ -5,8 +5,8 @@ from itertools import islice
 import pytest
 
 from scorer.dice import Roll
-from vision.demo import DemoBusyError, DemoSource, DemoTable, DemoThrow
-from vision.sources import open_source
+from vision.camera.demo import DemoBusyError, DemoSource, DemoTable, DemoThrow
+from vision.camera.sources import open_source
 
 SIZE = (320, 240)
 

@@ -6,12 +6,12 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.demo import DemoSource, DemoTable
-from vision.live import TableWatcher
-from vision.pipeline import DiceReader
+from vision.camera.demo import DemoSource, DemoTable
+from vision.camera.live import TableWatcher
+from vision.camera.settle import SettleWatcher
+from vision.camera.sources import open_source
+from vision.read.pipeline import DiceReader
 from vision.reading import ReadingFlag
-from vision.settle import SettleWatcher
-from vision.sources import open_source
 from vision.synth import random_conditions, random_placements, random_roll, render_scene
 
 SIZE = (960, 720)

@@ -10,18 +10,18 @@ import pytest
 from fakes import CannotReadFirst, ReadsLastAsFace, WithOneMoreBox
 
 from scorer.dice import Die
-from vision.classifier import FacePredictions
-from vision.die_shape import DieShape
 from vision.evaluation import score_reading
-from vision.pipeline import DiceReader, is_unreadable_die
-from vision.read_settings import ColourSettings, ReaderSettings, SortSettings
+from vision.read.classifier import FacePredictions
+from vision.read.die_shape import DieShape
+from vision.read.pipeline import DiceReader, is_unreadable_die
+from vision.read.settings import ColourSettings, ReaderSettings, SortSettings
+from vision.read.tops import Located
+from vision.read.tops_input import NET_WIDTH
 from vision.reading import ReadingFlag
 from vision.synth import render_scene
 from vision.synth.conditions import random_conditions
 from vision.synth.placement import random_roll
 from vision.synth.seeds import HELD_OUT_SEED_BASE
-from vision.tops import Located
-from vision.tops_input import NET_WIDTH
 
 NO_INKS = ReaderSettings(colour=ColourSettings(frame_inks=False))
 GOLDEN = Path(__file__).parents[1] / "data" / "golden"
@@ -201,7 +201,7 @@ def test_a_die_doubted_as_a_face_but_plainly_read_is_read_and_marked_unsure(read
 def test_a_tray_of_dice_doubted_as_faces_stays_unreadable(reader):
     # Where the dice doubted as faces are as many as those read (pip dice, another
     # game's), none of them is read from its numeral: they stay unreadable.
-    from vision.pipeline import legible_dice
+    from vision.read.pipeline import legible_dice
 
     stubbed = DiceReader(CannotReadFirst(reader.classifier, legible=True), finder=reader.finder)
     readout = stubbed.readout(render_scene(HELD_OUT_SEED_BASE + 3).image)
@@ -350,7 +350,7 @@ _TILTED_AT_30 = pytest.mark.xfail(
 )
 def test_dice_far_from_the_trained_size_are_found_and_read(reader, pixels, offset):
     # The locator learned dice of 62 to 101 pixels in 1280x960 frames; the frame is looked
-    # at again resized so the measured dice are that size (vision.tops.TopFinder.locate).
+    # at again resized so the measured dice are that size (vision.read.tops.TopFinder.locate).
     seed = HELD_OUT_SEED_BASE + offset
     scene = scene_with_dice_of(seed, pixels)
     reading = reader.read(scene.image)

@@ -6,11 +6,7 @@ import numpy as np
 import pytest
 
 from scorer import Die, parse_roll
-from vision.crops import CROP_SIZE
-from vision.decode import FACES
-from vision.model_io import COLOUR_LABELS, VALUE_LABELS
-from vision.pipeline import DiceReader
-from vision.profile import (
+from vision.profile.profile import (
     PROFILE_FILE,
     PROFILE_FRAME_INK_WEIGHT,
     DiceProfile,
@@ -18,12 +14,16 @@ from vision.profile import (
     ProfileMatcher,
     contradicted_colours,
     contradicted_values,
-    ink_chroma,
     label_by_roll,
 )
+from vision.profile.teach import TeachError, teach, use_profile
+from vision.read.crops import CROP_SIZE
+from vision.read.decode import FACES
+from vision.read.frame_inks import ink_chroma
+from vision.read.model_io import COLOUR_LABELS, VALUE_LABELS
+from vision.read.pipeline import DiceReader
 from vision.synth import render_scene
 from vision.synth.seeds import HELD_OUT_SEED_BASE
-from vision.teach import TeachError, teach, use_profile
 
 SEED = HELD_OUT_SEED_BASE + 7_700
 
@@ -300,7 +300,7 @@ def test_the_frame_inks_count_less_beside_a_profiles_own_ink_references():
 def test_a_reader_with_a_profile_scales_the_frames_ink_evidence_by_its_weight(
     reader, monkeypatch
 ):
-    import vision.pipeline
+    import vision.read.pipeline
 
     class NeutralProfile:
         """A profile whose own evidence is nothing, so the decoder sees the frame's alone."""
@@ -316,8 +316,8 @@ def test_a_reader_with_a_profile_scales_the_frames_ink_evidence_by_its_weight(
         seen.append(evidence)
         return real_decode(*args, evidence=evidence, **kwargs)
 
-    real_decode = vision.pipeline.decode
-    monkeypatch.setattr(vision.pipeline, "decode", decode)
+    real_decode = vision.read.pipeline.decode
+    monkeypatch.setattr(vision.read.pipeline, "decode", decode)
     image = render_scene(SEED).image
     reader.read(image)
     reader.profile = NeutralProfile()

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from scorer.dice import Die, Roll
-from vision.overlay import SURE_BGR, UNSURE_BGR, draw_overlay, encode_jpeg
+from vision.read.overlay import SURE_BGR, UNSURE_BGR, draw_overlay, encode_jpeg
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
 
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from scorer.dice import Die
+from vision.camera.settle import SettleWatcher, same_layout, same_reading
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
-from vision.settle import SettleWatcher, same_layout, same_reading
 
 SIZE = (320, 240)
 FACES = [Die.from_text(text) for text in "5R 6O 7G 8B 9R 10O 1B 2G 3O WR".split()]

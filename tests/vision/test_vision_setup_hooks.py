@@ -7,17 +7,17 @@ import numpy as np
 import pytest
 from fakes import install_fake_picamera2
 
-from vision.demo import DemoSource
-from vision.live import TableWatcher
-from vision.overlay import TRAY_BGR
-from vision.reading import Reading
-from vision.sources import (
+from vision.camera.demo import DemoSource
+from vision.camera.live import TableWatcher
+from vision.camera.sources import (
     ExposureLockError,
     ImageFolderSource,
     OpenCVSource,
     PiCameraSource,
     open_source,
 )
+from vision.read.overlay import TRAY_BGR
+from vision.reading import Reading
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
 
@@ -87,7 +87,7 @@ def test_read_now_reads_the_latest_frame_and_outlines_the_tray(tmp_path):
 def test_a_real_reader_finds_only_the_dice_inside_the_tray(tmp_path):
     if not (GOLDEN / "full_light.jpg").is_file():
         pytest.skip("the golden scenes are not in this checkout")
-    from vision.pipeline import DiceReader
+    from vision.read.pipeline import DiceReader
 
     folder = tmp_path / "f"
     folder.mkdir()

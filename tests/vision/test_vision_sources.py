@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from fakes import install_fake_picamera2
 
-from vision.camera_contract import SourceKind, SourceSpec, parse_source_spec
-from vision.sources import (
+from vision.camera.camera_contract import SourceKind, SourceSpec, parse_source_spec
+from vision.camera.sources import (
     ImageFolderSource,
     OpenCVSource,
     PiCameraSource,

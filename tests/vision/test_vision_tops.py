@@ -13,11 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.synth import render_scene
-from vision.synth.locator_training import render_locator_sample, target_maps
-from vision.synth.seeds import HELD_OUT_SEED_BASE
-from vision.tops import Located, TopFinder, boxes_from_maps, fits, fitted_net_width
-from vision.tops_input import (
+from vision.read.tops import Located, TopFinder, boxes_from_maps, fits, fitted_net_width
+from vision.read.tops_input import (
     CLIPPED,
     CORE,
     EXPOSURE_TARGET,
@@ -39,6 +36,9 @@ from vision.tops_input import (
     to_tensor,
     under_exposed,
 )
+from vision.synth import render_scene
+from vision.synth.locator_training import render_locator_sample, target_maps
+from vision.synth.seeds import HELD_OUT_SEED_BASE
 
 
 def exact_maps(scene):
@@ -295,7 +295,7 @@ def _square(cx: float, cy: float, side: float) -> np.ndarray:
 @pytest.mark.parametrize(("inner_shade", "kept"), [(90, 1), (190, 2)])
 def test_a_darker_face_beside_a_top_on_the_centre_side_is_its_side_face(inner_shade, kept):
     # A die right of the picture's centre: the camera sees its left side, shaded.
-    from vision.tops import _drop_side_faces
+    from vision.read.tops import _drop_side_faces
 
     frame = np.full((480, 640, 3), 60, np.uint8)
     top, side_face = _square(560, 240, 60), _square(500, 240, 60)
@@ -306,7 +306,7 @@ def test_a_darker_face_beside_a_top_on_the_centre_side_is_its_side_face(inner_sh
 
 
 def test_two_equally_lit_dice_side_by_side_are_both_kept():
-    from vision.tops import _drop_side_faces
+    from vision.read.tops import _drop_side_faces
 
     frame = np.full((480, 640, 3), 60, np.uint8)
     left, right = _square(200, 240, 60), _square(262, 240, 60)
@@ -318,7 +318,7 @@ def test_two_equally_lit_dice_side_by_side_are_both_kept():
 def test_a_top_whose_bold_numeral_fills_its_middle_is_not_taken_for_a_side_face():
     # A white die printed with a heavy green W beside another die, nearer the picture's
     # centre: its middle is mostly ink, its rim the same white as its neighbour's.
-    from vision.tops import _drop_side_faces
+    from vision.read.tops import _drop_side_faces
 
     frame = np.full((480, 640, 3), 60, np.uint8)
     outer, inner = _square(560, 240, 60), _square(498, 240, 60)
@@ -353,7 +353,7 @@ def test_each_core_owns_the_cells_nearest_to_it_however_far_its_window_reaches(
     # Tops touch, cores lie side by side and stray top cells lie far from any core, so
     # the windowed distances meet cells beyond every window and the whole-grid
     # fallback alike.
-    from vision.tops import _owners
+    from vision.read.tops import _owners
 
     rng = np.random.default_rng(seed)
     top = rng.random((40, 56)) < 0.15
@@ -373,7 +373,7 @@ def test_each_core_owns_the_cells_nearest_to_it_however_far_its_window_reaches(
 
 
 def test_a_cell_as_near_to_two_cores_goes_to_the_first():
-    from vision.tops import _owners
+    from vision.read.tops import _owners
 
     top = np.zeros((9, 15), bool)
     top[2:7, 1:14] = True
@@ -415,7 +415,7 @@ def _pips(cx: float, cy: float, side: float) -> list[np.ndarray]:
 
 
 def test_a_finer_look_at_a_sure_dies_pips_is_its_print_not_dice():
-    from vision.tops import print_of
+    from vision.read.tops import print_of
 
     die = _look([_square(300, 200, 70)], [1.0], 160)
     pips = _look(_pips(300, 200, 70), [0.94, 0.91, 0.9, 0.92], 640)
@@ -462,7 +462,7 @@ BRIGHT = np.full((960, 1280, 3), 255, np.uint8)
 
 
 def test_the_search_keeps_the_look_that_saw_the_die_over_the_one_that_counted_its_pips():
-    from vision.tops import TopFinder
+    from vision.read.tops import TopFinder
 
     die = _look([_square(300, 200, 70)], [1.0], 160)
     pips = _look(_pips(300, 200, 70), [0.94, 0.91, 0.9, 0.92], 640)
@@ -474,7 +474,7 @@ def test_the_search_keeps_the_look_that_saw_the_die_over_the_one_that_counted_it
 
 
 def test_small_dice_a_coarse_look_saw_as_one_sure_blob_are_dice_not_print():
-    from vision.tops import print_of
+    from vision.read.tops import print_of
 
     blob = _look([_square(300, 200, 100)], [0.95], 160)
     ten = [_square(260 + 20 * (i % 5), 185 + 30 * (i // 5), 19) for i in range(10)]
@@ -496,7 +496,7 @@ def _row(count: int, net_width: int, frame_width: int = 1280) -> Located:
     (3, 5, [320, -320, -320], 3),  # a few dice: one look, and two with other levels
 ])
 def test_a_look_at_most_of_a_roll_is_compared_with_a_closer_one(first, closer, widths, kept):
-    from vision.tops import TopFinder
+    from vision.read.tops import TopFinder
 
     canned = _CannedLooks({320: _row(first, 320), 400: _row(closer, 400)})
     found = TopFinder.locate(canned, LIT)
@@ -512,7 +512,7 @@ def test_a_look_at_most_of_a_roll_is_compared_with_a_closer_one(first, closer, w
 def test_an_under_exposed_frame_short_of_dice_is_looked_at_lifted(
     plain, lifted, closer, widths, kept
 ):
-    from vision.tops import TopFinder
+    from vision.read.tops import TopFinder
 
     canned = _CannedLooks({320: _row(plain, 320), 400: _row(plain, 400)},
                           {320: _row(lifted, 320), 400: _row(closer, 400)})
@@ -533,7 +533,7 @@ def test_a_well_exposed_frame_short_of_dice_is_looked_at_through_other_tone_curv
     one lifts them towards a grey cloth: the frame's exposure is fine, so neither a
     lift nor the over-exposed frame's darkening is called for, but the better of a
     lightened and a darkened look finds them; the further looks keep its levels."""
-    from vision.tops import TopFinder
+    from vision.read.tops import TopFinder
 
     canned = _CannedLooks(
         {320: _row(5, 320), 400: _row(5, 400)},
@@ -554,7 +554,7 @@ def test_a_well_exposed_frame_short_of_dice_is_looked_at_through_other_tone_curv
     (10, 0, [320], 10),  # a whole roll: no second look
 ])
 def test_an_over_exposed_frame_short_of_dice_is_looked_at_darkened(plain, darkened, widths, kept):
-    from vision.tops import TopFinder
+    from vision.read.tops import TopFinder
 
     canned = _CannedLooks({320: _row(plain, 320), 400: _row(plain, 400)},
                           {320: _row(darkened, 320), 400: _row(darkened, 400)})

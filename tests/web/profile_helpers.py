@@ -51,9 +51,9 @@ def slipped_profile(reader) -> tuple:
     """A profile taught three rolls, one red die of the first typed orange: (the profile,
     the face typed). The reader leaves that die out."""
     from scorer import Die
-    from vision.profile import DiceProfile
+    from vision.profile.profile import DiceProfile
+    from vision.profile.teach import teach
     from vision.synth import render_scene
-    from vision.teach import teach
 
     taught = DiceProfile.empty()
     for seed in SLIP_SCENES:

@@ -15,7 +15,7 @@ from web.app import create_app
 from web.config import Config
 
 if TYPE_CHECKING:
-    from vision.demo import DemoSource
+    from vision.camera.demo import DemoSource
 
 #: Rolls that make a phase, with the score the solver gives them (checked in the tests).
 MAKES: dict[int, tuple[str, int]] = {
@@ -71,8 +71,8 @@ class TruthReader:
 
 def open_demo_app(tmp_path: Path, seed: int = 7) -> tuple[Flask, DemoSource]:
     """The scorepad with the real demo table and table watcher (not paced, small frames)."""
-    from vision.demo import DemoSource
-    from vision.live import TableWatcher
+    from vision.camera.demo import DemoSource
+    from vision.camera.live import TableWatcher
 
     source = DemoSource(seed, size=DEMO_SIZE, realtime=False, on_request=True)
     app = create_app(

@@ -8,7 +8,7 @@ import pytest
 from flask import Flask
 from scorepad_helpers import MAKES, NEVER, reading_of
 
-from vision.camera_contract import RollEvent
+from vision.camera.camera_contract import RollEvent
 
 pytestmark = pytest.mark.browser
 

@@ -14,8 +14,8 @@ from profile_helpers import open_with_profile, slipped_profile
 from scorepad_helpers import make_config
 
 from scorer import Die
-from vision.pipeline import DiceReader
-from vision.profile import DiceProfile
+from vision.profile.profile import DiceProfile
+from vision.read.pipeline import DiceReader
 from web.app import close_app, create_app
 from web.profile_service import PROFILE_DIR
 

@@ -10,7 +10,7 @@ from flask import Flask
 from test_web_browser_setup import LiveSetupWatcher
 from test_web_unreadable import READ, reading_with_unreadable
 
-from vision.camera_contract import RollEvent
+from vision.camera.camera_contract import RollEvent
 
 pytestmark = pytest.mark.browser
 
@@ -72,7 +72,7 @@ def test_the_set_up_pages_test_reading_shows_an_unreadable_die(app, page):
 
 
 def test_a_roll_read_from_a_soft_picture_asks_the_players_to_focus_the_camera(app, watcher, page):
-    """A reading flagged `out-of-focus` (`vision.focus`: its dice were sharpened to be
+    """A reading flagged `out-of-focus` (`vision.read.focus`: its dice were sharpened to be
     read) tells the players beside the roll; the next sharp roll does not."""
     from vision.reading import Reading
 

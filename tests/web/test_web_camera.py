@@ -11,7 +11,7 @@ import pytest
 from fakes import JPEG, FakeWatcher
 from scorepad_helpers import MAKES, make_config, open_camera_app, reading_of
 
-from vision.camera_contract import RollEvent
+from vision.camera.camera_contract import RollEvent
 from web.app import close_app, create_app
 
 

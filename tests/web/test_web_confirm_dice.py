@@ -8,7 +8,7 @@ from scorepad_helpers import MAKES, NEVER, reading_of, wait_until
 
 from scorer import parse_roll
 from scorer.dice_set import PRINTED_DICE
-from vision.camera_contract import RollEvent
+from vision.camera.camera_contract import RollEvent
 
 #: MAKES[1] with its 7R turned into a second 5G: still two sets of 3, but only one die has 5G.
 TWO_5G = "8R 8B 8G 10O 5G 5G WR WB 1G 3R"

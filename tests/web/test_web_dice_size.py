@@ -58,7 +58,7 @@ def test_a_real_frame_of_small_dice_gets_the_advice(die_scale, small):
     """The reader's own boxes measure the dice: the same scene drawn with the dice at the
     camera's usual size and at about half of it."""
     from vision.evaluation import evaluation_scene
-    from vision.pipeline import DiceReader
+    from vision.read.pipeline import DiceReader
     from vision.synth.seeds import HELD_OUT_SEED_BASE
 
     scene = evaluation_scene(HELD_OUT_SEED_BASE + 31, die_scale=die_scale)

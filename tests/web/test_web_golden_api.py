@@ -37,7 +37,7 @@ from scorepad_helpers import MAKES, NEVER, open_camera_app, wait_until
 
 import web.store
 from scorer import Die, parse_roll
-from vision.camera_contract import RollEvent
+from vision.camera.camera_contract import RollEvent
 from vision.reading import ReadDie, Reading, UnreadableDie
 from web.app import close_app
 

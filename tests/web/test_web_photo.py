@@ -22,7 +22,7 @@ from photo_helpers import encode, multipart, phone_photo, photo_with_a_die_besid
 from scorepad_helpers import MAKES, make_config, reading_of, wait_until
 
 from scorer import parse_roll
-from vision.camera_contract import RollEvent
+from vision.camera.camera_contract import RollEvent
 from vision.reading import ReadDie, Reading
 from vision.synth import render_scene
 from web.app import close_app, create_app
@@ -214,12 +214,12 @@ def test_a_bad_upload_is_refused_and_the_table_is_unchanged(client, good_photo, 
 
 
 def test_pixels_are_counted_from_the_header_before_anything_is_decoded(client, monkeypatch):
-    import vision.photo_file
+    import vision.read.photo_file
 
     def never(*args, **kwargs):
         raise AssertionError("decoded before its size was checked")
 
-    monkeypatch.setattr(vision.photo_file, "decode_photo", never)
+    monkeypatch.setattr(vision.read.photo_file, "decode_photo", never)
     game_id, before = with_typed_roll(client)
     for data in (png_with_size(7000, 7000), jpeg_with_size(10000, 6000)):
         reply = client.post(f"/api/games/{game_id}/photo", data=data, content_type="image/png")

@@ -27,10 +27,10 @@ from profile_helpers import (
 from scorepad_helpers import make_config, open_camera_app, wait_until
 
 from scorer import Die
-from vision.camera_contract import RollEvent
-from vision.pipeline import DiceReader
-from vision.profile import PROFILE_FILE, DiceProfile
-from vision.read_settings import ClassifySettings, ReaderSettings
+from vision.camera.camera_contract import RollEvent
+from vision.profile.profile import PROFILE_FILE, DiceProfile
+from vision.read.pipeline import DiceReader
+from vision.read.settings import ClassifySettings, ReaderSettings
 from web.app import close_app, create_app
 from web.profile_service import PROFILE_DIR
 
@@ -404,7 +404,7 @@ def test_the_camera_thread_reader_is_attached(tmp_path: Path) -> None:
 def taught_profile(tmp_path: Path, scene) -> Iterator[Path]:
     """A profile taught the scene's roll, in the data folder of the next app."""
     reader = DiceReader()
-    from vision.teach import teach
+    from vision.profile.teach import teach
 
     lesson = teach(reader, scene.image, [truth.die for truth in scene.dice], DiceProfile.empty())
     folder = tmp_path / "data" / PROFILE_DIR

@@ -202,8 +202,8 @@ class QuietReader:
 
 
 def pi_app(tmp_path, **config):
-    from vision.live import TableWatcher
-    from vision.sources import PiCameraSource
+    from vision.camera.live import TableWatcher
+    from vision.camera.sources import PiCameraSource
 
     def factory():
         return TableWatcher("picamera", reader=QuietReader(),
@@ -297,9 +297,9 @@ def test_a_real_test_reading_of_a_golden_frame_only_counts_dice_in_the_tray(tmp_
     """vision's TableWatcher and DiceReader over a golden scene, tray on the left half."""
     if not (GOLDEN / "full_light.jpg").is_file():
         pytest.skip("the golden scenes are not in this checkout")
-    from vision.live import TableWatcher
-    from vision.pipeline import DiceReader
-    from vision.sources import FrameSource
+    from vision.camera.live import TableWatcher
+    from vision.camera.sources import FrameSource
+    from vision.read.pipeline import DiceReader
 
     scene = cv2.imread(str(GOLDEN / "full_light.jpg"), cv2.IMREAD_COLOR)
 

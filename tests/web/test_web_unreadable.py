@@ -9,7 +9,7 @@ from scorepad_helpers import open_camera_app, wait_until
 from test_web_setup import SetupWatcher
 
 from scorer import parse_roll
-from vision.camera_contract import RollEvent
+from vision.camera.camera_contract import RollEvent
 from vision.reading import ReadDie, Reading, UnreadableDie
 from web.app import close_app
 

@@ -15,11 +15,11 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.read.tops_input import CORE_SHRINK, net_input, output_size
 from vision.synth.conditions import random_conditions
 from vision.synth.looks import LookMix
 from vision.synth.placement import random_placements, random_roll
 from vision.synth.scene import Scene, render_scene
-from vision.tops_input import CORE_SHRINK, net_input, output_size
 
 FULL_ROLL_SHARE: Final[float] = 0.75
 HAND_SHARE: Final[float] = 0.2

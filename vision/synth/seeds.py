@@ -76,13 +76,13 @@ PROFILE_SET_SPAN: Final[int] = 1_000
 """Scenes per dice set in the profile evaluation (set k's scenes start at k * this)."""
 
 TUNING_SEED_BASE: Final[int] = 2_006_000_000
-"""First seed of the scenes a threshold of the reader (`vision.read_settings`) is tuned on:
+"""First seed of the scenes a threshold of the reader (`vision.read.settings`) is tuned on:
 sweeps read these, and a figure reported for the chosen setting is read elsewhere (from
 TRUST_REPORT_SEED_BASE, or another range never swept). Ends at CALIBRATION_SEED_BASE."""
 
 CALIBRATION_SEED_BASE: Final[int] = 2_007_000_000
 """First seed of the scenes the reader's calibration is fitted on (`benchmarks/calibrate.py`,
-`vision.trust`): inside the held-out range, but never a scene whose figures are reported.
+`vision.read.trust`): inside the held-out range, but never a scene whose figures are reported.
 Reported trust figures start at TRUST_REPORT_SEED_BASE."""
 
 TRUST_REPORT_SEED_BASE: Final[int] = 2_008_000_000

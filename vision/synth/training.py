@@ -19,8 +19,8 @@ from collections.abc import Callable
 import numpy as np
 
 from scorer.dice import COLOUR_LETTERS, HIGH_VALUES, LOW_VALUES, Die
-from vision.crops import CROP_SIZE, crop_face
-from vision.labels import NO_LABEL, colour_index, value_index
+from vision.read.crops import CROP_SIZE, crop_face
+from vision.read.labels import NO_LABEL, colour_index, value_index
 from vision.synth.conditions import random_conditions
 from vision.synth.looks import LookMix
 from vision.synth.pips import PipStyle

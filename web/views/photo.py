@@ -25,7 +25,7 @@ from web.table_roll import RollSource
 from web.views.common import require_pin, table
 
 if TYPE_CHECKING:
-    from vision.photo import PhotoReading
+    from vision.read.photo import PhotoReading
 
 bp = Blueprint("photo", __name__, url_prefix="/api")
 

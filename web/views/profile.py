@@ -98,7 +98,7 @@ def reading() -> ResponseReturnValue:
                                      "of the dice instead")
         frame = feed.latest_frame()
         # loaded on use: the app without a camera loads no OpenCV or model
-        from vision.overlay import draw_overlay, encode_jpeg
+        from vision.read.overlay import draw_overlay, encode_jpeg
 
         found, image = _profile().read_frame(frame, feed.settings.tray)
         source = "camera"

@@ -52,7 +52,7 @@ def main() -> int:
     import numpy as np
 
     from vision.evaluation import score_reading
-    from vision.pipeline import DiceReader
+    from vision.read.pipeline import DiceReader
     from vision.synth import random_roll, render_scene
 
     reader = DiceReader()

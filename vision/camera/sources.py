@@ -1,7 +1,7 @@
 """Frame sources behind one small interface: open with `with`, iterate for BGR frames.
 
 `open_source(spec)` picks one from a short text spec, parsed by
-`vision.camera_contract.parse_source_spec` (the table of specs is there), so the
+`vision.camera.camera_contract.parse_source_spec` (the table of specs is there), so the
 config and the command line name a camera the same way. A source's optional
 capabilities are explicit: `exposure` (the Pi camera's ExposureControl, else None)
 and `thrower` (the demo table's DiceThrower when it throws on request, else None).
@@ -21,7 +21,7 @@ from typing import Any, Final
 import cv2
 import numpy as np
 
-from vision.camera_contract import (
+from vision.camera.camera_contract import (
     ExposureControl,
     ExposureLockError,
     SourceError,
@@ -29,7 +29,7 @@ from vision.camera_contract import (
     SourceSpec,
     parse_source_spec,
 )
-from vision.frame_source import FrameSource
+from vision.camera.frame_source import FrameSource
 
 logger = logging.getLogger(__name__)
 
@@ -201,7 +201,7 @@ class PiCameraSource(FrameSource):
 
 
 def _demo(_: SourceSpec) -> FrameSource:
-    from vision.demo import DemoSource  # the renderer is only needed for the demo
+    from vision.camera.demo import DemoSource  # the renderer is only needed for the demo
 
     return DemoSource(on_request=True)  # the scorepad's demo rolls when asked, not on a timer
 

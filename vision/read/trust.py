@@ -33,7 +33,7 @@ import numpy as np
 
 logger = logging.getLogger(__name__)
 
-CALIBRATION_FILE: Final[Path] = Path(__file__).resolve().parents[1] / "models" / "calibration.json"
+CALIBRATION_FILE: Final[Path] = Path(__file__).resolve().parents[2] / "models" / "calibration.json"
 
 _EPSILON: Final[float] = 1e-6
 PRIOR: Final[float] = 0.5

@@ -1,7 +1,7 @@
 """Red or orange, settled by the whole frame: a small network over each warm die's ink.
 
 Red and orange are the two palette colours whose inks lie closest, and a set's red may
-lean towards orange and its orange towards red. `vision.frame_inks` compares each
+lean towards orange and its orange towards red. `vision.read.frame_inks` compares each
 die's ink with the frame's other dice, but only by distance: it cannot tell which of
 two warm inks is the redder, nor weigh a die whose print is thin (its ink measure
 pale) against one printed bold. This module gives each warm die (one the classifier
@@ -14,7 +14,7 @@ trained on one renderer's inks would judge it for inks it never saw. A small net
 (`models/frame_colours.onnx`, trained by `models.train_frame_colours` on scenes in the
 training fonts that no other model trained on) turns the row into the odds of red
 against orange, and the die's red and orange evidence is replaced by those odds,
-keeping its total belief in the two warm colours where `vision.frame_inks` put it.
+keeping its total belief in the two warm colours where `vision.read.frame_inks` put it.
 
 Dice that are not warm, and a frame of fewer than two dice, keep `frame_inks`'
 evidence unchanged. Numpy and ONNX Runtime only.
@@ -30,10 +30,10 @@ from typing import Final
 import numpy as np
 
 from scorer.dice import COLOUR_RGB
-from vision.crops import channel_medians
-from vision.frame_inks import frame_ink_evidence
-from vision.model_io import COLOUR_LABELS
-from vision.onnx_model import LoadedModel, load_session
+from vision.read.crops import channel_medians
+from vision.read.frame_inks import frame_ink_evidence
+from vision.read.model_io import COLOUR_LABELS
+from vision.read.onnx_model import LoadedModel, load_session
 
 MODEL_FILE: Final[str] = "frame_colours.onnx"
 INPUT: Final[str] = "features"
@@ -48,7 +48,7 @@ _FLOOR: Final[float] = 1e-9
 #: Others' belief in a colour at or below this leaves that colour's reference unknown.
 _MIN_REFERENCE_WEIGHT: Final[float] = 0.3
 
-#: An orthonormal basis of the plane of ink chroma (`vision.profile.ink_chroma` rows sum
+#: An orthonormal basis of the plane of ink chroma (`vision.read.frame_inks.ink_chroma` rows sum
 #: to zero), BGR order: blue less green, then blue and green less red.
 INK_PLANE: Final[np.ndarray] = np.array([[1.0, -1.0, 0.0], [1.0, 1.0, -2.0]]) / np.array(
     [[np.sqrt(2.0)], [np.sqrt(6.0)]]
@@ -126,7 +126,7 @@ def warm_rows(
 ) -> WarmRows:
     """The feature row of every warm die of a frame (see FEATURES).
 
-    `chroma`: (N, 3) ink chroma (`vision.profile.ink_chroma`); `colour_probs`: (N, C);
+    `chroma`: (N, 3) ink chroma (`vision.read.frame_inks.ink_chroma`); `colour_probs`: (N, C);
     `lightness`: (N,) (`crop_lightness`); `evidence`: (N, C) `frame_ink_evidence`."""
     probs = np.maximum(np.asarray(colour_probs, np.float64), _FLOOR)
     red, orange = WARM
@@ -171,7 +171,7 @@ def warm_rows(
 
 
 class FrameColours:
-    """Colour evidence for a frame's dice: `vision.frame_inks`, with red against orange
+    """Colour evidence for a frame's dice: `vision.read.frame_inks`, with red against orange
     settled by the frame network (see the module docstring). Call it as a reader's
     ink evidence: (chroma, colour probabilities, body lightness) -> (N, C)."""
 

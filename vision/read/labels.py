@@ -1,4 +1,4 @@
-"""Class indices of dice faces, in the classifier's class order (`vision.model_io`).
+"""Class indices of dice faces, in the classifier's class order (`vision.read.model_io`).
 
 The training data labels crops with these indices and the runtime turns them back
 into dice.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from scorer.dice import Die
-from vision.model_io import COLOUR_LABELS, VALUE_LABELS
+from vision.read.model_io import COLOUR_LABELS, VALUE_LABELS
 
 NO_LABEL: Final[int] = -1
 """Value/colour index of a crop that shows no die face (a negative)."""

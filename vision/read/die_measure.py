@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.read.tops import longest_side
 from vision.reading import ReadDie, Reading, UnreadableDie
-from vision.tops import longest_side
 
 
 def die_side(reading: Reading) -> float:

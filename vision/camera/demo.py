@@ -27,8 +27,8 @@ import numpy as np
 
 from scorer import ROLLS_PER_TURN
 from scorer.dice import PHYSICAL_DICE, Die, Roll
-from vision.camera_contract import DemoBusyError, DiceThrower
-from vision.frame_source import FrameSource
+from vision.camera.camera_contract import DemoBusyError, DiceThrower
+from vision.camera.frame_source import FrameSource
 
 if TYPE_CHECKING:
     from vision.synth import Conditions, Placement

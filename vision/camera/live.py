@@ -1,6 +1,6 @@
 """The table as the web app sees it: a frame source, the reader and the settle watcher.
 
-`TableWatcher` is vision's `TableCamera` (vision.camera_contract). The web app runs
+`TableWatcher` is vision's `TableCamera` (vision.camera.camera_contract). The web app runs
 `events()` in a background thread and asks, from its request threads, for the
 latest reading and the latest annotated picture. Nothing here knows about the web:
 it only hands out readings, roll events and JPEG bytes.
@@ -16,12 +16,12 @@ from typing import Protocol
 
 import numpy as np
 
-from vision.camera_contract import DiceThrower, ExposureControl, RollEvent, TrayFractions
-from vision.frame_source import FrameSource
-from vision.overlay import draw_overlay, draw_tray, encode_jpeg
+from vision.camera.camera_contract import DiceThrower, ExposureControl, RollEvent, TrayFractions
+from vision.camera.frame_source import FrameSource
+from vision.camera.settle import Reader, SettleWatcher
+from vision.camera.sources import open_source
+from vision.read.overlay import draw_overlay, draw_tray, encode_jpeg
 from vision.reading import Reading
-from vision.settle import Reader, SettleWatcher
-from vision.sources import open_source
 
 logger = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ class TableWatcher:
     def open(self) -> None:
         """Load the two networks and open the camera (may take a second or two)."""
         if self._reader is None:
-            from vision.pipeline import DiceReader
+            from vision.read.pipeline import DiceReader
 
             self._reader = DiceReader(tray=self.tray, threads=self.threads)
         self._watcher = SettleWatcher(self._reader)

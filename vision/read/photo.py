@@ -1,8 +1,8 @@
 """A roll read from a photo: the same reader as the camera's, looking again where a
 photo's dice call for it, and cropping to the tray.
 
-`read_photo` reads a `vision.photo_file.Photo` (checked from its header, decoded
-upright at a working size) with a `vision.pipeline.DiceReader` (never the camera
+`read_photo` reads a `vision.read.photo_file.Photo` (checked from its header, decoded
+upright at a working size) with a `vision.read.pipeline.DiceReader` (never the camera
 thread's: that one's tray changes under it). The reader's locator already looks again
 at other scales when dice are far from its trained size; what it cannot do is see
 detail that the shrinking threw away, so when the dice measure under MIN_DIE_PX in a
@@ -11,7 +11,7 @@ most the photo's own size), and read again. And where its own choice of scale fa
 short on phone photos (see `_reader_at_die_size`), the photo is read once more with the
 locator looking once at the width the measured dice call for (`OneLook`, through the
 locator's own `locate_at`), and the better reading is kept. Last, when the tray's edge
-shows around the dice (`vision.tray_finder`), the photo is cropped to the tray; dice
+shows around the dice (`vision.read.tray_finder`), the photo is cropped to the tray; dice
 seen beside it send the crop to be read again without them.
 """
 
@@ -25,14 +25,14 @@ import cv2
 import numpy as np
 
 from scorer.dice import FULL_ROLL
-from vision.die_measure import die_side
-from vision.overlay import draw_overlay, encode_jpeg
-from vision.photo_file import ImageInfo, Photo, PhotoLimits, open_photo
-from vision.pipeline import DiceReader
+from vision.read.die_measure import die_side
+from vision.read.overlay import draw_overlay, encode_jpeg
+from vision.read.photo_file import ImageInfo, Photo, PhotoLimits, open_photo
+from vision.read.pipeline import DiceReader
+from vision.read.tops import NET_WIDTH_RANGE, TRAINED_DIE_PX, Located, TopFinder, within
+from vision.read.tops_input import NET_GRID, NET_WIDTH
+from vision.read.tray_finder import find_tray
 from vision.reading import ReadDie, Reading, UnreadableDie
-from vision.tops import NET_WIDTH_RANGE, TRAINED_DIE_PX, Located, TopFinder, within
-from vision.tops_input import NET_GRID, NET_WIDTH
-from vision.tray_finder import find_tray
 
 log = logging.getLogger(__name__)
 

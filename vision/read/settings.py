@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vision.body_check import BodyCheck
-from vision.die_shape import DieShape
+from vision.read.body_check import BodyCheck
+from vision.read.die_shape import DieShape
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class SortSettings:
                                        long_score=0.9)
     """A box read as a face, not for sure, is a die only when it fits this."""
     body: BodyCheck = BodyCheck()
-    """When a box's body is unlike the set's (`vision.body_check`)."""
+    """When a box's body is unlike the set's (`vision.read.body_check`)."""
 
 
 @dataclass(frozen=True)
@@ -55,9 +55,9 @@ class ColourSettings:
     """What weighs each die's colour besides the classifier."""
 
     frame_inks: bool = True
-    """Weigh each die's ink against the frame's other dice (`vision.frame_colours`)."""
+    """Weigh each die's ink against the frame's other dice (`vision.read.frame_colours`)."""
     ink_order: bool = True
-    """Mend distinct inks read as one colour (`vision.ink_order`; only with frame_inks)."""
+    """Mend distinct inks read as one colour (`vision.read.ink_order`; only with frame_inks)."""
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from scorer import ROLLS_PER_TURN
-from vision.camera_contract import RollEvent
+from vision.camera.camera_contract import RollEvent
 from vision.reading import Reading, ReadingFlag
 
 logger = logging.getLogger(__name__)

@@ -30,13 +30,13 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
-from vision.decode import by_face
-from vision.model_io import COLOUR_LABELS, VALUE_LABELS
-from vision.vectors import unit_rows
+from vision.read.decode import by_face
+from vision.read.model_io import COLOUR_LABELS, VALUE_LABELS
+from vision.read.vectors import unit_rows
 
 if TYPE_CHECKING:
-    from vision.classifier import FaceClassifier
-    from vision.profile import DiceProfile
+    from vision.profile.profile import DiceProfile
+    from vision.read.classifier import FaceClassifier
 
 #: Weight penalty of the fitted corrections, gradient steps and step size. Chosen on 40
 #: dice sets in the training fonts (`benchmarks/eval_profile.py --group train-light
@@ -120,7 +120,7 @@ class ProfileHeads:
     colour: HeadCorrection
 
     def evidence(self, descriptors: np.ndarray) -> np.ndarray:
-        """(N, 44) log-likelihood adjustments in `vision.decode.FACES` order (value-major):
+        """(N, 44) log-likelihood adjustments in `vision.read.decode.FACES` order (value-major):
         each face gets its value's correction plus its colour's."""
         value = self.value.logits(descriptors)  # (N, values)
         colour = self.colour.logits(descriptors)  # (N, colours)

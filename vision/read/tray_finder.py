@@ -24,7 +24,7 @@ from typing import Final
 import cv2
 import numpy as np
 
-from vision.tops import longest_side
+from vision.read.tops import longest_side
 
 #: The surface is judged on a copy this wide (the tray's edge needs no detail).
 WORK_WIDTH: Final[int] = 320

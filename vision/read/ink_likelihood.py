@@ -1,6 +1,6 @@
 """How well a die's ink matches a colour's reference ink: one likelihood for every use.
 
-A die's ink is measured against its body (`vision.profile.ink_chroma`), and most of the
+A die's ink is measured against its body (`vision.read.frame_inks.ink_chroma`), and most of the
 time the measure lands near its colour's reference. Sometimes it does not: the box takes
 in a side face or the table, glare bleaches the print, a dark body's ink is a few noisy
 pixels. Such a measure lies far from every colour's reference, and under a Gaussian the

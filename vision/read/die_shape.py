@@ -5,7 +5,7 @@ The classifier only knows faces it was trained to read, so on its own it cannot 
 "a die I cannot read" from "not a die", nor a die's face from a key cap or a cable
 label with a numeral on it. The locator judges the top face's shape, not its print.
 A box fits a `DieShape` when
-- the locator is sure enough of it: its score (`vision.tops.box_score`, the smaller of
+- the locator is sure enough of it: its score (`vision.read.tops.box_score`, the smaller of
   its core's peak and its top's mean probability) is at least `min_score`;
 - it is square like a die's top: longest over shortest side at most `max_aspect` (a
   side face, or two dice merged, come out long);
@@ -13,7 +13,7 @@ A box fits a `DieShape` when
   times the frame's median die side;
 - and it does not lie in the flagged hand region (a knuckle is not a die).
 
-Two rules of the reader use it (`vision.read_settings.SortSettings`): a box the
+Two rules of the reader use it (`vision.read.settings.SortSettings`): a box the
 classifier rejects is listed as an unreadable die when it fits `unreadable`, and a box
 read as a face, not for sure, is kept only when it fits the looser `doubtful_face`
 (laptop keys, cable plugs and labels are read as faces, but are seldom shaped like the
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.tops import Located
+from vision.read.tops import Located
 
 
 @dataclass(frozen=True)

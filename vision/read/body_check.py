@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.crops import channel_medians
+from vision.read.crops import channel_medians
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The face classifier at run time: the shipped ONNX model under ONNX Runtime (never torch).
 
 The model file is data shipped with the package, loaded and verified by
-`vision.onnx_model` once, then warmed up so the first real frame is not slow.
+`vision.read.onnx_model` once, then warmed up so the first real frame is not slow.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import numpy as np
 import onnxruntime as ort
 
 from scorer.dice import Die
-from vision.crops import CROP_SIZE, crops_to_tensor
-from vision.labels import die_from_indices
-from vision.model_io import COLOUR_LABELS, FACE_EMBEDDING, VALUE_LABELS
-from vision.model_io import FACE_MODEL_FILE as MODEL_NAME
-from vision.model_io import FACE_OUTPUTS as OUTPUT_NAMES
-from vision.onnx_model import ModelFileError, load_session
-from vision.vectors import unit_rows
+from vision.read.crops import CROP_SIZE, crops_to_tensor
+from vision.read.labels import die_from_indices
+from vision.read.model_io import COLOUR_LABELS, FACE_EMBEDDING, VALUE_LABELS
+from vision.read.model_io import FACE_MODEL_FILE as MODEL_NAME
+from vision.read.model_io import FACE_OUTPUTS as OUTPUT_NAMES
+from vision.read.onnx_model import ModelFileError, load_session
+from vision.read.vectors import unit_rows
 
 logger = logging.getLogger(__name__)
 
@@ -102,7 +102,7 @@ class FaceClassifier:
     def predict_turns(self, crops: np.ndarray, turns: int = 4) -> FacePredictions:
         """Each crop read at `turns` quarter turns in one batched call, averaged: the
         probabilities (float64), and as `embeddings` one unit descriptor per crop (what
-        `vision.profile` compares faces by), None when the model has no embedding.
+        `vision.profile.profile` compares faces by), None when the model has no embedding.
 
         A located box has no "up", and the network's confidence depends on which way up
         a face is shown; averaging the turns reads a face the same whatever its rotation

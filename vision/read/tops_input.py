@@ -1,6 +1,6 @@
 """What the top-face network sees and predicts: its input size and its output maps.
 
-Shared by the runtime locator (`vision.tops`) and the training samples
+Shared by the runtime locator (`vision.read.tops`) and the training samples
 (`vision.synth.locator_training`), so a frame is shrunk the same way in both.
 """
 

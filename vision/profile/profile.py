@@ -30,12 +30,13 @@ import numpy as np
 
 from scorer.atomic_file import write_atomically
 from scorer.dice import Die
-from vision import ink_likelihood
-from vision.crops import CROP_SIZE
-from vision.decode import by_face
-from vision.labels import colour_index, die_from_indices, value_index
-from vision.model_io import COLOUR_LABELS, VALUE_LABELS
-from vision.vectors import unit_rows
+from vision.read import ink_likelihood
+from vision.read.crops import CROP_SIZE
+from vision.read.decode import by_face
+from vision.read.frame_inks import ink_chroma
+from vision.read.labels import colour_index, die_from_indices, value_index
+from vision.read.model_io import COLOUR_LABELS, VALUE_LABELS
+from vision.read.vectors import unit_rows
 
 logger = logging.getLogger(__name__)
 
@@ -52,23 +53,13 @@ PROFILE_FORMAT: Final[int] = 1
 SIMILARITY_WEIGHT: Final[float] = 20.0
 SIMILARITY_NEUTRAL: Final[float] = 0.9
 
-#: The ink of a face is its pixels far in colour from the face's median (the body): every
-#: pixel of the face's middle at least this share as far as the farthest ones (INK_PEAK).
-#: A share of the glyph's own contrast, not a fixed count of pixels, so a thin "1" is not
-#: diluted by its anti-aliased rim and body, nor a bold "10" cut to its darkest core. Its
-#: colour is taken relative to the body's, so the room light's white balance cancels, and
-#: without brightness (`ink_chroma`). Chosen on dice sets in the training fonts
-#: (colour from chroma alone: 94.4 % of dice, against 93.3 % for the 12 % farthest pixels).
-INK_FROM_PEAK: Final[float] = 0.5
-#: The farthest pixels, whose mean distance is the glyph's contrast: this share of the middle.
-INK_PEAK: Final[float] = 0.02
 #: Spread of one ink's chroma between dice and frames (log units): a die's chroma this far
 #: from a colour's reference costs it 0.5 in log-likelihood (`ProfileMatcher.evidence`).
 INK_SIGMA: Final[float] = 0.2
 #: A colour needs this many examples before its reference is trusted.
 INK_MIN_EXAMPLES: Final[int] = 2
 #: Beside a profile's ink references, the colour evidence from the frame's other dice
-#: (`vision.frame_colours`) counts this much. Both judge a die by its ink chroma, and the
+#: (`vision.read.frame_colours`) counts this much. Both judge a die by its ink chroma, and the
 #: frame network was fitted to stand beside the classifier alone, so at full weight the
 #: same ink counted twice, and where a set's red and orange lie close the frame's guess
 #: outvoted the references the household confirmed. Chosen on 40 dice sets in the
@@ -97,8 +88,6 @@ DOUBTED_VALUE: Final[float] = 0.05
 LIKENESS_MARGIN: Final[float] = 0.1
 #: Evidence for a colour the profile has no reference for: as if 2 sigma from it.
 _UNSEEN_INK: Final[float] = -2.0
-#: The face's middle, where the print is: the crop less this margin on each side.
-_FACE_MARGIN: Final[int] = 6
 
 DescribeCrops = Callable[[np.ndarray], np.ndarray]
 """(N, CROP_SIZE, CROP_SIZE, 3) uint8 crops -> (N, D) descriptors (`FaceClassifier.describe`)."""
@@ -118,7 +107,7 @@ class DiceProfile:
     """Confirmed examples of the user's faces; immutable, `add` returns a new profile."""
 
     crops: np.ndarray  # (N, CROP_SIZE, CROP_SIZE, 3) uint8, BGR
-    values: np.ndarray  # (N,) value class indices (vision.labels.VALUE_LABELS)
+    values: np.ndarray  # (N,) value class indices (vision.read.labels.VALUE_LABELS)
     colours: np.ndarray  # (N,) colour class indices (COLOUR_LABELS)
     descriptors: np.ndarray  # (N, D) float32, unit length; (N, 0) when not described
     model: str = ""  # SHA-256 of the classifier that made the descriptors
@@ -259,10 +248,10 @@ def _check(profile: DiceProfile, path: Path) -> None:
 
 class HeadEvidence(Protocol):
     """Corrections of the network's value and colour fitted to a profile
-    (`vision.profile_heads.ProfileHeads`), seen only through what the matcher asks."""
+    (`vision.profile.profile_heads.ProfileHeads`), seen only through what the matcher asks."""
 
     def evidence(self, descriptors: np.ndarray) -> np.ndarray:
-        """(N, 44) log-likelihood adjustments in `vision.decode.FACES` order."""
+        """(N, 44) log-likelihood adjustments in `vision.read.decode.FACES` order."""
         ...
 
 
@@ -276,7 +265,7 @@ class ProfileMatcher:
         chroma: np.ndarray | None = None,
     ) -> None:
         """`heads`: the classifier's heads fitted to this profile
-        (`vision.profile_heads.fit_profile_heads`); None weighs by resemblance and ink only.
+        (`vision.profile.profile_heads.fit_profile_heads`); None weighs by resemblance and ink only.
         `chroma`: the examples' `ink_chroma`, where the caller has it (None: measured here)."""
         self.profile = profile
         self.heads = heads
@@ -306,13 +295,13 @@ class ProfileMatcher:
         return PROFILE_FRAME_INK_WEIGHT if len(self._inks) >= 2 else 1.0
 
     def evidence(self, descriptors: np.ndarray, chroma: np.ndarray) -> np.ndarray:
-        """(N, 44) log-likelihood adjustments, in `vision.decode.FACES` order, for dice with
+        """(N, 44) log-likelihood adjustments, in `vision.read.decode.FACES` order, for dice with
         these descriptors and ink chroma (`ink_chroma` of their crops).
 
         Three kinds: a face the profile has seen gains SIMILARITY_WEIGHT per unit of its
         nearest example's similarity above SIMILARITY_NEUTRAL; unseen faces, and seen
         ones that do not look alike, get none. And each colour with a reference gains the
-        ink likelihood (`vision.ink_likelihood`, scale INK_SIGMA) of the die's ink chroma
+        ink likelihood (`vision.read.ink_likelihood`, scale INK_SIGMA) of the die's ink chroma
         around that colour's references. And, with `heads`, their corrections of the
         network's value and colour for these descriptors.
         """
@@ -334,29 +323,6 @@ class ProfileMatcher:
         if self.heads is not None:
             adjust += self.heads.evidence(descriptors)
         return adjust
-
-
-def ink_chroma(crops: np.ndarray) -> np.ndarray:
-    """(N, 3) chroma of each crop's ink relative to its body: log(ink) - log(body) per
-    channel, less its mean over the channels (brightness). A room light's colour gains
-    multiply ink and body alike, so they cancel; this is what tells orange from red
-    under a warm lamp once the profile has seen both inks."""
-    array = np.asarray(crops, np.float64)
-    if len(array) == 0:
-        return np.zeros((0, 3))
-    margin = _FACE_MARGIN
-    middle = np.log(array[:, margin:-margin, margin:-margin].reshape(len(array), -1, 3) + 1.0)
-    median = np.median(middle, axis=1, keepdims=True)
-    distance = np.linalg.norm(middle - median, axis=2)
-    order = np.argsort(distance, axis=1)
-    pixels = middle.shape[1]
-    body = np.take_along_axis(middle, order[:, : pixels // 2, None], axis=1).mean(axis=1)
-    peak_count = max(1, int(pixels * INK_PEAK))
-    peak = np.take_along_axis(distance, order[:, -peak_count:], axis=1).mean(axis=1)
-    weight = (distance >= INK_FROM_PEAK * peak[:, None]).astype(np.float64)  # peak included
-    ink = (middle * weight[:, :, None]).sum(axis=1) / weight.sum(axis=1, keepdims=True)
-    chroma = ink - body
-    return chroma - chroma.mean(axis=1, keepdims=True)
 
 
 def contradicted_colours(
@@ -419,7 +385,7 @@ def label_by_roll(face_probs: np.ndarray, roll: Sequence[Die]) -> list[Die]:
     """The face of each read die, given the faces the user confirmed in any order.
 
     Picks the one-to-one assignment of `roll`'s faces to the dice (rows of the (N, 44)
-    `face_probs`, `vision.decode.FACES` order) that the classifier finds most likely
+    `face_probs`, `vision.read.decode.FACES` order) that the classifier finds most likely
     (the largest sum of log-probabilities), by dynamic programming over the subsets of
     faces used (at most 10 faces, so at most 1,024 subsets per die). With fewer dice
     than faces (a die not found), the faces left over are the dice not found.

@@ -5,7 +5,7 @@ orange the user's set carries: a set's red may lean towards orange and its orang
 towards yellow, so a single die's ink can be ambiguous on its own. In one frame,
 though, every die is lit by the same lamp and seen by the same camera, so the dice
 that carry the same ink show (nearly) the same ink colour relative to their
-bodies (`vision.profile.ink_chroma`, in which the lamp's colour cancels). This
+bodies (`ink_chroma`, in which the lamp's colour cancels). This
 module turns that into evidence for the decoder: each die's colour is compared
 with the ink of the other dice the classifier believes carry each colour, and a
 die whose ink matches the frame's other orange dice gains orange.
@@ -21,7 +21,20 @@ from typing import Final
 
 import numpy as np
 
-from vision import ink_likelihood
+from vision.read import ink_likelihood
+
+#: The ink of a face is its pixels far in colour from the face's median (the body): every
+#: pixel of the face's middle at least this share as far as the farthest ones (INK_PEAK).
+#: A share of the glyph's own contrast, not a fixed count of pixels, so a thin "1" is not
+#: diluted by its anti-aliased rim and body, nor a bold "10" cut to its darkest core. Its
+#: colour is taken relative to the body's, so the room light's white balance cancels, and
+#: without brightness (`ink_chroma`). Chosen on dice sets in the training fonts
+#: (colour from chroma alone: 94.4 % of dice, against 93.3 % for the 12 % farthest pixels).
+INK_FROM_PEAK: Final[float] = 0.5
+#: The farthest pixels, whose mean distance is the glyph's contrast: this share of the middle.
+INK_PEAK: Final[float] = 0.02
+#: The face's middle, where the print is: the crop less this margin on each side.
+_FACE_MARGIN: Final[int] = 6
 
 #: Spread of one ink's chroma between the dice of one frame (log units): a die's ink
 #: this far from a colour's frame reference costs that colour 0.5 in log-likelihood.
@@ -33,6 +46,29 @@ FRAME_UNSEEN_INK: Final[float] = -1.125
 FRAME_MIN_WEIGHT: Final[float] = 0.8
 #: Rounds of re-weighting the references by the updated colour beliefs.
 FRAME_ROUNDS: Final[int] = 2
+
+
+def ink_chroma(crops: np.ndarray) -> np.ndarray:
+    """(N, 3) chroma of each crop's ink relative to its body: log(ink) - log(body) per
+    channel, less its mean over the channels (brightness). A room light's colour gains
+    multiply ink and body alike, so they cancel; this is what tells orange from red
+    under a warm lamp once the profile has seen both inks."""
+    array = np.asarray(crops, np.float64)
+    if len(array) == 0:
+        return np.zeros((0, 3))
+    margin = _FACE_MARGIN
+    middle = np.log(array[:, margin:-margin, margin:-margin].reshape(len(array), -1, 3) + 1.0)
+    median = np.median(middle, axis=1, keepdims=True)
+    distance = np.linalg.norm(middle - median, axis=2)
+    order = np.argsort(distance, axis=1)
+    pixels = middle.shape[1]
+    body = np.take_along_axis(middle, order[:, : pixels // 2, None], axis=1).mean(axis=1)
+    peak_count = max(1, int(pixels * INK_PEAK))
+    peak = np.take_along_axis(distance, order[:, -peak_count:], axis=1).mean(axis=1)
+    weight = (distance >= INK_FROM_PEAK * peak[:, None]).astype(np.float64)  # peak included
+    ink = (middle * weight[:, :, None]).sum(axis=1) / weight.sum(axis=1, keepdims=True)
+    chroma = ink - body
+    return chroma - chroma.mean(axis=1, keepdims=True)
 
 
 def frame_ink_evidence(
@@ -49,7 +85,7 @@ def frame_ink_evidence(
     `chroma`: (N, 3) ink chroma of the frame's dice (`ink_chroma`); `colour_probs`:
     (N, C) the classifier's colour probabilities. Each colour's reference for die i
     is the mean ink of the other dice weighted by their belief in that colour; die i
-    gains the ink likelihood (`vision.ink_likelihood`, scale `sigma`) around it, or
+    gains the ink likelihood (`vision.read.ink_likelihood`, scale `sigma`) around it, or
     `unseen` where the other dice hold less than `min_weight` belief in that colour.
     A frame of one die gets zeros.
     """

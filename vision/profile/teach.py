@@ -2,7 +2,7 @@
 
 The user says which ten faces a roll shows (in any order, as they would type it);
 the reader says where the dice are and how likely each face is for each of them.
-The most likely one-to-one match of the two (`vision.profile.label_by_roll`) labels
+The most likely one-to-one match of the two (`vision.profile.profile.label_by_roll`) labels
 every die, and their crops become the profile's examples.
 """
 
@@ -16,20 +16,20 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from scorer.dice import Die
-from vision.labels import die_from_indices
-from vision.pipeline import DiceReader, is_frame, read_dice
-from vision.profile import (
+from vision.profile.profile import (
     DiceProfile,
     ProfileMatcher,
     contradicted_colours,
     contradicted_values,
-    ink_chroma,
     label_by_roll,
 )
-from vision.profile_heads import example_probs, fit_profile_heads
+from vision.profile.profile_heads import example_probs, fit_profile_heads
+from vision.read.frame_inks import ink_chroma
+from vision.read.labels import die_from_indices
+from vision.read.pipeline import DiceReader, is_frame, read_dice
 
 if TYPE_CHECKING:
-    from vision.classifier import FaceClassifier
+    from vision.read.classifier import FaceClassifier
 
 logger = logging.getLogger(__name__)
 
@@ -111,7 +111,7 @@ def use_profile(
 ) -> ProfileInUse:
     """Make `reader` weigh its readings with `profile` (described by the reader's model,
     recomputed from the crops when another model described them, and the model's heads
-    fitted to its examples: `vision.profile_heads`), less the taught dice that look like
+    fitted to its examples: `vision.profile.profile_heads`), less the taught dice that look like
     a slip of the finger (`taught_slips`) unless `checked` ((N,) bool) says the players
     have looked at that die again. An empty profile, or a model without an embedding,
     reads as none."""
@@ -139,7 +139,7 @@ def taught_slips(
 ) -> tuple[LeftOut, ...]:
     """The examples of `profile` (inks `chroma`) whose confirmed colour their ink and the
     classifier both contradict, or whose confirmed value their likeness to the other
-    examples and the classifier both do (`vision.profile.contradicted_colours`,
+    examples and the classifier both do (`vision.profile.profile.contradicted_colours`,
     `contradicted_values`): a face mistyped or mis-tapped, which the heads would otherwise
     learn for every die like it. The reader leaves them out; they stay in the profile on
     disk, the log names them, and the set-up page shows them to be fixed. An example

@@ -1,7 +1,7 @@
 """The one interface every camera and file source offers: open with `with`, iterate
 for BGR frames, and name its optional capabilities.
 
-Apart from `vision.sources` (the back-ends and `open_source`), so the demo table can be
+Apart from `vision.camera.sources` (the back-ends and `open_source`), so the demo table can be
 a source without importing the modules that open it.
 """
 
@@ -13,7 +13,7 @@ from types import TracebackType
 
 import numpy as np
 
-from vision.camera_contract import DiceThrower, ExposureControl
+from vision.camera.camera_contract import DiceThrower, ExposureControl
 
 
 class FrameSource(ABC):

@@ -13,7 +13,7 @@ warm colours. This module finds those contradictions and mends them by moving on
 group of dice to a cool colour that no other die of the frame shows, the choice that
 keeps the inks in the palette's order about the frame's own inks and costs the
 classifier's belief least. A reading without a contradiction is left as it is, so
-the step never fights `vision.frame_colours` over red against orange.
+the step never fights `vision.read.frame_colours` over red against orange.
 
 Only inks measured clearly (far enough from the body's colour) are grouped, a group
 of fewer than `MIN_MOVED` dice is never moved, and no die is moved into a warm colour:
@@ -28,8 +28,8 @@ from typing import Final
 import numpy as np
 
 from scorer.dice import COLOUR_RGB, FULL_ROLL
-from vision.frame_colours import INK_PLANE, WARM
-from vision.model_io import COLOUR_LABELS
+from vision.read.frame_colours import INK_PLANE, WARM
+from vision.read.model_io import COLOUR_LABELS
 
 #: Dice whose ink lies at least this far from the body (`ink_chroma` plane units) are
 #: grouped by ink direction; a paler print's direction is too noisy to tell inks apart.
@@ -105,7 +105,7 @@ def ink_order_evidence(chroma: np.ndarray, log_belief: np.ndarray) -> np.ndarray
     distinct inks in one colour (see the module docstring); zeros when it does not, and
     for a frame of fewer than three dice or more than a roll's.
 
-    `chroma`: (N, 3) ink chroma (`vision.profile.ink_chroma`); `log_belief`: (N, C) the
+    `chroma`: (N, 3) ink chroma (`vision.read.frame_inks.ink_chroma`); `log_belief`: (N, C) the
     log-belief in each colour so far (the classifier's with the frame inks' evidence).
     Each die of a moved group is made sure of its new colour (`MOVED_MARGIN`)."""
     belief = np.asarray(log_belief, np.float64)

@@ -6,10 +6,10 @@ dice, gives an empty Reading rather than an error, because a camera loop must
 keep going. A die found but not read is listed as unreadable (`is_unreadable_die`),
 unless its numeral and ink are read for sure though the crop is doubted as a face: it
 is then read, marked unsure (`legible_dice`); a box read as a face without certainty
-must be shaped like a die's top (`vision.die_shape`), and a box whose body colour is
-unlike the rest of the set's is no die (`vision.body_check`); a hand flag never empties
+must be shaped like a die's top (`vision.read.die_shape`), and a box whose body colour is
+unlike the rest of the set's is no die (`vision.read.body_check`); a hand flag never empties
 a reading. The dice of a soft (out-of-focus) frame are sharpened before the classifier
-reads them (`vision.focus`).
+reads them (`vision.read.focus`).
 """
 
 from __future__ import annotations
@@ -24,17 +24,17 @@ import numpy as np
 
 from scorer.dice import FULL_ROLL
 from scorer.dice_set import PRINTED_DICE, DiceSet
-from vision.body_check import body_colours, never_odd, odd_bodies
-from vision.decode import DecodedFace, by_face, decode, face_probabilities
-from vision.focus import is_soft, sharpened
-from vision.frame_colours import FrameColours, crop_lightness
-from vision.ink_order import ink_order_evidence
-from vision.labels import colour_index, value_index
-from vision.profile import ink_chroma
-from vision.read_settings import ReaderSettings, SortSettings
+from vision.read.body_check import body_colours, never_odd, odd_bodies
+from vision.read.decode import DecodedFace, by_face, decode, face_probabilities
+from vision.read.focus import is_soft, sharpened
+from vision.read.frame_colours import FrameColours, crop_lightness
+from vision.read.frame_inks import ink_chroma
+from vision.read.ink_order import ink_order_evidence
+from vision.read.labels import colour_index, value_index
+from vision.read.settings import ReaderSettings, SortSettings
+from vision.read.tops import Located, TopFinder
+from vision.read.trust import Calibration, DieEvidence
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
-from vision.tops import Located, TopFinder
-from vision.trust import Calibration, DieEvidence
 
 
 class FrameLocator(Protocol):
@@ -46,9 +46,21 @@ class FrameLocator(Protocol):
 InkEvidence = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 """(N, 3) ink chroma, (N, C) colour probabilities, (N,) body lightness (0..1) -> (N, C)
 colour log-likelihood adjustments."""
+
+
+class ProfileEvidence(Protocol):
+    """What the reader asks of a household's dice profile (`vision.profile.profile.
+    ProfileMatcher`): evidence for each die's face, and how much the frame's inks count
+    beside it. A protocol, so reading imports no profile code."""
+
+    @property
+    def frame_ink_weight(self) -> float: ...
+
+    def evidence(self, descriptors: np.ndarray, chroma: np.ndarray) -> np.ndarray: ...
+
+
 if TYPE_CHECKING:
-    from vision.classifier import FaceClassifier
-    from vision.profile import ProfileMatcher
+    from vision.read.classifier import FaceClassifier
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +88,7 @@ class Readout:
     """What the classifier made of a frame's located boxes, before decoding: the crops
     and their probabilities (averaged over quarter turns), and the profile descriptors
     when the model gives them. Teaching a profile labels these crops. When the frame
-    is soft (`soft`, `vision.focus`), the classifier read the crops sharpened; the
+    is soft (`soft`, `vision.read.focus`), the classifier read the crops sharpened; the
     crops kept are as cut, for the inks and bodies measured from them."""
 
     located: Located
@@ -122,25 +134,25 @@ class DiceReader:
         *,
         settings: ReaderSettings = ReaderSettings(),
         finder: FrameLocator | None = None,
-        profile: ProfileMatcher | None = None,
+        profile: ProfileEvidence | None = None,
         calibration: Calibration | None | bool = True,
         dice_set: DiceSet = PRINTED_DICE,
         second_look_below: float | None | bool = True,
     ) -> None:
         """`tray`: a polygon of (x, y) pixel points; dice outside it are ignored.
-        `settings`: every stage's thresholds (`vision.read_settings`; the shipped ones by
-        default). `profile`: the user's own dice (`vision.profile`), which weighs each
+        `settings`: every stage's thresholds (`vision.read.settings`; the shipped ones by
+        default). `profile`: the user's own dice (`vision.profile.profile`), which weighs each
         read face; None reads with the network alone. `calibration`: how the dice's
-        probabilities are calibrated and which to mark (`vision.trust`); True loads the
+        probabilities are calibrated and which to mark (`vision.read.trust`); True loads the
         one fitted for the classifier (`models/calibration.json`), None or False marks
         each die by its posterior alone. `dice_set`: the dice the table plays with,
         which the decoding matches a reading to (the household's own layout).
         `second_look_below`: read a crop again at two other quarter turns when its most
-        likely value is believed less than this (`vision.trust.TrustSettings`); True
+        likely value is believed less than this (`vision.read.trust.TrustSettings`); True
         takes the calibration's (which was fitted with it), None or False never."""
         self.settings = settings
         if classifier is None:
-            from vision.classifier import FaceClassifier
+            from vision.read.classifier import FaceClassifier
 
             classifier = FaceClassifier.load(threads=threads)
         self.classifier = classifier
@@ -149,7 +161,7 @@ class DiceReader:
         )
         self.tray = None if tray is None else np.asarray(tray, dtype=np.float32).reshape(-1, 2)
         self.profile = profile
-        #: Colour evidence from the frame's other dice (`vision.frame_colours`); None: off.
+        #: Colour evidence from the frame's other dice (`vision.read.frame_colours`); None: off.
         #: Its network is a few hundred weights: one thread, whatever `threads` says.
         self.ink_evidence: InkEvidence | None = (
             FrameColours.load() if settings.colour.frame_inks else None)
@@ -188,7 +200,7 @@ class DiceReader:
 
     def readout(self, frame: np.ndarray) -> Readout:
         """Locate the dice of a BGR uint8 frame and classify every located box."""
-        from vision.crops import CROP_SIZE, crop_face
+        from vision.read.crops import CROP_SIZE, crop_face
 
         located = self.locate(frame)
         if not located.boxes:
@@ -225,7 +237,7 @@ class DiceReader:
     def read(self, frame: np.ndarray) -> Reading:
         """The dice in this frame, decoded jointly against the inventory: the stages
         locate and classify (`readout`), sort out (`sort_out`), weigh colours
-        (`colour_evidence`), decode (`vision.decode`), then calibrate and mark
+        (`colour_evidence`), decode (`vision.read.decode`), then calibrate and mark
         (`_trusted`)."""
         if not is_frame(frame):
             shape = getattr(frame, "shape", None)
@@ -268,7 +280,7 @@ class DiceReader:
 
     def colour_evidence(self, candidates: Candidates) -> np.ndarray | None:
         """(dice, 44) log-evidence for each die's face besides the classifier's: the
-        household's profile when taught (`vision.profile`), and how each die's ink
+        household's profile when taught (`vision.profile.profile`), and how each die's ink
         compares with the frame's other dice; None where neither speaks."""
         readout, keep = candidates.readout, candidates.dice
         evidence = None
@@ -288,7 +300,7 @@ class DiceReader:
         return evidence
 
     def _trusted(self, dice: list[ReadDie]) -> tuple[list[ReadDie], float]:
-        """The dice with their calibrated probabilities and marks (`vision.trust`), and the
+        """The dice with their calibrated probabilities and marks (`vision.read.trust`), and the
         probability that all of them are right; without a calibration, as decoded."""
         calibration = self.calibration
         if calibration is None:
@@ -312,7 +324,7 @@ class DiceReader:
     ) -> np.ndarray:
         """(N, C) colour evidence from the frame's dice (two or more): how each die's ink
         compares with the others' (`ink_evidence`), then, unless switched off, the
-        mending of distinct inks read as one colour (`vision.ink_order`)."""
+        mending of distinct inks read as one colour (`vision.read.ink_order`)."""
         assert self.ink_evidence is not None
         evidence = self.ink_evidence(chroma, colour_probs, crop_lightness(crops))
         if not self.settings.colour.ink_order:
@@ -356,7 +368,7 @@ def set_dice(
     """The dice a reading keeps, as indices into `readout`'s boxes (read, unreadable): the
     boxes read as faces, less those read without certainty whose box is not shaped
     like a die's top (`SortSettings.doubtful_face`: key caps, cable plugs) and any
-    whose body colour is unlike the rest of the set's (`vision.body_check`, which
+    whose body colour is unlike the rest of the set's (`vision.read.body_check`, which
     never judges a face read for sure, nor a certain box whose value is sure):
     things on the table, not dice; and those kept unreadable, all of them (a die of
     another kind among a set, a red pip die among white ones, is still a die found:
@@ -421,7 +433,7 @@ def _read_dice(candidates: Candidates, faces: Sequence[DecodedFace],
 
 
 def evidence_of(die: ReadDie) -> DieEvidence:
-    """What `vision.trust` judges a read die's probability from."""
+    """What `vision.read.trust` judges a read die's probability from."""
     corners = np.asarray(die.corners, np.float64)
     sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
     return DieEvidence(die.confidence, die.face_prob, die.network_prob,

@@ -1,17 +1,17 @@
 """The models' input/output contract: what the trainers export and the runtime reads.
 
-The exporter (`models/export.py`), the trainers and the runtime (`vision.classifier`,
-`vision.tops`, `vision.decode`) all import these names and orders from here, so a
+The exporter (`models/export.py`), the trainers and the runtime (`vision.read.classifier`,
+`vision.read.tops`, `vision.read.decode`) all import these names and orders from here, so a
 model file written by one is read right by the other.
 
 | model               | input                         | outputs                                  |
 |---------------------|-------------------------------|------------------------------------------|
 | FACE_MODEL_FILE     | FACE_INPUT: (N, 3, S, S) crops| FACE_OUTPUTS: value (N, 11) in           |
-|                     | (`vision.crops`)              | VALUE_LABELS order, colour (N, 4) in     |
+|                     | (`vision.read.crops`)         | VALUE_LABELS order, colour (N, 4) in     |
 |                     |                               | COLOUR_LABELS order, face (N,); then     |
 |                     |                               | FACE_EMBEDDING (N, D), when present      |
 | LOCATOR_MODEL_FILE  | LOCATOR_INPUT: (N, 3, H, W)   | LOCATOR_OUTPUTS: maps (N, 3, h, w)       |
-|                     | (`vision.tops_input`)         |                                          |
+|                     | (`vision.read.tops_input`)    |                                          |
 """
 
 from __future__ import annotations

@@ -36,13 +36,13 @@ from scorer.dice import (
     Die,
 )
 from scorer.dice_set import PRINTED_DICE, DiceSet
-from vision.model_io import COLOUR_LABELS, VALUE_LABELS
+from vision.read.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.reading import ReadingFlag
 
 logger = logging.getLogger(__name__)
 
 #: Every face a die can show, indexed value-major in the classifier's class order
-#: (`vision.model_io`): f = value_index * colours + colour_index.
+#: (`vision.read.model_io`): f = value_index * colours + colour_index.
 FACES: Final[tuple[Die, ...]] = tuple(
     Die(value, colour) for value in VALUE_LABELS for colour in COLOUR_LABELS
 )
@@ -131,7 +131,7 @@ def decode(
     docstring.
 
     `evidence`: (N, 44) log-likelihood adjustments from the user's dice profile
-    (`vision.profile.ProfileMatcher`), added before decoding; None reads as without one."""
+    (`vision.profile.profile.ProfileMatcher`), added before decoding; None reads as without one."""
     probs = face_probabilities(value_probs, colour_probs)
     if evidence is not None and len(probs) and np.any(evidence):
         weighted = np.log(probs) + np.asarray(evidence, np.float64)

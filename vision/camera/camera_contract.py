@@ -13,7 +13,7 @@ One home for what crosses from vision to the web app's camera thread:
   | `video:PATH`  | a video file, frame by frame                            |
   | `images:DIR`  | the images of a folder, in name order                   |
 
-- `TableCamera` is what the camera thread drives (`vision.live.TableWatcher`, or a
+- `TableCamera` is what the camera thread drives (`vision.camera.live.TableWatcher`, or a
   test's fake). Its optional capabilities are explicit: `exposure` is an
   `ExposureControl` or None (only the Pi camera has one), `thrower` a `DiceThrower`
   or None (only the demo table opened to throw on request).

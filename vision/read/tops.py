@@ -33,10 +33,10 @@ import numpy as np
 import onnxruntime as ort
 
 from scorer.dice import FULL_ROLL
-from vision.model_io import LOCATOR_MODEL_FILE as LOCATOR_NAME
-from vision.model_io import LOCATOR_OUTPUTS as OUTPUT_NAMES
-from vision.onnx_model import load_session
-from vision.tops_input import (
+from vision.read.model_io import LOCATOR_MODEL_FILE as LOCATOR_NAME
+from vision.read.model_io import LOCATOR_OUTPUTS as OUTPUT_NAMES
+from vision.read.onnx_model import load_session
+from vision.read.tops_input import (
     CORE,
     HAND,
     NET_GRID,
@@ -228,7 +228,7 @@ class TopFinder:
         exposure: Exposure = Exposure.AS_SEEN,
     ) -> np.ndarray:
         """The network's (3, h, w) float32 maps of a (H, W, 3) uint8 BGR frame, its
-        levels shown as `exposure` says (`vision.tops_input.net_input`)."""
+        levels shown as `exposure` says (`vision.read.tops_input.net_input`)."""
         image = net_input(frame, net_width, exposure=exposure)
         return self._session.run(None, {self._input: to_tensor(image[None])})[0][0]
 
@@ -250,7 +250,7 @@ class TopFinder:
         one: dice even a third of the trained size still show there. A hand the first
         look sees is flagged whichever look is kept (`_with_hand_of`). A frame whose
         first look found fewer than ten dice is looked at again with its levels shown
-        otherwise (`vision.tops_input.second_looks`: lifted when under-exposed,
+        otherwise (`vision.read.tops_input.second_looks`: lifted when under-exposed,
         darkened when over-exposed, else with its shadows lightened and with its
         highlights darkened), and the further looks are taken with the best of those
         levels when it beats the first look: a frame the locator reads as it is keeps
@@ -291,7 +291,7 @@ class TopFinder:
         exposure: Exposure = Exposure.AS_SEEN,
     ) -> Located:
         """One look at the frame with the network input `net_width` pixels wide, its
-        levels shown as `exposure` says (`vision.tops_input.net_input`)."""
+        levels shown as `exposure` says (`vision.read.tops_input.net_input`)."""
         height, width = frame.shape[:2]
         located = boxes_from_maps(
             self.maps(frame, net_width, exposure=exposure), (width, height), tray
