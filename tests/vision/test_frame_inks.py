@@ -7,8 +7,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from vision.read.frame_inks import FRAME_INK_SIGMA, FRAME_UNSEEN_INK, frame_ink_evidence
+from vision.read.frame_inks import frame_ink_evidence
 from vision.read.ink_likelihood import ink_log_likelihood
+from vision.read.settings import FrameInkSettings
+
+SHIPPED = FrameInkSettings()
 
 RED, ORANGE, GREEN, BLUE = range(4)
 RED_INK = np.array([-0.9, -0.2, 1.1])  # BGR chroma: red well above blue
@@ -42,11 +45,11 @@ def test_a_die_never_votes_for_itself():
     match with its own ink."""
     chroma = np.stack([RED_INK, RED_INK, ORANGE_INK])
     probs = np.stack([sure(RED, 1.0), sure(RED, 1.0), sure(ORANGE, 1.0)])
-    evidence = frame_ink_evidence(chroma, probs, rounds=1)
-    assert evidence[2, ORANGE] == FRAME_UNSEEN_INK
+    evidence = frame_ink_evidence(chroma, probs, FrameInkSettings(rounds=1))
+    assert evidence[2, ORANGE] == SHIPPED.unseen
     distance = np.sum((ORANGE_INK - RED_INK) ** 2)
-    assert np.isclose(evidence[2, RED], ink_log_likelihood(distance, FRAME_INK_SIGMA))
-    assert evidence[0, GREEN] == evidence[0, BLUE] == FRAME_UNSEEN_INK
+    assert np.isclose(evidence[2, RED], ink_log_likelihood(distance, SHIPPED.sigma))
+    assert evidence[0, GREEN] == evidence[0, BLUE] == SHIPPED.unseen
 
 
 @given(arrays(np.float64, (1, 3), elements=st.floats(-2, 2)))

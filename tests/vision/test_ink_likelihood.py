@@ -6,7 +6,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.read.ink_likelihood import INK_DEGREES, ink_log_likelihood
+from vision.read.ink_likelihood import ink_log_likelihood
+from vision.read.settings import FrameInkSettings
 
 SIGMA = 0.2
 
@@ -42,4 +43,4 @@ def test_nearer_is_never_less_likely(a, b):
     near, far = sorted((a, b))
     assert ink_log_likelihood(near, SIGMA) >= ink_log_likelihood(far, SIGMA)
     assert ink_log_likelihood(0.0, SIGMA) == 0.0
-    assert INK_DEGREES > 1
+    assert FrameInkSettings().degrees > 1

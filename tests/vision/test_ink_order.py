@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from vision.read.frame_colours import INK_PLANE
 from vision.read.ink_order import (
     FAMILIES,
-    MIN_INK,
     ink_groups,
     ink_order_evidence,
     palette_angle,
 )
 from vision.read.model_io import COLOUR_LABELS
+from vision.read.settings import InkOrderSettings
 
 RED, ORANGE, GREEN, BLUE = (COLOUR_LABELS.index(letter) for letter in "ROGB")
 
@@ -101,7 +101,7 @@ def test_a_group_is_not_moved_to_a_colour_another_die_shows():
     chroma, belief = frame(
         (-80, 0.7, RED, 0.99), (-124, 1.0, ORANGE, 0.99),
         (-179, 0.4, ORANGE, 0.99), (-180, 0.45, ORANGE, 0.99),
-        (150, MIN_INK / 2, GREEN, 0.99),
+        (150, InkOrderSettings().min_ink / 2, GREEN, 0.99),
         (61, 0.4, BLUE, 0.99), (64, 0.35, BLUE, 0.99),
     )
     assert not ink_order_evidence(chroma, belief).any()

@@ -19,7 +19,8 @@ from scorer.dice import (
     Die,
     Roll,
 )
-from vision.read.decode import FACES, UNSURE_BELOW, decode, face_probabilities
+from vision.read.decode import FACES, decode, face_probabilities
+from vision.read.settings import DecodeSettings
 from vision.reading import ReadingFlag
 
 FULL = Roll.from_text("8R 8B 8G 10O 5G 7R WR WB 1G 3R")
@@ -93,7 +94,7 @@ def test_low_confidence_die_stays_unsure_when_the_prior_cannot_decide():
     colours[0] = [0.5, 0.0, 0.0, 0.5]  # 8R or 8B: both are faces of free dice
     decoding = decode(values, colours)
     assert decoding.faces[0].unsure
-    assert decoding.faces[0].confidence < UNSURE_BELOW
+    assert decoding.faces[0].confidence < DecodeSettings().unsure_below
     alternatives = [str(die) for die, _ in decoding.faces[0].alternatives]
     assert {str(decoding.faces[0].die), *alternatives} >= {"8R", "8B"}
 

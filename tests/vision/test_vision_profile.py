@@ -8,7 +8,6 @@ import pytest
 from scorer import Die, parse_roll
 from vision.profile.profile import (
     PROFILE_FILE,
-    PROFILE_FRAME_INK_WEIGHT,
     DiceProfile,
     ProfileError,
     ProfileMatcher,
@@ -16,6 +15,7 @@ from vision.profile.profile import (
     contradicted_values,
     label_by_roll,
 )
+from vision.profile.settings import ProfileSettings
 from vision.profile.teach import TeachError, teach, use_profile
 from vision.read.crops import CROP_SIZE
 from vision.read.decode import FACES
@@ -294,7 +294,7 @@ def test_the_frame_inks_count_less_beside_a_profiles_own_ink_references():
     assert ProfileMatcher(DiceProfile.empty()).frame_ink_weight == 1.0
     assert ProfileMatcher(_profile("1R 5R 7B")).frame_ink_weight == 1.0  # one colour's inks
     with_inks = ProfileMatcher(_profile("1R 5R 7O 9O"))
-    assert with_inks.frame_ink_weight == PROFILE_FRAME_INK_WEIGHT < 1.0
+    assert with_inks.frame_ink_weight == ProfileSettings().frame_ink_weight < 1.0
 
 
 def test_a_reader_with_a_profile_scales_the_frames_ink_evidence_by_its_weight(

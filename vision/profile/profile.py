@@ -30,6 +30,7 @@ import numpy as np
 
 from scorer.atomic_file import write_atomically
 from scorer.dice import Die
+from vision.profile.settings import ProfileSettings
 from vision.read import ink_likelihood
 from vision.read.crops import CROP_SIZE
 from vision.read.decode import by_face
@@ -42,52 +43,6 @@ logger = logging.getLogger(__name__)
 
 PROFILE_FILE: Final[str] = "dice_profile.npz"
 PROFILE_FORMAT: Final[int] = 1
-
-#: How strongly a descriptor's similarity to a seen face raises that face's probability:
-#: the log-probability gains SIMILARITY_WEIGHT * (similarity - SIMILARITY_NEUTRAL) where
-#: similarity, the cosine between centred descriptors (1: the same picture), is above the
-#: neutral level, and loses nothing below it: a face the profile holds one or two
-#: examples of, seen under another lamp or angle, may look unlike them, and that must
-#: not make it less likely than a face never taught. Chosen on dice sets drawn in the
-#: training fonts (benchmarks/eval_profile.py).
-SIMILARITY_WEIGHT: Final[float] = 20.0
-SIMILARITY_NEUTRAL: Final[float] = 0.9
-
-#: Spread of one ink's chroma between dice and frames (log units): a die's chroma this far
-#: from a colour's reference costs it 0.5 in log-likelihood (`ProfileMatcher.evidence`).
-INK_SIGMA: Final[float] = 0.2
-#: A colour needs this many examples before its reference is trusted.
-INK_MIN_EXAMPLES: Final[int] = 2
-#: Beside a profile's ink references, the colour evidence from the frame's other dice
-#: (`vision.read.frame_colours`) counts this much. Both judge a die by its ink chroma, and the
-#: frame network was fitted to stand beside the classifier alone, so at full weight the
-#: same ink counted twice, and where a set's red and orange lie close the frame's guess
-#: outvoted the references the household confirmed. Chosen on 40 dice sets in the
-#: training fonts (benchmarks/eval_profile.py, 3 rolls taught, 7 read): dice not read
-#: right and sure 21 at 1, 16 at 0.75 and 0.5, 20 at 0.25 and 0.
-PROFILE_FRAME_INK_WEIGHT: Final[float] = 0.5
-#: A taught die whose confirmed colour both its ink and the classifier contradict is
-#: set aside as a slip (a colour mistyped or mis-tapped) when the profile is used: its ink
-#: lies at least INK_CONTRADICTION nats of ink likelihood nearer another colour's examples
-#: than the other examples of its own colour, and the classifier gives its colour less
-#: than DOUBTED_COLOUR. One such slip in the first of three taught rolls took 40 dice sets
-#: in the training fonts from 16 to 29 dice not read right and sure (the heads' colour
-#: correction learnt the slip); set aside, 19. Without slips, nothing changed (0 and 1
-#: nats, 0.05 and 0.2 alike; the ink alone at 1 nat set good examples aside, 16 -> 19).
-#: See MODEL_CARD.md, "A colour or value typed wrong is left out of the reading".
-INK_CONTRADICTION: Final[float] = 1.0
-DOUBTED_COLOUR: Final[float] = 0.05
-#: A value typed wrong is a slip in the same way: the classifier gives the confirmed
-#: value less than DOUBTED_VALUE, and the example's descriptor (centred on the profile's
-#: mean) lies at least LIKENESS_MARGIN of cosine nearer an example of the value the
-#: classifier reads than any other example of its own value (or none has its value). One
-#: value slip in the first of three taught rolls took 40 training-font sets from 16 to 25
-#: dice not read right and sure; set aside, 19. Without slips nothing changed (margins 0
-#: and 0.1; the classifier alone cost 2 dice). See MODEL_CARD.md.
-DOUBTED_VALUE: Final[float] = 0.05
-LIKENESS_MARGIN: Final[float] = 0.1
-#: Evidence for a colour the profile has no reference for: as if 2 sigma from it.
-_UNSEEN_INK: Final[float] = -2.0
 
 DescribeCrops = Callable[[np.ndarray], np.ndarray]
 """(N, CROP_SIZE, CROP_SIZE, 3) uint8 crops -> (N, D) descriptors (`FaceClassifier.describe`)."""
@@ -263,12 +218,16 @@ class ProfileMatcher:
         profile: DiceProfile,
         heads: HeadEvidence | None = None,
         chroma: np.ndarray | None = None,
+        *,
+        settings: ProfileSettings = ProfileSettings(),
     ) -> None:
         """`heads`: the classifier's heads fitted to this profile
         (`vision.profile.profile_heads.fit_profile_heads`); None weighs by resemblance and ink only.
-        `chroma`: the examples' `ink_chroma`, where the caller has it (None: measured here)."""
+        `chroma`: the examples' `ink_chroma`, where the caller has it (None: measured here).
+        `settings`: how each evidence is weighed (`vision.profile.settings`)."""
         self.profile = profile
         self.heads = heads
+        self.settings = settings
         faces = profile.values.astype(np.int64) * len(COLOUR_LABELS) + profile.colours
         order = np.argsort(faces, kind="stable")  # examples grouped by face
         self._seen, self._starts = np.unique(faces[order], return_index=True)
@@ -284,27 +243,30 @@ class ProfileMatcher:
         self._inks = {
             colour: chroma[profile.colours == colour].mean(axis=0)
             for colour in range(len(COLOUR_LABELS))
-            if np.count_nonzero(profile.colours == colour) >= INK_MIN_EXAMPLES
+            if np.count_nonzero(profile.colours == colour) >= settings.ink_min_examples
         }
 
     @property
     def frame_ink_weight(self) -> float:
         """How much the frame's colour evidence counts beside this profile's: less once
-        the profile holds ink references of its own (PROFILE_FRAME_INK_WEIGHT), fully
-        while it has none, so an empty profile reads as no profile."""
-        return PROFILE_FRAME_INK_WEIGHT if len(self._inks) >= 2 else 1.0
+        the profile holds ink references of its own (`ProfileSettings.frame_ink_weight`),
+        fully while it has none, so an empty profile reads as no profile."""
+        return self.settings.frame_ink_weight if len(self._inks) >= 2 else 1.0
 
     def evidence(self, descriptors: np.ndarray, chroma: np.ndarray) -> np.ndarray:
         """(N, 44) log-likelihood adjustments, in `vision.read.decode.FACES` order, for dice with
         these descriptors and ink chroma (`ink_chroma` of their crops).
 
-        Three kinds: a face the profile has seen gains SIMILARITY_WEIGHT per unit of its
-        nearest example's similarity above SIMILARITY_NEUTRAL; unseen faces, and seen
-        ones that do not look alike, get none. And each colour with a reference gains the
-        ink likelihood (`vision.read.ink_likelihood`, scale INK_SIGMA) of the die's ink chroma
-        around that colour's references. And, with `heads`, their corrections of the
-        network's value and colour for these descriptors.
+        The sum of three, each at weight 1 but the first scaled within
+        (`ProfileSettings`): a face the profile has seen gains `similarity_weight` per unit
+        of its nearest example's similarity above `similarity_neutral`; unseen faces, and
+        seen ones that do not look alike, get none. Each colour with a reference gains the
+        ink likelihood (`vision.read.ink_likelihood`, scale `ink_sigma`) of the die's ink
+        chroma around that colour's reference (`unseen_ink` for a colour without one).
+        And, with `heads`, their corrections of the network's value and colour for these
+        descriptors.
         """
+        settings = self.settings
         count = len(descriptors)
         adjust = np.zeros((count, len(VALUE_LABELS) * len(COLOUR_LABELS)), np.float64)
         if self._examples is None or count == 0:
@@ -313,12 +275,14 @@ class ProfileMatcher:
             queries = unit_rows(np.asarray(descriptors) - self._centre)
             similarity = queries @ self._examples.T  # (N, M), examples grouped by face
             best = np.maximum.reduceat(similarity, self._starts, axis=1)  # (N, faces seen)
-            adjust[:, self._seen] = SIMILARITY_WEIGHT * np.maximum(best - SIMILARITY_NEUTRAL, 0)
+            adjust[:, self._seen] = settings.similarity_weight * np.maximum(
+                best - settings.similarity_neutral, 0)
         if len(self._inks) >= 2:
-            ink = np.full((count, len(COLOUR_LABELS)), _UNSEEN_INK)
+            ink = np.full((count, len(COLOUR_LABELS)), settings.unseen_ink)
             for colour, reference in self._inks.items():
                 distance = np.sum((np.asarray(chroma) - reference) ** 2, axis=1)
-                ink[:, colour] = ink_likelihood.ink_log_likelihood(distance, INK_SIGMA)
+                ink[:, colour] = ink_likelihood.ink_log_likelihood(
+                    distance, settings.ink_sigma, settings.ink_degrees)
             adjust += by_face(ink)
         if self.heads is not None:
             adjust += self.heads.evidence(descriptors)
@@ -326,12 +290,14 @@ class ProfileMatcher:
 
 
 def contradicted_colours(
-    chroma: np.ndarray, colours: np.ndarray, colour_probs: np.ndarray
+    chroma: np.ndarray, colours: np.ndarray, colour_probs: np.ndarray,
+    settings: ProfileSettings = ProfileSettings(),
 ) -> np.ndarray:
     """(N,) whether each taught example's confirmed colour (`colours`, class indices) is
-    contradicted twice: by its ink (`ink_chroma`), which lies INK_CONTRADICTION nats nearer
-    another colour's examples than the other examples of its own colour, and by the
-    classifier (`colour_probs`, (N, C)), which gives that colour less than DOUBTED_COLOUR.
+    contradicted twice: by its ink (`ink_chroma`), which lies `settings.ink_contradiction`
+    nats nearer another colour's examples than the other examples of its own colour, and
+    by the classifier (`colour_probs`, (N, C)), which gives that colour less than
+    `settings.doubted_colour`.
     An example alone in its colour is never contradicted: nothing of the set says how
     that ink looks. A set whose ink the classifier misreads (a teal green it calls blue)
     is not contradicted either, since its examples' inks agree with one another."""
@@ -346,22 +312,26 @@ def contradicted_colours(
     sums = (members.T @ chroma)[None] - members[:, :, None] * chroma[:, None, :]  # (N, C, 3)
     references = sums / np.maximum(others, 1)[:, :, None]
     distance = np.sum((chroma[:, None, :] - references) ** 2, axis=2)
-    likelihood = np.where(others > 0, ink_likelihood.ink_log_likelihood(distance, INK_SIGMA),
-                          -np.inf)
+    likelihood = np.where(
+        others > 0,
+        ink_likelihood.ink_log_likelihood(distance, settings.ink_sigma, settings.ink_degrees),
+        -np.inf)
     own = likelihood[rows, colours]
     likelihood[rows, colours] = -np.inf
     with np.errstate(invalid="ignore"):  # -inf - -inf: no colour to compare with
-        nearer = likelihood.max(axis=1) - own >= INK_CONTRADICTION
-    doubted = np.asarray(colour_probs, np.float64)[rows, colours] < DOUBTED_COLOUR
+        nearer = likelihood.max(axis=1) - own >= settings.ink_contradiction
+    doubted = np.asarray(colour_probs, np.float64)[rows, colours] < settings.doubted_colour
     return np.isfinite(own) & nearer & doubted
 
 
 def contradicted_values(
-    descriptors: np.ndarray, values: np.ndarray, value_probs: np.ndarray
+    descriptors: np.ndarray, values: np.ndarray, value_probs: np.ndarray,
+    settings: ProfileSettings = ProfileSettings(),
 ) -> np.ndarray:
     """(N,) whether each taught example's confirmed value (`values`, class indices) is
     contradicted twice: by the classifier (`value_probs`, (N, V)), which gives it less
-    than DOUBTED_VALUE, and by its likeness: its descriptor lies LIKENESS_MARGIN of cosine
+    than `settings.doubted_value`, and by its likeness: its descriptor lies
+    `settings.likeness_margin` of cosine
     nearer an example of the value the classifier reads than any other example of its
     own value (or none shares its value). A font the classifier misreads is not
     contradicted once its faces have examples alike: each looks as much like its own
@@ -372,13 +342,13 @@ def contradicted_values(
         return np.zeros(0, bool)
     probs = np.asarray(value_probs, np.float64)
     read = probs.argmax(axis=1)  # never its own value while that is doubted
-    doubted = probs[np.arange(count), values] < DOUBTED_VALUE
+    doubted = probs[np.arange(count), values] < settings.doubted_value
     centred = unit_rows(np.asarray(descriptors) - np.mean(descriptors, axis=0))
     likeness = (centred @ centred.T).astype(np.float64)
     np.fill_diagonal(likeness, -np.inf)
     own = np.where(values[None, :] == values[:, None], likeness, -np.inf).max(axis=1)
     as_read = np.where(values[None, :] == read[:, None], likeness, -np.inf).max(axis=1)
-    return doubted & (as_read - np.maximum(own, -1.0) >= LIKENESS_MARGIN)
+    return doubted & (as_read - np.maximum(own, -1.0) >= settings.likeness_margin)
 
 
 def label_by_roll(face_probs: np.ndarray, roll: Sequence[Die]) -> list[Die]:

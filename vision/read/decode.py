@@ -16,7 +16,9 @@ most six dice show a high face (5 to 10) and at most four a low one (1 to 4, W),
 so a die torn between a 9 and a 2 in a roll whose four low dice are plain reads
 as the 9 (`_composition_decoding`, also used when the inventory is switched
 off). Where even that needs a face the classifier all but ruled out, each die
-falls back to its own most likely face and the composition is flagged.
+falls back to its own most likely face and the composition is flagged. How
+implausible a face may be before either is disbelieved, and which faces are unsure, are
+`vision.read.settings.DecodeSettings`.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from scorer.dice import (
 )
 from scorer.dice_set import PRINTED_DICE, DiceSet
 from vision.read.model_io import COLOUR_LABELS, VALUE_LABELS
+from vision.read.settings import DecodeSettings
 from vision.reading import ReadingFlag
 
 logger = logging.getLogger(__name__)
@@ -68,20 +71,8 @@ def by_face(colour_evidence: np.ndarray) -> np.ndarray:
     every face gets its colour's (FACES is value-major)."""
     return np.tile(np.asarray(colour_evidence), (1, len(VALUE_LABELS)))
 
-#: Below this posterior a face is reported unsure (shown to the players to confirm).
-UNSURE_BELOW: Final[float] = 0.8
-#: A matching that needs a face the classifier gave less than this is not believed: the
-#: table is an unconfirmed transcription, and a set laid out otherwise must not be bent
-#: to fit it. At 0.005 such sets (`eval_foreign.py --any-faces`) lost dice; at 0.01
-#: they read as at 0.02, and the table's own rolls gained a few (MODEL_CARD.md).
-MIN_MATCHED_FACE_PROB: Final[float] = 0.01
-#: The same for the composition (at most six high, four low dice), which holds for
-#: every Phase 10 set: it is trusted down to faces given far less.
-MIN_COMPOSED_FACE_PROB: Final[float] = 0.002
 #: Probabilities are floored here so a hard zero never rules a face out entirely.
 _PROB_FLOOR: Final[float] = 1e-9
-_ALTERNATIVES: Final[int] = 3
-_MIN_ALTERNATIVE: Final[float] = 0.01
 
 
 @dataclass(frozen=True)
@@ -122,13 +113,13 @@ def decode(
     value_probs: np.ndarray,
     colour_probs: np.ndarray,
     *,
-    unsure_below: float = UNSURE_BELOW,
+    settings: DecodeSettings = DecodeSettings(),
     use_inventory: bool = True,
     evidence: np.ndarray | None = None,
     dice_set: DiceSet = PRINTED_DICE,
 ) -> Decoding:
     """Decode N dice (N <= 10) jointly against the dice of `dice_set`; see the module
-    docstring.
+    docstring. `settings`: which matchings are believed, and which faces are unsure.
 
     `evidence`: (N, 44) log-likelihood adjustments from the user's dice profile
     (`vision.profile.profile.ProfileMatcher`), added before decoding; None reads as without one."""
@@ -142,30 +133,30 @@ def decode(
         return Decoding((), (), False)
     if count > FULL_ROLL:
         logger.debug("%d dice read: more than the box holds, decoding each alone", count)
-        return _independent(probs, unsure_below, (ReadingFlag.TOO_MANY,))
+        return _independent(probs, settings, (ReadingFlag.TOO_MANY,))
     if not use_inventory:
-        return _composed(probs, unsure_below, ())
+        return _composed(probs, settings, ())
     matched = _best_matching(probs, dice_set)
     chosen = [int(face) for face in matched]
-    if min(probs[range(count), chosen]) < MIN_MATCHED_FACE_PROB:
+    if min(probs[range(count), chosen]) < settings.min_matched_face_prob:
         logger.debug("best inventory matching needs an implausible face; reading by composition")
-        return _composed(probs, unsure_below, (ReadingFlag.NOT_EXPLAINED,))
+        return _composed(probs, settings, (ReadingFlag.NOT_EXPLAINED,))
     posterior = _posterior(probs, dice_set)
-    faces = tuple(_decoded(posterior[i], chosen[i], unsure_below) for i in range(count))
+    faces = tuple(_decoded(posterior[i], chosen[i], settings) for i in range(count))
     return Decoding(faces, (), True)
 
 
 def _composed(
-    probs: np.ndarray, unsure_below: float, flags: tuple[ReadingFlag, ...]
+    probs: np.ndarray, settings: DecodeSettings, flags: tuple[ReadingFlag, ...]
 ) -> Decoding:
     """Faces read under the composition alone (at most six high, four low); each die
     alone, the composition flagged, when that needs a face all but ruled out."""
     chosen, posterior = _composition_decoding(probs)
-    if min(probs[range(len(probs)), chosen]) < MIN_COMPOSED_FACE_PROB:
+    if min(probs[range(len(probs)), chosen]) < settings.min_composed_face_prob:
         logger.debug("the composition needs an implausible face; reading each die alone")
         flags = (*flags, *_composition_flags(probs.argmax(axis=1)))
-        return _independent(probs, unsure_below, flags)
-    faces = tuple(_decoded(posterior[i], chosen[i], unsure_below) for i in range(len(probs)))
+        return _independent(probs, settings, flags)
+    faces = tuple(_decoded(posterior[i], chosen[i], settings) for i in range(len(probs)))
     return Decoding(faces, flags, False)
 
 
@@ -209,9 +200,9 @@ def _composition_decoding(probs: np.ndarray) -> tuple[list[int], np.ndarray]:
 
 
 def _independent(
-    probs: np.ndarray, unsure_below: float, flags: tuple[ReadingFlag, ...]
+    probs: np.ndarray, settings: DecodeSettings, flags: tuple[ReadingFlag, ...]
 ) -> Decoding:
-    faces = tuple(_decoded(row, int(row.argmax()), unsure_below) for row in probs)
+    faces = tuple(_decoded(row, int(row.argmax()), settings) for row in probs)
     return Decoding(faces, flags, False)
 
 
@@ -221,15 +212,16 @@ def _composition_flags(chosen: np.ndarray) -> tuple[ReadingFlag, ...]:
     return (ReadingFlag.BAD_COMPOSITION,) if high > HIGH_DICE or low > LOW_DICE else ()
 
 
-def _decoded(row: np.ndarray, chosen: int, unsure_below: float) -> DecodedFace:
+def _decoded(row: np.ndarray, chosen: int, settings: DecodeSettings) -> DecodedFace:
     confidence = float(row[chosen])
     order = np.argsort(row)[::-1]
     alternatives = tuple(
         (FACES[int(f)], round(float(row[f]), 4))
-        for f in order[: _ALTERNATIVES + 1]
-        if int(f) != chosen and row[f] >= _MIN_ALTERNATIVE
-    )[:_ALTERNATIVES]
-    return DecodedFace(FACES[chosen], confidence, confidence < unsure_below, alternatives)
+        for f in order[: settings.alternatives + 1]
+        if int(f) != chosen and row[f] >= settings.min_alternative
+    )[: settings.alternatives]
+    return DecodedFace(FACES[chosen], confidence, confidence < settings.unsure_below,
+                       alternatives)
 
 
 @lru_cache(maxsize=4)

@@ -34,10 +34,14 @@ from vision.read.crops import channel_medians
 from vision.read.frame_inks import frame_ink_evidence
 from vision.read.model_io import COLOUR_LABELS
 from vision.read.onnx_model import LoadedModel, load_session
+from vision.read.settings import FrameInkSettings
 
 MODEL_FILE: Final[str] = "frame_colours.onnx"
 INPUT: Final[str] = "features"
 OUTPUTS: Final[tuple[str, ...]] = ("logit",)
+
+# The constants below define the network's input rows (`warm_rows`, which training builds
+# too): a fixed contract with `models/frame_colours.onnx`, not settings.
 
 #: A die is warm when the classifier gives the two warm colours together this much.
 WARM_SHARE: Final[float] = 0.5
@@ -173,10 +177,14 @@ def warm_rows(
 class FrameColours:
     """Colour evidence for a frame's dice: `vision.read.frame_inks`, with red against orange
     settled by the frame network (see the module docstring). Call it as a reader's
-    ink evidence: (chroma, colour probabilities, body lightness) -> (N, C)."""
+    ink evidence: (chroma, colour probabilities, body lightness) -> (N, C).
 
-    def __init__(self, model: LoadedModel) -> None:
+    `inks`: how the frame inks' evidence is weighed (the network reads it among its
+    inputs and was trained on the shipped settings)."""
+
+    def __init__(self, model: LoadedModel, inks: FrameInkSettings = FrameInkSettings()) -> None:
         self.model = model
+        self.inks = inks
 
     @property
     def name(self) -> str:
@@ -184,9 +192,12 @@ class FrameColours:
         return self.model.name
 
     @classmethod
-    def load(cls, path: Path | None = None, *, threads: int = 1) -> FrameColours:
+    def load(
+        cls, path: Path | None = None, *, threads: int = 1,
+        inks: FrameInkSettings = FrameInkSettings(),
+    ) -> FrameColours:
         """The network at `path` (default: the shipped one), checked against its hash."""
-        return cls(load_session(path, MODEL_FILE, OUTPUTS, threads))
+        return cls(load_session(path, MODEL_FILE, OUTPUTS, threads), inks)
 
     def red_log_odds(self, rows: np.ndarray) -> np.ndarray:
         """(K,) the network's log-odds of the redder warm colour for feature rows."""
@@ -198,7 +209,7 @@ class FrameColours:
     def __call__(
         self, chroma: np.ndarray, colour_probs: np.ndarray, lightness: np.ndarray
     ) -> np.ndarray:
-        evidence = frame_ink_evidence(chroma, colour_probs)
+        evidence = frame_ink_evidence(chroma, colour_probs, self.inks)
         if len(evidence) < 2:
             return evidence
         warm = warm_rows(chroma, colour_probs, lightness, evidence)

@@ -22,30 +22,21 @@ from typing import Final
 import numpy as np
 
 from vision.read import ink_likelihood
+from vision.read.settings import FrameInkSettings
 
 #: The ink of a face is its pixels far in colour from the face's median (the body): every
 #: pixel of the face's middle at least this share as far as the farthest ones (INK_PEAK).
 #: A share of the glyph's own contrast, not a fixed count of pixels, so a thin "1" is not
 #: diluted by its anti-aliased rim and body, nor a bold "10" cut to its darkest core. Its
 #: colour is taken relative to the body's, so the room light's white balance cancels, and
-#: without brightness (`ink_chroma`). Chosen on dice sets in the training fonts
-#: (colour from chroma alone: 94.4 % of dice, against 93.3 % for the 12 % farthest pixels).
+#: without brightness (`ink_chroma`). Not a setting: the frame network's inputs, the profile's
+#: stored references and the frame inks' spread are all measured in it (how it was chosen:
+#: models/FRAME_COLOURS_CARD.md, "The colour and decode stages' settings").
 INK_FROM_PEAK: Final[float] = 0.5
 #: The farthest pixels, whose mean distance is the glyph's contrast: this share of the middle.
 INK_PEAK: Final[float] = 0.02
 #: The face's middle, where the print is: the crop less this margin on each side.
 _FACE_MARGIN: Final[int] = 6
-
-#: Spread of one ink's chroma between the dice of one frame (log units): a die's ink
-#: this far from a colour's frame reference costs that colour 0.5 in log-likelihood.
-#: Chosen on scenes in the training fonts (benchmarks/eval_pipeline.py --group train-*).
-FRAME_INK_SIGMA: Final[float] = 0.2
-#: Evidence for a colour no other die of the frame carries: as if 1.5 sigma from it.
-FRAME_UNSEEN_INK: Final[float] = -1.125
-#: A colour's frame reference needs this much classifier belief among the other dice.
-FRAME_MIN_WEIGHT: Final[float] = 0.8
-#: Rounds of re-weighting the references by the updated colour beliefs.
-FRAME_ROUNDS: Final[int] = 2
 
 
 def ink_chroma(crops: np.ndarray) -> np.ndarray:
@@ -74,20 +65,17 @@ def ink_chroma(crops: np.ndarray) -> np.ndarray:
 def frame_ink_evidence(
     chroma: np.ndarray,
     colour_probs: np.ndarray,
-    *,
-    sigma: float = FRAME_INK_SIGMA,
-    unseen: float = FRAME_UNSEEN_INK,
-    min_weight: float = FRAME_MIN_WEIGHT,
-    rounds: int = FRAME_ROUNDS,
+    settings: FrameInkSettings = FrameInkSettings(),
 ) -> np.ndarray:
     """(N, C) log-likelihood adjustments to each die's colours from the frame's inks.
 
     `chroma`: (N, 3) ink chroma of the frame's dice (`ink_chroma`); `colour_probs`:
     (N, C) the classifier's colour probabilities. Each colour's reference for die i
     is the mean ink of the other dice weighted by their belief in that colour; die i
-    gains the ink likelihood (`vision.read.ink_likelihood`, scale `sigma`) around it, or
-    `unseen` where the other dice hold less than `min_weight` belief in that colour.
-    A frame of one die gets zeros.
+    gains the ink likelihood (`vision.read.ink_likelihood`, scale `settings.sigma`) around
+    it, or `settings.unseen` where the other dice hold less than `settings.min_weight`
+    belief in that colour; `settings.rounds` times, each round's references weighted by
+    the last round's beliefs. A frame of one die gets zeros.
     """
     chroma = np.asarray(chroma, np.float64)
     probs = np.asarray(colour_probs, np.float64)
@@ -96,14 +84,15 @@ def frame_ink_evidence(
     if count < 2:
         return evidence
     belief = probs
-    for _ in range(max(1, rounds)):
+    for _ in range(max(1, settings.rounds)):
         total = belief.sum(axis=0, keepdims=True) - belief  # (N, C): the others' belief
         weighted = belief.T @ chroma  # (C, 3)
         others = weighted[None, :, :] - belief[:, :, None] * chroma[:, None, :]  # (N, C, 3)
-        known = total >= min_weight
+        known = total >= settings.min_weight
         reference = others / np.maximum(total, 1e-9)[:, :, None]
         distance = np.sum((chroma[:, None, :] - reference) ** 2, axis=2)
-        evidence = np.where(known, ink_likelihood.ink_log_likelihood(distance, sigma), unseen)
+        likelihood = ink_likelihood.ink_log_likelihood(distance, settings.sigma, settings.degrees)
+        evidence = np.where(known, likelihood, settings.unseen)
         logits = np.log(np.maximum(probs, 1e-12)) + evidence
         logits -= logits.max(axis=1, keepdims=True)
         belief = np.exp(logits)

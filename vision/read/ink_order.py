@@ -16,8 +16,9 @@ classifier's belief least. A reading without a contradiction is left as it is, s
 the step never fights `vision.read.frame_colours` over red against orange.
 
 Only inks measured clearly (far enough from the body's colour) are grouped, a group
-of fewer than `MIN_MOVED` dice is never moved, and no die is moved into a warm colour:
-measured on rendered scenes, those were the moves that went wrong. Numpy only.
+of fewer than `InkOrderSettings.min_moved` dice is never moved, and no die is moved into
+a warm colour: those were the moves that went wrong (models/FRAME_COLOURS_CARD.md). The
+thresholds are `vision.read.settings.InkOrderSettings`. Numpy only.
 """
 
 from __future__ import annotations
@@ -30,20 +31,7 @@ import numpy as np
 from scorer.dice import COLOUR_RGB, FULL_ROLL
 from vision.read.frame_colours import INK_PLANE, WARM
 from vision.read.model_io import COLOUR_LABELS
-
-#: Dice whose ink lies at least this far from the body (`ink_chroma` plane units) are
-#: grouped by ink direction; a paler print's direction is too noisy to tell inks apart.
-MIN_INK: Final[float] = 0.15
-#: A group's mean ink must lie this far from the body for it to count in a
-#: contradiction or to be moved.
-SOLID_INK: Final[float] = 0.3
-#: Directions this far apart (degrees) or more start a new group of inks.
-SPLIT_DEGREES: Final[float] = 25.0
-#: The fewest dice a group must hold to be moved to another colour.
-MIN_MOVED: Final[int] = 2
-#: A moved die's belief in its new colour is raised until it beats every other family
-#: by this much (log-odds; 19 to 1): the frame's order speaks for the whole group.
-MOVED_MARGIN: Final[float] = float(np.log(19.0))
+from vision.read.settings import InkOrderSettings
 
 
 def palette_angle(letter: str) -> float:
@@ -74,7 +62,9 @@ FAMILIES: Final[tuple[tuple[int, ...], ...]] = colour_families()
 _WARM_FAMILY: Final[int] = next(i for i, f in enumerate(FAMILIES) if set(f) == set(WARM))
 
 
-def ink_groups(angles: np.ndarray, split: float = np.radians(SPLIT_DEGREES)) -> list[np.ndarray]:
+def ink_groups(
+    angles: np.ndarray, split: float = np.radians(InkOrderSettings().split_degrees)
+) -> list[np.ndarray]:
     """Indices of `angles` (radians) in groups of nearby directions: the circle is cut
     wherever two neighbouring directions lie `split` or more apart."""
     order = np.argsort(angles)
@@ -100,14 +90,16 @@ def _in_cyclic_order(families: list[int]) -> bool:
     return turned == sorted(turned)
 
 
-def ink_order_evidence(chroma: np.ndarray, log_belief: np.ndarray) -> np.ndarray:
+def ink_order_evidence(
+    chroma: np.ndarray, log_belief: np.ndarray, settings: InkOrderSettings = InkOrderSettings()
+) -> np.ndarray:
     """(N, C) log-likelihood adjustments that mend a frame whose colour reading puts
     distinct inks in one colour (see the module docstring); zeros when it does not, and
     for a frame of fewer than three dice or more than a roll's.
 
     `chroma`: (N, 3) ink chroma (`vision.read.frame_inks.ink_chroma`); `log_belief`: (N, C) the
     log-belief in each colour so far (the classifier's with the frame inks' evidence).
-    Each die of a moved group is made sure of its new colour (`MOVED_MARGIN`)."""
+    Each die of a moved group is made sure of its new colour (`settings.moved_margin`)."""
     belief = np.asarray(log_belief, np.float64)
     count, colours = belief.shape
     evidence = np.zeros((count, colours))
@@ -115,10 +107,11 @@ def ink_order_evidence(chroma: np.ndarray, log_belief: np.ndarray) -> np.ndarray
         return evidence
     plane = np.asarray(chroma, np.float64) @ INK_PLANE.T
     radius = np.hypot(plane[:, 0], plane[:, 1])
-    clear = np.flatnonzero(radius >= MIN_INK)
+    clear = np.flatnonzero(radius >= settings.min_ink)
     if len(clear) < 3:
         return evidence
-    groups = [clear[g] for g in ink_groups(np.arctan2(plane[clear, 1], plane[clear, 0]))]
+    split = np.radians(settings.split_degrees)
+    groups = [clear[g] for g in ink_groups(np.arctan2(plane[clear, 1], plane[clear, 0]), split)]
     if len(groups) < 2:
         return evidence
     belief = belief - np.logaddexp.reduce(belief, axis=1, keepdims=True)
@@ -127,7 +120,7 @@ def ink_order_evidence(chroma: np.ndarray, log_belief: np.ndarray) -> np.ndarray
     )
     group_score = np.array([family_belief[g].sum(axis=0) for g in groups])  # (K, families)
     current = group_score.argmax(axis=1)
-    solid = np.array([radius[g].mean() >= SOLID_INK for g in groups])
+    solid = np.array([radius[g].mean() >= settings.solid_ink for g in groups])
     die_family = family_belief.argmax(axis=1)
 
     def consistent(labels: np.ndarray) -> bool:
@@ -140,7 +133,7 @@ def ink_order_evidence(chroma: np.ndarray, log_belief: np.ndarray) -> np.ndarray
     def choices(k: int) -> list[int]:
         """Group k's possible families: its own, and for a group that may move, each
         cool family no die outside the group shows."""
-        if len(groups[k]) < MIN_MOVED or not solid[k]:
+        if len(groups[k]) < settings.min_moved or not solid[k]:
             return [int(current[k])]
         outside = np.delete(die_family, groups[k])
         free = [f for f in range(len(FAMILIES)) if f != _WARM_FAMILY and f not in outside]
@@ -164,6 +157,6 @@ def ink_order_evidence(chroma: np.ndarray, log_belief: np.ndarray) -> np.ndarray
             continue
         for die in group:
             rivals = np.delete(family_belief[die], best[k]).max()
-            lift = rivals - family_belief[die, best[k]] + MOVED_MARGIN
+            lift = rivals - family_belief[die, best[k]] + settings.moved_margin
             evidence[die, list(FAMILIES[best[k]])] += max(0.0, lift)
     return evidence

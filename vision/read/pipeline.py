@@ -164,7 +164,8 @@ class DiceReader:
         #: Colour evidence from the frame's other dice (`vision.read.frame_colours`); None: off.
         #: Its network is a few hundred weights: one thread, whatever `threads` says.
         self.ink_evidence: InkEvidence | None = (
-            FrameColours.load() if settings.colour.frame_inks else None)
+            FrameColours.load(inks=settings.colour.frame) if settings.colour.frame_inks
+            else None)
         if calibration is True:
             calibration = Calibration.load(
                 classifier_sha256=getattr(classifier, "sha256", None) or None
@@ -263,6 +264,7 @@ class DiceReader:
         decoding = decode(
             readout.value_probs[keep],
             readout.colour_probs[keep],
+            settings=self.settings.decode,
             use_inventory=self.settings.use_inventory,
             evidence=self.colour_evidence(candidates),
             dice_set=self.dice_set,
@@ -279,25 +281,36 @@ class DiceReader:
         return Candidates(readout, dice, unreadable)
 
     def colour_evidence(self, candidates: Candidates) -> np.ndarray | None:
-        """(dice, 44) log-evidence for each die's face besides the classifier's: the
-        household's profile when taught (`vision.profile.profile`), and how each die's ink
-        compares with the frame's other dice; None where neither speaks."""
+        """(dice, 44) log-evidence for each die's face besides the classifier's; None where
+        nothing speaks. The one place the colour evidences are summed:
+
+        - the household's profile, when taught (`ProfileEvidence.evidence`: its likeness
+          to the taught faces, its ink references and its fitted heads, weighed by the
+          profile's own settings, `vision.profile.settings.ProfileSettings`);
+        - plus the frame's inks, for two dice or more (`frame_inks`, `_frame_colours`):
+          each die's ink against the frame's other dice (`ColourSettings.frame`, red
+          against orange settled by the frame network), plus the mending of distinct
+          inks read as one colour (`ColourSettings.order`); the two at weight 1, or at
+          the profile's `frame_ink_weight` when a profile speaks, since both judge the
+          same ink.
+        """
         readout, keep = candidates.readout, candidates.dice
-        evidence = None
         profile = self.profile  # read once: another thread may swap it (the web app does)
         descriptors = readout.descriptors
         matcher = profile if profile is not None and descriptors is not None else None
         use_inks = self.ink_evidence is not None and keep.size >= 2
-        chroma = ink_chroma(readout.crops[keep]) if matcher is not None or use_inks else None
-        if matcher is not None and descriptors is not None and chroma is not None:
-            evidence = matcher.evidence(descriptors[keep], chroma)
-        if use_inks and chroma is not None:
-            inks = by_face(self._frame_colours(readout.crops[keep], chroma,
-                                               readout.colour_probs[keep]))
-            if matcher is not None:
-                inks = inks * matcher.frame_ink_weight  # the profile's inks speak too
-            evidence = inks if evidence is None else evidence + inks
-        return evidence
+        if matcher is None and not use_inks:
+            return None
+        chroma = ink_chroma(readout.crops[keep])
+        household = (matcher.evidence(descriptors[keep], chroma)
+                     if matcher is not None and descriptors is not None else None)
+        if not use_inks:
+            return household
+        frame = by_face(self._frame_colours(readout.crops[keep], chroma,
+                                            readout.colour_probs[keep]))
+        if matcher is None or household is None:
+            return frame
+        return household + frame * matcher.frame_ink_weight
 
     def _trusted(self, dice: list[ReadDie]) -> tuple[list[ReadDie], float]:
         """The dice with their calibrated probabilities and marks (`vision.read.trust`), and the
@@ -330,7 +343,7 @@ class DiceReader:
         if not self.settings.colour.ink_order:
             return evidence
         belief = np.log(np.maximum(colour_probs, 1e-12)) + evidence
-        return evidence + ink_order_evidence(chroma, belief)
+        return evidence + ink_order_evidence(chroma, belief, self.settings.colour.order)
 
 
 def legible_dice(readout: Readout, keep: np.ndarray, unread: np.ndarray,

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from vision.read.body_check import BodyCheck
 from vision.read.die_shape import DieShape
 
@@ -51,6 +53,49 @@ class SortSettings:
 
 
 @dataclass(frozen=True)
+class FrameInkSettings:
+    """How each die's ink is weighed against the inks of the frame's other dice
+    (`vision.read.frame_inks.frame_ink_evidence`). The frame network
+    (`vision.read.frame_colours`) reads this evidence among its inputs; it was trained on
+    the shipped values."""
+
+    sigma: float = 0.2
+    """Spread of one ink's chroma between the dice of one frame (log units): a die's ink
+    this far from a colour's frame reference costs that colour 0.5 in log-likelihood."""
+    unseen: float = -1.125
+    """Evidence for a colour no other die of the frame carries (-1.125: as if 1.5 sigma
+    from it), so a lone die's reading stays near the classifier's."""
+    min_weight: float = 0.8
+    """A colour's frame reference needs this much classifier belief among the other dice."""
+    rounds: int = 2
+    """Rounds of re-weighting the references by the updated colour beliefs."""
+    degrees: float = 10.0
+    """Degrees of freedom of every ink likelihood (`vision.read.ink_likelihood`): small is
+    heavy-tailed, so an ink lost to glare or a side face says little; large is the
+    Gaussian."""
+
+
+@dataclass(frozen=True)
+class InkOrderSettings:
+    """When distinct inks read as one colour are mended (`vision.read.ink_order`)."""
+
+    min_ink: float = 0.15
+    """Dice whose ink lies at least this far from the body (`ink_chroma` plane units) are
+    grouped by ink direction; a paler print's direction is too noisy to tell inks apart."""
+    solid_ink: float = 0.3
+    """A group's mean ink must lie this far from the body to count in a contradiction or
+    to be moved."""
+    split_degrees: float = 25.0
+    """Ink directions this far apart (degrees) or more start a new group of inks."""
+    min_moved: int = 2
+    """The fewest dice a group must hold to be moved to another colour: one die's ink is
+    too weak a witness against the classifier."""
+    moved_margin: float = float(np.log(19.0))
+    """A moved die's belief in its new colour is raised until it beats every other family
+    by this much (log-odds; 19 to 1): the frame's order speaks for the whole group."""
+
+
+@dataclass(frozen=True)
 class ColourSettings:
     """What weighs each die's colour besides the classifier."""
 
@@ -58,6 +103,29 @@ class ColourSettings:
     """Weigh each die's ink against the frame's other dice (`vision.read.frame_colours`)."""
     ink_order: bool = True
     """Mend distinct inks read as one colour (`vision.read.ink_order`; only with frame_inks)."""
+    frame: FrameInkSettings = FrameInkSettings()
+    """How a die's ink is weighed against the frame's other dice."""
+    order: InkOrderSettings = InkOrderSettings()
+    """When distinct inks read as one colour are mended."""
+
+
+@dataclass(frozen=True)
+class DecodeSettings:
+    """How the decoder turns each die's face probabilities into a face (`vision.read.decode`)."""
+
+    unsure_below: float = 0.8
+    """Below this posterior a face is reported unsure (shown to the players to confirm)."""
+    min_matched_face_prob: float = 0.01
+    """A matching to the dice table that needs a face the classifier gave less than this
+    is not believed: the table is an unconfirmed transcription, and a set laid out
+    otherwise must not be bent to fit it."""
+    min_composed_face_prob: float = 0.002
+    """The same for the composition (at most six high, four low dice), which holds for
+    every Phase 10 set, so it is trusted down to faces given far less."""
+    alternatives: int = 3
+    """Runner-up faces reported with each die, at most."""
+    min_alternative: float = 0.01
+    """A runner-up face is reported only with at least this posterior."""
 
 
 @dataclass(frozen=True)
@@ -67,5 +135,6 @@ class ReaderSettings:
     classify: ClassifySettings = ClassifySettings()
     sort: SortSettings = SortSettings()
     colour: ColourSettings = ColourSettings()
+    decode: DecodeSettings = DecodeSettings()
     use_inventory: bool = True
     """Decode the roll against the dice table (False: each die on its own)."""
