@@ -31,7 +31,7 @@ from vision.read.settings import FrameInkSettings
 #: colour is taken relative to the body's, so the room light's white balance cancels, and
 #: without brightness (`ink_chroma`). Not a setting: the frame network's inputs, the profile's
 #: stored references and the frame inks' spread are all measured in it (how it was chosen:
-#: models/FRAME_COLOURS_CARD.md, "The colour and decode stages' settings").
+#: models/MODEL_CARD.md, "The colour and decode stages' settings").
 INK_FROM_PEAK: Final[float] = 0.5
 #: The farthest pixels, whose mean distance is the glyph's contrast: this share of the middle.
 INK_PEAK: Final[float] = 0.02

@@ -17,8 +17,9 @@ the step never fights `vision.read.frame_colours` over red against orange.
 
 Only inks measured clearly (far enough from the body's colour) are grouped, a group
 of fewer than `InkOrderSettings.min_moved` dice is never moved, and no die is moved into
-a warm colour: those were the moves that went wrong (models/FRAME_COLOURS_CARD.md). The
-thresholds are `vision.read.settings.InkOrderSettings`. Numpy only.
+a warm colour: those were the moves that went wrong (models/MODEL_CARD.md, "The colour
+and decode stages' settings"). The thresholds are `vision.read.settings.InkOrderSettings`.
+Numpy only.
 """
 
 from __future__ import annotations
