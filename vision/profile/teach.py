@@ -24,6 +24,7 @@ from vision.profile.profile import (
     label_by_roll,
 )
 from vision.profile.profile_heads import example_probs, fit_profile_heads
+from vision.profile.settings import ProfileSettings
 from vision.read.frame_inks import ink_chroma
 from vision.read.labels import die_from_indices
 from vision.read.pipeline import DiceReader, is_frame, read_dice
@@ -107,14 +108,16 @@ class ProfileInUse:
 
 
 def use_profile(
-    reader: DiceReader, profile: DiceProfile, checked: np.ndarray | None = None
+    reader: DiceReader, profile: DiceProfile, checked: np.ndarray | None = None,
+    *, settings: ProfileSettings = ProfileSettings(),
 ) -> ProfileInUse:
     """Make `reader` weigh its readings with `profile` (described by the reader's model,
     recomputed from the crops when another model described them, and the model's heads
     fitted to its examples: `vision.profile.profile_heads`), less the taught dice that look like
     a slip of the finger (`taught_slips`) unless `checked` ((N,) bool) says the players
     have looked at that die again. An empty profile, or a model without an embedding,
-    reads as none."""
+    reads as none. `settings`: how the profile weighs faces and finds slips
+    (`vision.profile.settings`)."""
     classifier = reader.classifier
     if not len(profile) or not classifier.has_embedding:
         if len(profile):
@@ -123,11 +126,12 @@ def use_profile(
         return ProfileInUse(profile)
     described = described_for(reader, profile)
     chroma = ink_chroma(described.crops)
-    left_out = taught_slips(described, chroma, classifier, checked)
+    left_out = taught_slips(described, chroma, classifier, checked, settings=settings)
     kept = np.ones(len(described), bool)
     kept[[slip.index for slip in left_out]] = False
     trusted = described.subset(kept)
-    reader.profile = ProfileMatcher(trusted, fit_profile_heads(trusted, classifier), chroma[kept])
+    reader.profile = ProfileMatcher(trusted, fit_profile_heads(trusted, classifier), chroma[kept],
+                                    settings=settings)
     return ProfileInUse(described, left_out)
 
 
@@ -136,6 +140,8 @@ def taught_slips(
     chroma: np.ndarray,
     classifier: FaceClassifier,
     checked: np.ndarray | None = None,
+    *,
+    settings: ProfileSettings = ProfileSettings(),
 ) -> tuple[LeftOut, ...]:
     """The examples of `profile` (inks `chroma`) whose confirmed colour their ink and the
     classifier both contradict, or whose confirmed value their likeness to the other
@@ -146,8 +152,8 @@ def taught_slips(
     `checked` ((N,) bool: the players looked at it again and kept its face) is never one:
     a face the classifier misreads and the set's other dice do not show."""
     value_probs, colour_probs = example_probs(profile, classifier)
-    colour_slips = contradicted_colours(chroma, profile.colours, colour_probs)
-    value_slips = contradicted_values(profile.descriptors, profile.values, value_probs)
+    colour_slips = contradicted_colours(chroma, profile.colours, colour_probs, settings)
+    value_slips = contradicted_values(profile.descriptors, profile.values, value_probs, settings)
     if checked is not None:
         colour_slips &= ~np.asarray(checked, bool)
         value_slips &= ~np.asarray(checked, bool)
