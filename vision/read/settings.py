@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from vision.read.body_check import BodyCheck
 from vision.read.die_shape import DieShape
+from vision.read.focus import FocusSettings
+from vision.read.locate_settings import LocateSettings
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,8 @@ class ClassifySettings:
     """Quarter turns of each crop read and averaged (1 to 4)."""
     second_look_turns: tuple[int, ...] = (1, 3)
     """The quarter turns of a doubtful crop's second look (the first look is turn 0)."""
+    focus: FocusSettings = FocusSettings()
+    """When a frame is soft, and how its crops are sharpened for the classifier."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.turns <= 4:
@@ -62,9 +66,10 @@ class ColourSettings:
 
 @dataclass(frozen=True)
 class ReaderSettings:
-    """Every stage's settings: classify, sort out, colour, decode."""
+    """Every stage's settings: locate, classify, sort out, colour, decode."""
 
     classify: ClassifySettings = ClassifySettings()
+    locate: LocateSettings = LocateSettings()
     sort: SortSettings = SortSettings()
     colour: ColourSettings = ColourSettings()
     use_inventory: bool = True
