@@ -160,9 +160,10 @@ class TopFinder:
         The first look is at the trained input width. When it fits (`fits`) it is kept
         as it is, unless it found most of a roll but not all (`near_full_roll` to nine
         dice, of `self.settings`): then a closer look (`closer_width`) is taken too and
-        the better of the two kept (`_best_look`). A frame of ten dice like the training scenes takes one
-        look. Otherwise (the first look does not fit, or found fewer than ten dice as
-        small as merged pairs, `merged_pair_px`) the frame is looked at also at
+        the better of the two kept (`_best_look`). A frame of ten dice like the
+        training scenes takes one look. Otherwise (the first look does not fit, or
+        found fewer than ten dice as small as merged pairs, `merged_pair_px`) the
+        frame is looked at also at
         `search_widths`, then at the width that brings the best look's dice to
         TRAINED_DIE_PX, and the best of these looks (`_best_look`) is kept. At most
         four looks, and up to two more at the first width for a frame short of dice
