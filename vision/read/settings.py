@@ -3,7 +3,9 @@
 `DiceReader` takes a `ReaderSettings`; each stage reads only its own part. The defaults
 are the shipped reader's. How each was chosen, and on which scenes (the tuning seeds,
 `vision.synth.seeds.TUNING_SEED_BASE`, and the desk photos of ../shared/realdata), is
-in models/MODEL_CARD.md ("The reader's settings"), never in the code.
+in models/MODEL_CARD.md ("The reader's settings"), never in the code; the locate
+stage's (`vision.read.locate_settings`, apart because the locator reads them) in
+models/LOCATOR_CARD.md ("The locate stage's settings").
 """
 
 from __future__ import annotations
