@@ -401,6 +401,15 @@ def test_the_network_input_can_be_sized_to_bring_dice_to_their_trained_size():
     assert fits(low_end) and fitted_net_width(low_end) == 384
 
 
+def test_the_locate_settings_passed_in_are_the_ones_judged_by():
+    box = np.array([(0, 0), (30, 0), (30, 30), (0, 30)], np.float32)
+    usual = Located((box,), die_side=80.0, scores=(0.95,), net_width=320, frame_width=1280)
+    assert fits(usual) and not fits(usual, LocateSettings(fit_score=0.99))
+    assert not fits(usual, LocateSettings(fit_range=(21.0, 32.0)))  # 20 network pixels
+    small = replace(usual, die_side=30.0)
+    assert fitted_net_width(small, LocateSettings(net_width_range=(96, 640))) == 640
+
+
 def _look(boxes, scores, net_width, frame_width=600) -> Located:
     sides = [float(np.linalg.norm(box[1] - box[0])) for box in boxes]
     return Located(tuple(boxes), die_side=float(np.median(sides)) if sides else 0.0,
@@ -562,3 +571,12 @@ def test_an_over_exposed_frame_short_of_dice_is_looked_at_darkened(plain, darken
     assert canned.widths == widths and len(found.boxes) == kept
 
 
+
+
+def test_the_reader_hands_the_locator_its_settings():
+    from vision.read.pipeline import DiceReader
+    from vision.read.settings import ReaderSettings
+
+    locate = LocateSettings(no_top=0.5)
+    reader = DiceReader(settings=ReaderSettings(locate=locate), calibration=None)
+    assert isinstance(reader.finder, TopFinder) and reader.finder.settings is locate
