@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from scorer.dice import Die
 from vision.read.crops import CROP_SIZE, crop_face
-from vision.read.focus import SOFT_BELOW, is_soft, sharpened, sharpness
+from vision.read.focus import FocusSettings, is_soft, sharpened, sharpness
 from vision.reading import ReadingFlag
 from vision.synth import render_scene
 from vision.synth.scene import RenderedDie
@@ -36,7 +36,7 @@ def test_a_sharp_tray_is_not_soft_and_the_same_tray_out_of_focus_is(scene):
     blurred = _crops(cv2.GaussianBlur(scene.image, (0, 0), 2.2), scene.dice)
     assert not is_soft(sharp)
     assert is_soft(blurred)
-    assert np.median([sharpness(c) for c in blurred]) < SOFT_BELOW
+    assert np.median([sharpness(c) for c in blurred]) < FocusSettings().soft_below
     assert not is_soft(np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8))
 
 
@@ -101,7 +101,7 @@ def test_a_tray_out_of_focus_is_read_sharpened_flagged_and_right(monkeypatch):
     assert reading.has_flag(ReadingFlag.SOFT_FOCUS)
     assert not reader.read(image).has_flag(ReadingFlag.SOFT_FOCUS)
     sharp = score_reading(0, dice, reading, 0.0)
-    monkeypatch.setattr(vision.read.pipeline, "is_soft", lambda crops: False)
+    monkeypatch.setattr(vision.read.pipeline, "is_soft", lambda crops, settings: False)
     plain = score_reading(0, dice, reader.read(frame), 0.0)
     assert plain.silent >= 1
     assert sharp.silent == 0 and sharp.right >= plain.right and sharp.right >= len(dice) - 1

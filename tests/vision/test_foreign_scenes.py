@@ -129,7 +129,7 @@ def test_an_over_exposed_tray_is_looked_at_with_its_highlights_darkened(monkeypa
     assert over_exposed(frame)
     reader = DiceReader(threads=1, calibration=None)  # finding the dice, not the marks
     darkened = score_reading(0, scene.dice, reader.read(frame), 0.0)
-    monkeypatch.setattr(vision.read.tops, "second_looks", lambda frame: ())
+    monkeypatch.setattr(vision.read.tops, "second_looks", lambda frame, settings: ())
     as_seen = score_reading(0, scene.dice, reader.read(frame), 0.0)
     assert as_seen.missed >= 4
     assert darkened.missed <= 2 and darkened.right >= as_seen.right + 3
@@ -152,7 +152,7 @@ def test_dark_dice_under_a_hard_tone_curve_are_found_in_a_lightened_look(monkeyp
     assert Exposure.LIGHTENED in second_looks(frame)
     reader = DiceReader(threads=1)
     lightened = score_reading(0, scene.dice, reader.read(frame), 0.0)
-    monkeypatch.setattr(vision.read.tops, "second_looks", lambda frame: ())
+    monkeypatch.setattr(vision.read.tops, "second_looks", lambda frame, settings: ())
     as_seen = score_reading(0, scene.dice, reader.read(frame), 0.0)
     assert as_seen.missed >= 2
     assert lightened.missed == 0 and lightened.right == len(scene.dice)

@@ -13,17 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vision.read.locate_settings import LocateSettings
 from vision.read.tops import Located, TopFinder, boxes_from_maps, fits, fitted_net_width
 from vision.read.tops_input import (
-    CLIPPED,
     CORE,
-    EXPOSURE_TARGET,
     HAND,
-    MAX_LIFT,
     NET_WIDTH,
-    OVER_EXPOSED_SHARE,
     TOP,
     Exposure,
+    ExposureSettings,
     brightest,
     darken_highlights,
     lift_exposure,
@@ -171,7 +169,7 @@ def test_network_input_is_colours_in_unit_range_then_position_across_the_frame()
 
 def test_a_frame_exposed_like_the_training_frames_is_left_as_it_is(scenes):
     image = net_input(scenes[0].image)
-    assert brightest(image) >= EXPOSURE_TARGET
+    assert brightest(image) >= ExposureSettings().target
     assert lift_exposure(image) is image
 
 
@@ -180,14 +178,14 @@ def test_an_under_exposed_frame_is_lifted_to_the_trained_exposure_by_one_gain(sc
     image = net_input(scenes[0].image)
     dark = cv2.convertScaleAbs(image, alpha=dim)
     lifted = lift_exposure(dark)
-    assert brightest(lifted) == pytest.approx(EXPOSURE_TARGET, abs=3)
-    gain = EXPOSURE_TARGET / brightest(dark)
+    assert brightest(lifted) == pytest.approx(ExposureSettings().target, abs=3)
+    gain = ExposureSettings().target / brightest(dark)
     assert np.abs(lifted.astype(float) - dark * gain).max() <= 1.0  # no colour changed
 
 
 def test_a_nearly_black_frame_is_brightened_at_most_max_lift():
     dark = np.full((16, 16, 3), 10, np.uint8)
-    assert np.all(lift_exposure(dark) == round(10 * MAX_LIFT))
+    assert np.all(lift_exposure(dark) == round(10 * ExposureSettings().max_lift))
 
 
 @pytest.fixture(scope="module")
@@ -247,8 +245,9 @@ def test_a_frame_short_of_dice_is_looked_at_with_the_levels_its_exposure_calls_f
 def test_a_frame_mostly_clipped_at_white_is_over_exposed():
     frame = np.full((960, 1280, 3), 255, np.uint8)
     assert over_exposed(frame)
-    shown = int(round((1 - OVER_EXPOSED_SHARE) * 960)) + 24  # rows below the clipping
-    frame[:shown] = CLIPPED - 40
+    share = ExposureSettings().over_exposed_share
+    shown = int(round((1 - share) * 960)) + 24  # rows below the clipping
+    frame[:shown] = ExposureSettings().clipped - 40
     assert not over_exposed(frame)
     assert not over_exposed(LIT) and not over_exposed(DARK)
 
@@ -257,7 +256,7 @@ def test_training_inputs_are_not_lifted(scenes):
     dim = cv2.convertScaleAbs(scenes[0].image, alpha=0.35)
     assert np.array_equal(net_input(dim), cv2.resize(dim, (320, 240), interpolation=cv2.INTER_AREA))
     lifted = net_input(dim, exposure=Exposure.LIFTED)
-    assert brightest(lifted) == pytest.approx(EXPOSURE_TARGET, abs=3)
+    assert brightest(lifted) == pytest.approx(ExposureSettings().target, abs=3)
 
 
 def test_training_maps_mark_each_top_its_core_and_the_hand():
@@ -402,6 +401,15 @@ def test_the_network_input_can_be_sized_to_bring_dice_to_their_trained_size():
     assert fits(low_end) and fitted_net_width(low_end) == 384
 
 
+def test_the_locate_settings_passed_in_are_the_ones_judged_by():
+    box = np.array([(0, 0), (30, 0), (30, 30), (0, 30)], np.float32)
+    usual = Located((box,), die_side=80.0, scores=(0.95,), net_width=320, frame_width=1280)
+    assert fits(usual) and not fits(usual, LocateSettings(fit_score=0.99))
+    assert not fits(usual, LocateSettings(fit_range=(21.0, 32.0)))  # 20 network pixels
+    small = replace(usual, die_side=30.0)
+    assert fitted_net_width(small, LocateSettings(net_width_range=(96, 640))) == 640
+
+
 def _look(boxes, scores, net_width, frame_width=600) -> Located:
     sides = [float(np.linalg.norm(box[1] - box[0])) for box in boxes]
     return Located(tuple(boxes), die_side=float(np.median(sides)) if sides else 0.0,
@@ -444,6 +452,7 @@ class _CannedLooks:
         self.by_exposure = by_exposure or {}
         self.widths: list[int] = []  # each look's width, one with other levels negative
         self.exposures: list[Exposure] = []  # each look's levels
+        self.settings = LocateSettings()
 
     def locate_at(self, frame, tray, net_width, *, exposure=Exposure.AS_SEEN):
         changed = exposure is not Exposure.AS_SEEN
@@ -562,3 +571,12 @@ def test_an_over_exposed_frame_short_of_dice_is_looked_at_darkened(plain, darken
     assert canned.widths == widths and len(found.boxes) == kept
 
 
+
+
+def test_the_reader_hands_the_locator_its_settings():
+    from vision.read.pipeline import DiceReader
+    from vision.read.settings import ReaderSettings
+
+    locate = LocateSettings(no_top=0.5)
+    reader = DiceReader(settings=ReaderSettings(locate=locate), calibration=None)
+    assert isinstance(reader.finder, TopFinder) and reader.finder.settings is locate

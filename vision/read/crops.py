@@ -14,7 +14,9 @@ CROP_SIZE = 40
 """Side of a face crop in pixels: big enough for a thickened numeral and its 6/9 mark."""
 
 DEFAULT_MARGIN = 0.12
-"""Border kept around the face, as a fraction of the face side on each side."""
+"""Border kept around the face, as a fraction of the face side on each side: the
+classifier learnt from crops cut so, like CROP_SIZE and the normalisation below a
+contract with the trained network, not a setting."""
 
 #: Normalisation of crops_to_tensor: pixel / 255, centred and scaled to unit-ish range.
 PIXEL_MEAN = 0.5

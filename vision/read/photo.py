@@ -29,7 +29,7 @@ from vision.read.die_measure import die_side
 from vision.read.overlay import draw_overlay, encode_jpeg
 from vision.read.photo_file import ImageInfo, Photo, PhotoLimits, open_photo
 from vision.read.pipeline import DiceReader
-from vision.read.tops import NET_WIDTH_RANGE, TRAINED_DIE_PX, Located, TopFinder, within
+from vision.read.tops import TRAINED_DIE_PX, Located, TopFinder, within
 from vision.read.tops_input import NET_GRID, NET_WIDTH
 from vision.read.tray_finder import find_tray
 from vision.reading import ReadDie, Reading, UnreadableDie
@@ -160,7 +160,8 @@ def _reader_at_die_size(reader: PhotoFrameReader, width: int, side: float,
         wanted = int(round(width * TRAINED_DIE_PX / side / NET_GRID)) * NET_GRID
         if at_first_look < FIRST_LOOK_RANGE[0]:  # small dice: measured too large, if anything
             wanted = max(wanted, finer)
-    wanted = int(min(max(wanted, NET_WIDTH_RANGE[0]), NET_WIDTH_RANGE[1]))
+    low, high = reader.settings.locate.net_width_range
+    wanted = int(min(max(wanted, low), high))
     return reader.sharing(finder=OneLook(reader.finder, wanted))
 
 

@@ -157,7 +157,8 @@ class DiceReader:
             classifier = FaceClassifier.load(threads=threads)
         self.classifier = classifier
         self.finder: FrameLocator = (
-            finder if finder is not None else TopFinder.load(threads=threads)
+            finder if finder is not None
+            else TopFinder.load(threads=threads, settings=settings.locate)
         )
         self.tray = None if tray is None else np.asarray(tray, dtype=np.float32).reshape(-1, 2)
         self.profile = profile
@@ -209,8 +210,9 @@ class DiceReader:
             none = np.zeros((0,), np.float64)
             return Readout(located, empty, none.reshape(0, 11), none.reshape(0, 4), none, None)
         crops = np.stack([crop_face(frame, corners) for corners in located.boxes])
-        soft = is_soft(crops)
-        seen = sharpened(crops) if soft else crops
+        focus = self.settings.classify.focus
+        soft = is_soft(crops, focus)
+        seen = sharpened(crops, focus) if soft else crops
         read = self.classifier.predict_turns(seen, self.turns)
         return Readout(
             located, crops, read.value_probs, read.colour_probs, read.face_prob, read.embeddings,

@@ -3,7 +3,9 @@
 `DiceReader` takes a `ReaderSettings`; each stage reads only its own part. The defaults
 are the shipped reader's. How each was chosen, and on which scenes (the tuning seeds,
 `vision.synth.seeds.TUNING_SEED_BASE`, and the desk photos of ../shared/realdata), is
-in models/MODEL_CARD.md ("The reader's settings"), never in the code.
+in models/MODEL_CARD.md ("The reader's settings"), never in the code; the locate
+stage's (`vision.read.locate_settings`, apart because the locator reads them) in
+models/LOCATOR_CARD.md ("The locate stage's settings").
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import numpy as np
 
 from vision.read.body_check import BodyCheck
 from vision.read.die_shape import DieShape
+from vision.read.focus import FocusSettings
+from vision.read.locate_settings import LocateSettings
 
 
 @dataclass(frozen=True)
@@ -24,6 +28,8 @@ class ClassifySettings:
     """Quarter turns of each crop read and averaged (1 to 4)."""
     second_look_turns: tuple[int, ...] = (1, 3)
     """The quarter turns of a doubtful crop's second look (the first look is turn 0)."""
+    focus: FocusSettings = FocusSettings()
+    """When a frame is soft, and how its crops are sharpened for the classifier."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.turns <= 4:
@@ -130,9 +136,10 @@ class DecodeSettings:
 
 @dataclass(frozen=True)
 class ReaderSettings:
-    """Every stage's settings: classify, sort out, colour, decode."""
+    """Every stage's settings: locate, classify, sort out, colour, decode."""
 
     classify: ClassifySettings = ClassifySettings()
+    locate: LocateSettings = LocateSettings()
     sort: SortSettings = SortSettings()
     colour: ColourSettings = ColourSettings()
     decode: DecodeSettings = DecodeSettings()

@@ -33,6 +33,7 @@ import numpy as np
 import onnxruntime as ort
 
 from scorer.dice import FULL_ROLL
+from vision.read.locate_settings import HandCheck, LocateSettings, MapCut, SideFaces
 from vision.read.model_io import LOCATOR_MODEL_FILE as LOCATOR_NAME
 from vision.read.model_io import LOCATOR_OUTPUTS as OUTPUT_NAMES
 from vision.read.onnx_model import load_session
@@ -52,108 +53,14 @@ from vision.read.tops_input import (
 logger = logging.getLogger(__name__)
 
 
-#: A top face's side as a fraction of the frame's shorter side: anything outside is not a die.
-#: (At the network's trained scale; a frame looked at enlarged or shrunk scales them too.)
-MIN_SIDE_FRACTION: Final[float] = 0.03
-MAX_SIDE_FRACTION: Final[float] = 0.2
-
 TRAINED_DIE_PX: Final[float] = 20.0
-"""The die side, in pixels of the network's input, that the locator was trained on: the
-renderer's dice are 0.065..0.105 of the shorter side, and 1280x960 scenes shrink to
-320x240, so 15.6..25.2 pixels, 20 in the middle. A frame whose dice measure outside
-TRAINED_DIE_RANGE is looked at again resized so that they measure this."""
+"""The die side, in pixels of the network's input, that the locator was trained on (the
+middle of the rendered dice's sizes at NET_WIDTH). A frame whose dice measure outside
+`LocateSettings.fit_range` is looked at again resized so that they measure this."""
 
-TRAINED_DIE_RANGE: Final[tuple[float, float]] = (16.0, 32.0)
-"""Measured die sides (network input pixels) left at the first look: the trained range
-with a margin (a box's longest side measures up to about 1.2 times the die's edge, from
-perspective and the box's own slack), so frames like the training scenes are read as
-validated. The lower end is above the smallest trained dice: dice much smaller than the
-camera's usual ones come out merged in pairs at the first look, measuring about 16, and
-must be looked at again enlarged."""
-
-NET_WIDTH_RANGE: Final[tuple[int, int]] = (96, 1280)
-"""Network input widths a rescaled look may use: dice of 150 pixels in a 640-wide photo
-(96) up to 30 pixels in a 1920-wide frame (1280, about 16 times the work of 320)."""
-
-SEARCH_WIDTHS: Final[tuple[int, ...]] = (NET_WIDTH // 2, 2 * NET_WIDTH)
-"""Further looks when the first does not fit: at half and at twice the trained width."""
-
-NO_TOP: Final[float] = 0.25
-"""A first look whose top map stays below this everywhere saw no dice of any size: no
-further looks. (Empty trays and blank frames peak below 0.02; dice of 25 to 30 pixels
-in a 1280-wide frame, too small to be cut into boxes at that look, above 0.99.)"""
-
-FIT_SCORE: Final[float] = 0.9
-"""A look fits when its dice measure within TRAINED_DIE_RANGE and their median score is at
-least this. Dice at the trained size score 0.98 to 1 (median over a frame, 40 held-out
-scenes); at the wrong scale the network sees parts of dice or clusters of them and is
-less sure (0.7 to 0.9), though their measured size may look right."""
-
-MERGED_PAIR_PX: Final[float] = 18.0
-"""A first look that fits but finds fewer dice than a roll measuring under this (network
-input pixels: the low end of TRAINED_DIE_RANGE, where pairs of dice half the trained
-size come out as one box of the trained size) is not kept at once: the frame is
-searched at other widths as when the first look does not fit."""
-
-NEAR_FULL_ROLL: Final[int] = 7
-"""A first look that fits and finds this many dice, but fewer than a roll of ten, is
-compared with a closer look (CLOSER_WIDTH) and the better kept (`_best_look`): most of
-a roll was seen, and the die or two missing are often a die on the tray wall, in a
-dim corner or pressed against another, which a closer look separates. Measured on
-150 + 150 held-out-font scenes (`benchmarks/eval_pipeline.py`): every die found
-98.0 / 98.7 % light / dark instead of 98.0 / 96.7 %; on 300 other scenes in the
-training fonts 94.0 / 98.0 % instead of 94.0 / 97.3 %; the desk photos (one to five
-dice, so rarely seven boxes) kept their figures within 0.005 false detections per
-photo. A closer look at any count under ten found as many more dice but cost the desk
-photos 0.2 % of their dice and 0.025 false detections per photo (keys seen closer)."""
-
-CLOSER_WIDTH: Final[int] = NET_WIDTH * 5 // 4
-"""The closer look's network input width (400): dice a quarter larger than at the
-first look. 480 found the same dice at 1.4 times the cost."""
-
-PRINT_SHARE: Final[float] = 0.2
-"""A look whose boxes measure under this share of another look's sure boxes, and lie
-mostly inside them, at most PRINT_PIECES in any one, found what is printed on those
-dice, not dice: the pips of a pip die at a too fine look come out as small sure
-"dice" (desk photos of one or two pip dice, where such a look outnumbered the one that
-saw the dice; pips measure 0.12 to 0.16 of their die there). A coarse look that saw a
-whole cluster of small dice as one sure box holds more pieces, or larger ones (ten
-dice in one box, 0.28 of it, on a phone photo), and two dice seen as one box, the
-case further looks are for, measure about half of it."""
-
-PRINT_PIECES: Final[int] = 6
-"""The most pieces of print one die shows: a six's pips."""
-
-HAND_MIN_DICE: Final[float] = 3.0
-"""A hand region must cover at least this many die tops (at the measured die size).
-A hand or forearm reaching over the tray covers several dice; the map's false
-alarms on real tables (a glint, a bare patch of wood, a skin-coloured box) are
-blobs of one or two die sizes."""
-
-HAND_MIN_WIDTH: Final[float] = 1.5
-"""A hand region must be at least this many die sides thick somewhere (twice its largest
-inner distance to its own edge, the frame's border counting as an edge). A palm is four
-to five dice across and a forearm more; a strip of tray wall or table along the
-picture's edge, however long, is not a hand."""
-
-HAND_BORDER_CELLS: Final[int] = 2
-"""A hand region must reach this close (map cells) to the frame's border. A hand always
-enters the picture from its edge (the camera looks down from above the tray); a
-region that floats inside the frame is something on the table, not a hand."""
-
-_LEVEL: Final[float] = 0.5  # a map's probability above which a cell is what the map shows
-_CORE_PEAK: Final[float] = 0.7  # a core must be this sure somewhere
-_MIN_CORE_CELLS: Final[int] = 2
-_BOX_SCALE: Final[float] = 0.94  # cut at the map's level, boxes come out this much too big
 _OWNER_REACH: Final[int] = 16  # cells at the trained scale around a core: its distances' window
 _CHAMFER_STEP: Final[float] = 0.955  # OpenCV's 3x3 L2 chamfer: the cost of a straight step
 _WINDOW_MARGIN: Final[int] = 2  # grid cells kept around a die's own: `_box` reaches one
-_SIDE_NEAR: Final[float] = 1.2  # of the side: a side face lies this close to its top
-_SIDE_SHADE: Final[float] = 0.88  # and is at most this bright relative to it
-BODY_RING: Final[tuple[float, float]] = (0.6, 0.9)
-"""The rim of a face, as shares of its box about its centre, where its body shows: the
-numeral is printed inside (a bold one fills most of the middle), and the box's own edge
-may hold a little table or shadow."""
 
 
 @dataclass(frozen=True)
@@ -206,16 +113,29 @@ def tray_mask(
 class TopFinder:
     """Locates dice tops in frames: `locate(frame, tray) -> Located`."""
 
-    def __init__(self, session: ort.InferenceSession, name: str) -> None:
+    def __init__(
+        self,
+        session: ort.InferenceSession,
+        name: str,
+        settings: LocateSettings = LocateSettings(),
+    ) -> None:
         self._session = session
         self._input = session.get_inputs()[0].name
         self.name = name
+        self.settings = settings
 
     @classmethod
-    def load(cls, path: Path | None = None, *, threads: int = 1) -> TopFinder:
-        """Load, verify and warm up the network (default: the one shipped in `models/`)."""
+    def load(
+        cls,
+        path: Path | None = None,
+        *,
+        threads: int = 1,
+        settings: LocateSettings = LocateSettings(),
+    ) -> TopFinder:
+        """Load, verify and warm up the network (default: the one shipped in `models/`);
+        `settings`: the locate stage's thresholds (the shipped ones by default)."""
         loaded = load_session(path, LOCATOR_NAME, OUTPUT_NAMES, threads)
-        finder = cls(loaded.session, loaded.name)
+        finder = cls(loaded.session, loaded.name, settings)
         finder.maps(np.zeros((240, 320, 3), np.uint8))  # warm-up
         logger.info("loaded %s (%d threads)", loaded.name, threads)
         return finder
@@ -229,7 +149,7 @@ class TopFinder:
     ) -> np.ndarray:
         """The network's (3, h, w) float32 maps of a (H, W, 3) uint8 BGR frame, its
         levels shown as `exposure` says (`vision.read.tops_input.net_input`)."""
-        image = net_input(frame, net_width, exposure=exposure)
+        image = net_input(frame, net_width, exposure=exposure, settings=self.settings.exposure)
         return self._session.run(None, {self._input: to_tensor(image[None])})[0][0]
 
     def locate(
@@ -238,12 +158,13 @@ class TopFinder:
         """Top-face boxes of the dice in a BGR frame; nothing outside `tray` (a polygon).
 
         The first look is at the trained input width. When it fits (`fits`) it is kept
-        as it is, unless it found most of a roll but not all (NEAR_FULL_ROLL to nine
-        dice): then a closer look (CLOSER_WIDTH) is taken too and the better of the two
-        kept (`_best_look`). A frame of ten dice like the training scenes takes one
-        look. Otherwise (the first look does not fit, or found fewer than ten dice as
-        small as merged pairs, MERGED_PAIR_PX) the frame is looked at also at
-        SEARCH_WIDTHS, then at the width that brings the best look's dice to
+        as it is, unless it found most of a roll but not all (`near_full_roll` to nine
+        dice, of `self.settings`): then a closer look (`closer_width`) is taken too and
+        the better of the two kept (`_best_look`). A frame of ten dice like the
+        training scenes takes one look. Otherwise (the first look does not fit, or
+        found fewer than ten dice as small as merged pairs, `merged_pair_px`) the
+        frame is looked at also at
+        `search_widths`, then at the width that brings the best look's dice to
         TRAINED_DIE_PX, and the best of these looks (`_best_look`) is kept. At most
         four looks, and up to two more at the first width for a frame short of dice
         (below). A frame whose top map shows no top anywhere (an empty tray) takes
@@ -256,31 +177,33 @@ class TopFinder:
         levels when it beats the first look: a frame the locator reads as it is keeps
         its boxes.
         """
+        settings = self.settings
         first = self.locate_at(frame, tray, NET_WIDTH)
         exposure = Exposure.AS_SEEN
         if len(first.boxes) < FULL_ROLL:
             plain = first
-            for other in second_looks(frame):
+            for other in second_looks(frame, settings.exposure):
                 again = self.locate_at(frame, tray, NET_WIDTH, exposure=other)
-                if quality(again) > quality(first):
+                if quality(again, settings) > quality(first, settings):
                     first, exposure = _with_hand_of(plain, again), other
-        merged = len(first.boxes) < FULL_ROLL and first.net_die_side < MERGED_PAIR_PX
-        fitting = fits(first) and not merged
-        if fitting and NEAR_FULL_ROLL <= len(first.boxes) < FULL_ROLL:
-            closer = self.locate_at(frame, tray, CLOSER_WIDTH, exposure=exposure)
-            return _with_hand_of(first, _best_look([first, closer]))
-        if fitting or (not first.boxes and first.top_peak < NO_TOP):
+        merged = (len(first.boxes) < FULL_ROLL
+                  and first.net_die_side < settings.merged_pair_px)
+        fitting = fits(first, settings) and not merged
+        if fitting and settings.near_full_roll <= len(first.boxes) < FULL_ROLL:
+            closer = self.locate_at(frame, tray, settings.closer_width, exposure=exposure)
+            return _with_hand_of(first, _best_look([first, closer], settings))
+        if fitting or (not first.boxes and first.top_peak < settings.no_top):
             return first
         looks = {NET_WIDTH: first}
-        for net_width in SEARCH_WIDTHS:
+        for net_width in settings.search_widths:
             looks[net_width] = self.locate_at(frame, tray, net_width, exposure=exposure)
-        best = _best_look(looks.values())
+        best = _best_look(looks.values(), settings)
         if not best.boxes:
             return first
-        wanted = fitted_net_width(best)
+        wanted = fitted_net_width(best, settings)
         if wanted not in looks:
             looks[wanted] = self.locate_at(frame, tray, wanted, exposure=exposure)
-        return _with_hand_of(first, _best_look(looks.values()))
+        return _with_hand_of(first, _best_look(looks.values(), settings))
 
     def locate_at(
         self,
@@ -294,31 +217,37 @@ class TopFinder:
         levels shown as `exposure` says (`vision.read.tops_input.net_input`)."""
         height, width = frame.shape[:2]
         located = boxes_from_maps(
-            self.maps(frame, net_width, exposure=exposure), (width, height), tray
+            self.maps(frame, net_width, exposure=exposure), (width, height), tray,
+            settings=self.settings,
         )
-        kept = _drop_side_faces(list(located.boxes), frame, located.die_side)
+        kept = _drop_side_faces(
+            list(located.boxes), frame, located.die_side, self.settings.side_faces
+        )
         keep = [any(box is k for k in kept) for box in located.boxes]
         scores = tuple(score for score, chosen in zip(located.scores, keep, strict=True) if chosen)
         return replace(located, boxes=tuple(kept), scores=scores)
 
 
-def fits(located: Located) -> bool:
-    """Whether a look found dice at the size the network was trained on, and sure of them."""
+def fits(located: Located, settings: LocateSettings = LocateSettings()) -> bool:
+    """Whether a look found dice at the size the network was trained on, and sure of them
+    (`LocateSettings.fit_range`, `fit_score`)."""
     if not located.boxes:
         return False
     measured = located.net_die_side
-    low, high = TRAINED_DIE_RANGE
-    return low <= measured <= high and float(np.median(located.scores)) >= FIT_SCORE
+    low, high = settings.fit_range
+    return low <= measured <= high and float(np.median(located.scores)) >= settings.fit_score
 
 
-def quality(located: Located) -> tuple[int, float, float]:
+def quality(
+    located: Located, settings: LocateSettings = LocateSettings()
+) -> tuple[int, float, float]:
     """How good a look is, to compare looks at different widths: how many dice it is sure
-    of (score at least FIT_SCORE), then the sum of all its scores, then how near their
+    of (score at least `settings.fit_score`), then the sum of all its scores, then how near their
     size is to the trained one. Sure dice first: a look at too fine a scale cuts dice
     into more pieces, each of them doubtful."""
     if not located.boxes:
         return (0, 0.0, 0.0)
-    sure = sum(score >= FIT_SCORE for score in located.scores)
+    sure = sum(score >= settings.fit_score for score in located.scores)
     closeness = -abs(float(np.log(located.net_die_side / TRAINED_DIE_PX)))
     return (sure, round(sum(located.scores), 1), closeness)
 
@@ -333,50 +262,57 @@ def _with_hand_of(first: Located, look: Located) -> Located:
     return replace(look, hand=True, hand_mask=first.hand_mask)
 
 
-def _best_look(looks: Iterable[Located]) -> Located:
+def _best_look(looks: Iterable[Located], settings: LocateSettings) -> Located:
     """The look of highest `quality` among those that did not find the print on
     another look's dice (`print_of`)."""
     looks = list(looks)
     dice_looks = [
-        look for look in looks if not any(print_of(look, other) for other in looks)
+        look for look in looks
+        if not any(print_of(look, other, settings) for other in looks)
     ]
-    return max(dice_looks or looks, key=quality)
+    return max(dice_looks or looks, key=lambda look: quality(look, settings))
 
 
-def print_of(fine: Located, coarse: Located) -> bool:
+def print_of(
+    fine: Located, coarse: Located, settings: LocateSettings = LocateSettings()
+) -> bool:
     """Whether the boxes of `fine` are the print on the dice of `coarse` (pips, numerals'
-    parts): under PRINT_SHARE of the size of `coarse`'s sure boxes, most of them (at
-    least half) inside one of those, and at most PRINT_PIECES inside any one."""
+    parts): under `settings.print_share` of the size of `coarse`'s sure boxes, most of
+    them (at least half) inside one of those, and at most `print_pieces` inside any one."""
     sure = [box for box, score in zip(coarse.boxes, coarse.scores, strict=True)
-            if score >= FIT_SCORE]
+            if score >= settings.fit_score]
     if not fine.boxes or not sure or fine.die_side <= 0:
         return False
-    if fine.die_side >= PRINT_SHARE * float(np.median([longest_side(box) for box in sure])):
+    share = settings.print_share
+    if fine.die_side >= share * float(np.median([longest_side(box) for box in sure])):
         return False
     pieces = [sum(within(box, piece.mean(axis=0)) for piece in fine.boxes) for box in sure]
-    return max(pieces) <= PRINT_PIECES and 2 * sum(pieces) >= len(fine.boxes)
+    return max(pieces) <= settings.print_pieces and 2 * sum(pieces) >= len(fine.boxes)
 
 
-def fitted_net_width(located: Located) -> int:
+def fitted_net_width(located: Located, settings: LocateSettings = LocateSettings()) -> int:
     """The network input width that shows `located`'s dice at TRAINED_DIE_PX: its own
-    width when they already measure within TRAINED_DIE_RANGE, above MERGED_PAIR_PX (or
-    there are none): a searched look at dice just inside the range's low end places
-    their boxes less well than one at the trained size."""
+    width when they already measure within `settings.fit_range`, from `merged_pair_px`
+    up (or there are none): a searched look at dice just inside the range's low end
+    places their boxes less well than one at the trained size. Within
+    `net_width_range`."""
     measured = located.net_die_side
     if measured <= 0:
         return located.net_width
-    high = TRAINED_DIE_RANGE[1]
-    if MERGED_PAIR_PX <= measured <= high:
+    high = settings.fit_range[1]
+    if settings.merged_pair_px <= measured <= high:
         return located.net_width
     wanted = located.net_width * TRAINED_DIE_PX / measured
     wanted = int(round(wanted / NET_GRID)) * NET_GRID
-    return int(np.clip(wanted, *NET_WIDTH_RANGE))
+    return int(np.clip(wanted, *settings.net_width_range))
 
 
 def boxes_from_maps(
     maps: np.ndarray,
     frame_size: tuple[int, int],
     tray: Sequence[Sequence[float]] | np.ndarray | None = None,
+    *,
+    settings: LocateSettings = LocateSettings(),
 ) -> Located:
     """Dice boxes in frame pixels from the network's maps of a frame of `frame_size`."""
     width, height = frame_size
@@ -391,9 +327,10 @@ def boxes_from_maps(
         > 0
     )
     short = min(width, height) / zoom
-    cores = _cores(maps[CORE])
+    cut = settings.maps
+    cores = _cores(maps[CORE], cut)
     top = maps[TOP]
-    owners = _owners(cores, top > 0.5 * _LEVEL, int(np.ceil(_OWNER_REACH * max(zoom, 1.0))))
+    owners = _owners(cores, top > 0.5 * cut.level, int(np.ceil(_OWNER_REACH * max(zoom, 1.0))))
     found: list[tuple[np.ndarray, float]] = []
     for number, window in enumerate(_windows(owners, len(cores)), start=1):
         if window is None:
@@ -401,17 +338,20 @@ def boxes_from_maps(
         nearby = owners[window]
         owned = nearby == number
         origin = (window[1].start, window[0].start)
-        box = _box(top[window], owned, (nearby == 0) | owned, cell, origin)
+        box = _box(top[window], owned, (nearby == 0) | owned, cell, origin, cut)
         if box is None:
             continue
         if tray is not None and not within(tray, box.mean(axis=0)):
             continue
-        if not MIN_SIDE_FRACTION * short <= longest_side(box) <= MAX_SIDE_FRACTION * short:
+        smallest, largest = settings.side_fraction
+        if not smallest * short <= longest_side(box) <= largest * short:
             continue
         score = box_score(top[window], maps[CORE][window], owned, cores[number - 1][window])
         found.append((box, score))
     side = float(np.median([longest_side(box) for box, _ in found])) if found else 0.0
-    hand_mask = hand_region(maps[HAND] > _LEVEL, inside, cell, side or 0.085 * short)
+    hand_mask = hand_region(
+        maps[HAND] > cut.level, inside, cell, side or 0.085 * short, settings.hand
+    )
     found.sort(key=lambda item: (float(item[0][:, 1].mean()), float(item[0][:, 0].mean())))
     return Located(
         tuple(box for box, _ in found),
@@ -439,13 +379,18 @@ def box_score(
 
 
 def hand_region(
-    hand_cells: np.ndarray, inside: np.ndarray, cell: tuple[float, float], die_side: float
+    hand_cells: np.ndarray,
+    inside: np.ndarray,
+    cell: tuple[float, float],
+    die_side: float,
+    check: HandCheck = HandCheck(),
 ) -> np.ndarray | None:
     """The hand map's cells that make a hand (bool, map grid), or None when none does.
 
     A region of hand cells (8-connected) is a hand only when it reaches the frame's
-    border (within HAND_BORDER_CELLS), covers, inside the tray, at least HAND_MIN_DICE
-    die tops of `die_side` pixels, and is HAND_MIN_WIDTH die sides thick: a hand enters
+    border (within `check.border_cells`), covers, inside the tray, at least
+    `check.min_dice` die tops of `die_side` pixels, and is `check.min_width` die sides
+    thick: a hand enters
     from the picture's edge and is large, while the map's stray blobs on a real table
     and strips along its edge are not.
     """
@@ -455,7 +400,7 @@ def hand_region(
     count, labels, stats, _ = cv2.connectedComponentsWithStats(
         hand_cells.astype(np.uint8), connectivity=8
     )
-    margin = HAND_BORDER_CELLS
+    margin = check.border_cells
     die_cells = die_side * die_side / (cell[0] * cell[1])
     hand = np.zeros_like(hand_cells, dtype=bool)
     for label in range(1, count):
@@ -464,11 +409,11 @@ def hand_region(
         if not at_border:
             continue
         part = labels == label
-        if np.count_nonzero(part & inside) < HAND_MIN_DICE * die_cells:
+        if np.count_nonzero(part & inside) < check.min_dice * die_cells:
             continue
         padded = np.pad(part, 1).astype(np.uint8)  # the frame's border is an edge
         inner = cv2.distanceTransform(padded, cv2.DIST_L2, 3).max()  # in cells
-        if 2 * inner * min(cell) >= HAND_MIN_WIDTH * die_side:
+        if 2 * inner * min(cell) >= check.min_width * die_side:
             hand |= part
     return hand if hand.any() else None
 
@@ -486,15 +431,15 @@ def within(tray: Sequence[Sequence[float]] | np.ndarray, point: np.ndarray) -> b
     return cv2.pointPolygonTest(polygon, (float(point[0]), float(point[1])), False) >= 0
 
 
-def _cores(core: np.ndarray) -> list[np.ndarray]:
+def _cores(core: np.ndarray, cut: MapCut) -> list[np.ndarray]:
     """Each die's core as a bool mask of the grid: sure enough and big enough."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(
-        (core > _LEVEL).astype(np.uint8), connectivity=8
+        (core > cut.level).astype(np.uint8), connectivity=8
     )
     kept = []
     for label in range(1, count):
         part = labels == label
-        if stats[label, cv2.CC_STAT_AREA] < _MIN_CORE_CELLS or core[part].max() < _CORE_PEAK:
+        if stats[label, cv2.CC_STAT_AREA] < cut.min_core_cells or core[part].max() < cut.core_peak:
             continue
         kept.append(part)
     return kept
@@ -571,10 +516,12 @@ def _box(
     free: np.ndarray,
     cell: tuple[float, float],
     origin: tuple[int, int] = (0, 0),
+    cut: MapCut = MapCut(),
 ) -> np.ndarray | None:
     """The rotated box of one die's top: its owned cells of the top map (with the ring of
     `free` cells around them, where its edge fades out), enlarged to frame pixels with
-    bilinear interpolation and cut at the map's level. None if nothing is left. The
+    bilinear interpolation, cut at the map's level and shrunk by `cut.box_scale`. None
+    if nothing is left. The
     arrays may be a window of the grid whose first cell is grid cell `origin` (x, y)."""
     ys, xs = np.nonzero(owned)
     if len(xs) == 0:
@@ -586,7 +533,7 @@ def _box(
     factor = max(1, int(round(max(cell))))
     fine = cv2.resize(probability, None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(
-        (fine > _LEVEL).astype(np.uint8), connectivity=8
+        (fine > cut.level).astype(np.uint8), connectivity=8
     )
     if count < 2:
         return None
@@ -595,7 +542,7 @@ def _box(
         (labels == biggest).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
     )
     (cx, cy), (w, h), angle = cv2.minAreaRect(np.concatenate(contours))  # of its outline
-    size = ((w + 1) * _BOX_SCALE, (h + 1) * _BOX_SCALE)
+    size = ((w + 1) * cut.box_scale, (h + 1) * cut.box_scale)
     corners = cv2.boxPoints(((cx, cy), size, angle)).astype(np.float64)
     # A fine pixel u spans grid position x0 + u / factor .. + 1 / factor (cells), so its
     # centre lies at frame pixel (x0 + (u + 0.5) / factor) * cell - 0.5.
@@ -604,13 +551,13 @@ def _box(
     return np.stack([frame_x, frame_y], axis=1).astype(np.float32)
 
 
-def _brightness(frame: np.ndarray, box: np.ndarray) -> float:
-    """The commonest grey level of a face's rim (between BODY_RING's inner and outer
-    share of the box): its body, whatever its numeral or a glint. A bold numeral (a W, a
-    heavy 10) covers most of a face's middle, so the middle's commonest level can be the
-    ink's, and a white die with a bold green W was taken for a shaded side face."""
+def _brightness(frame: np.ndarray, box: np.ndarray, ring_shares: tuple[float, float]) -> float:
+    """The commonest grey level of a face's rim (between `ring_shares`' inner and outer
+    share of the box, `SideFaces.body_ring`): its body, whatever its numeral or a glint.
+    A bold numeral (a W, a heavy 10) covers most of a face's middle, so the middle's
+    commonest level can be the ink's."""
     centre = box.mean(axis=0)
-    inner_share, outer_share = BODY_RING
+    inner_share, outer_share = ring_shares
     outer = (box - centre) * outer_share + centre
     x0, y0 = np.floor(outer.min(axis=0)).astype(int)
     x1, y1 = np.ceil(outer.max(axis=0)).astype(int) + 1
@@ -631,9 +578,11 @@ def _brightness(frame: np.ndarray, box: np.ndarray) -> float:
     return float(np.argmax(histogram))
 
 
-def _drop_side_faces(boxes: list[np.ndarray], frame: np.ndarray, side: float) -> list[np.ndarray]:
+def _drop_side_faces(
+    boxes: list[np.ndarray], frame: np.ndarray, side: float, faces: SideFaces = SideFaces()
+) -> list[np.ndarray]:
     """Remove side faces taken for tops: of two adjacent boxes, one clearly darker and
-    nearer the picture's centre is the side of the other. The camera sees the
+    nearer the picture's centre is the side of the other (`faces`). The camera sees the
     centre-facing sides of dice away from the middle (most of all of a die leaning on
     the tray wall), and light from above leaves every side darker than the top."""
     if side <= 0 or len(boxes) < 2:
@@ -641,15 +590,16 @@ def _drop_side_faces(boxes: list[np.ndarray], frame: np.ndarray, side: float) ->
     height, width = frame.shape[:2]
     middle = np.array([width / 2, height / 2])
     centres = [box.mean(axis=0) for box in boxes]
-    levels = [_brightness(frame, box) for box in boxes]
+    levels = [_brightness(frame, box, faces.body_ring) for box in boxes]
     dropped: set[int] = set()
     for i in range(len(boxes)):
         for j in range(len(boxes)):
-            if i == j or np.linalg.norm(centres[i] - centres[j]) > _SIDE_NEAR * side:
+            if i == j or np.linalg.norm(centres[i] - centres[j]) > faces.near * side:
                 continue
             outward = centres[j] - middle
             step = centres[j] - centres[i]
-            radial = float(step @ outward) > 0.6 * np.linalg.norm(step) * np.linalg.norm(outward)
-            if radial and levels[i] < _SIDE_SHADE * levels[j]:
+            cosine_bound = faces.radial * np.linalg.norm(step) * np.linalg.norm(outward)
+            radial = float(step @ outward) > cosine_bound
+            if radial and levels[i] < faces.shade * levels[j]:
                 dropped.add(i)
     return [box for index, box in enumerate(boxes) if index not in dropped]

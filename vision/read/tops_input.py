@@ -6,6 +6,8 @@ Shared by the runtime locator (`vision.read.tops`) and the training samples
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from typing import Final
@@ -50,15 +52,34 @@ def output_size(width: int, height: int, net_width: int = NET_WIDTH) -> tuple[in
     return net_width // NET_STRIDE, net_height // NET_STRIDE
 
 
-EXPOSURE_TARGET: Final[float] = 140.0
-"""A frame whose brightest part (the 99th percentile of each pixel's brightest channel)
-is below this, about the darkest 1 % of the frames the network was trained on (their
-5th percentile is 165), is under-exposed: a dim room or a camera metering a bright
-spot leaves dark dice on a dark cloth below anything the network has seen. The
-locator looks at such a frame lifted to it too (`lift_exposure`)."""
+@dataclass(frozen=True)
+class ExposureSettings:
+    """When a frame short of dice is shown to the network with its levels changed, and how
+    (`second_looks`): lifted when under-exposed, darkened when clipped at white, else with
+    its shadows lightened and with its highlights darkened."""
 
-MAX_LIFT: Final[float] = 3.0
-"""The most a frame is brightened: a nearly black frame stays dark, its noise unamplified."""
+    target: float = 140.0
+    """A frame whose brightest part (the 99th percentile of each pixel's brightest
+    channel) is below this is under-exposed, darker than nearly all the frames the
+    network was trained on, and is looked at lifted to it (`lift_exposure`)."""
+    max_lift: float = 3.0
+    """The most a frame is brightened: a nearly black frame stays dark, its noise
+    unamplified."""
+    clipped: int = 250
+    """A pixel whose brightest channel reaches this is (nearly) clipped at white."""
+    over_exposed_share: float = 0.9
+    """A frame with this share of its pixels clipped is over-exposed: a pale table and
+    light dice alike turned white, a light die told from the table only by the few
+    levels left below it; it is looked at with its highlights darkened."""
+    darken_gamma: float = 2.0
+    """The tone curve of a darkened look, level x to 255 (x / 255) ** darken_gamma: it
+    spreads the levels just below white, keeps white white, and undoes a soft tone
+    curve that lifts dark dice towards a mid-grey cloth."""
+    lighten_gamma: float = 0.5
+    """The tone curve of a lightened look, level x to 255 (x / 255) ** lighten_gamma: it
+    spreads the levels just above black, keeps black and white, and undoes a hard tone
+    curve that sinks dark dice into black on a bright cloth, where no gain would lift
+    them."""
 
 
 def _brightest_channel(image: np.ndarray) -> np.ndarray:
@@ -76,44 +97,20 @@ def brightest(image: np.ndarray) -> float:
     return float(np.searchsorted(counts, 0.99 * counts[-1]))
 
 
-def lift_exposure(image: np.ndarray) -> np.ndarray:
-    """The uint8 BGR image brightened (one gain for all channels, at most MAX_LIFT) so
-    its brightest part reaches EXPOSURE_TARGET, as a camera's auto exposure would; an
-    image already that bright is returned as it is."""
+def lift_exposure(image: np.ndarray, settings: ExposureSettings = ExposureSettings()) -> np.ndarray:
+    """The uint8 BGR image brightened (one gain for all channels, at most
+    `settings.max_lift`) so its brightest part reaches `settings.target`, as a camera's
+    auto exposure would; an image already that bright is returned as it is."""
     level = brightest(image)
-    if not image.size or level >= EXPOSURE_TARGET:
+    target = settings.target
+    if not image.size or level >= target:
         return image
-    return cv2.convertScaleAbs(image, alpha=min(EXPOSURE_TARGET / max(level, 1.0), MAX_LIFT))
+    return cv2.convertScaleAbs(image, alpha=min(target / max(level, 1.0), settings.max_lift))
 
 
-def under_exposed(frame: np.ndarray) -> bool:
-    """Whether the frame, as the network sees it, is darker than EXPOSURE_TARGET."""
-    return brightest(net_input(frame)) < EXPOSURE_TARGET
-
-
-CLIPPED: Final[int] = 250
-"""A pixel whose brightest channel reaches this is (nearly) clipped at white."""
-
-OVER_EXPOSED_SHARE: Final[float] = 0.9
-"""A frame with this share of its pixels clipped (CLIPPED) is over-exposed: a bright
-room, or a camera metering a dark spot, turns a pale table and light dice alike to
-white, and a light die is told from the table only by the few levels left below it.
-The locator looks at such a frame with its highlights darkened too
-(`darken_highlights`). A white table already clips in some well-exposed frames: the
-darkened look is only taken where it finds more dice."""
-
-DARKEN_GAMMA: Final[float] = 2.0
-"""The tone curve of a darkened look: level x becomes 255 (x / 255) ** DARKEN_GAMMA,
-which spreads the levels just below white (240 and 250 move 19 levels apart, not 10)
-and keeps white white. It also undoes a soft tone curve (a phone's or webcam's gamma
-of 0.6) that lifts dark dice towards a mid-grey cloth."""
-
-LIGHTEN_GAMMA: Final[float] = 0.5
-"""The tone curve of a lightened look: level x becomes 255 (x / 255) ** LIGHTEN_GAMMA,
-which spreads the levels just above black (10 and 20 move 21 levels apart) and keeps
-black black and white white: it undoes a hard tone curve (gamma 1.6, a camera's
-"vivid" setting) that sinks dark dice into black on a bright cloth, where the frame as
-a whole is not under-exposed and no gain would lift them (`lift_exposure`)."""
+def under_exposed(frame: np.ndarray, settings: ExposureSettings = ExposureSettings()) -> bool:
+    """Whether the frame, as the network sees it, is darker than `settings.target`."""
+    return brightest(net_input(frame)) < settings.target
 
 
 @lru_cache(maxsize=2)
@@ -122,29 +119,36 @@ def _tone_curve(gamma: float) -> np.ndarray:
     return np.round(255.0 * (np.arange(256) / 255.0) ** gamma).astype(np.uint8)
 
 
-def darken_highlights(image: np.ndarray) -> np.ndarray:
-    """The uint8 BGR image through the DARKEN_GAMMA tone curve (white stays white)."""
-    return cv2.LUT(image, _tone_curve(DARKEN_GAMMA))
+def darken_highlights(
+    image: np.ndarray, settings: ExposureSettings = ExposureSettings()
+) -> np.ndarray:
+    """The uint8 BGR image through the `settings.darken_gamma` tone curve (white stays
+    white)."""
+    return cv2.LUT(image, _tone_curve(settings.darken_gamma))
 
 
-def lighten_shadows(image: np.ndarray) -> np.ndarray:
-    """The uint8 BGR image through the LIGHTEN_GAMMA tone curve (black stays black)."""
-    return cv2.LUT(image, _tone_curve(LIGHTEN_GAMMA))
+def lighten_shadows(
+    image: np.ndarray, settings: ExposureSettings = ExposureSettings()
+) -> np.ndarray:
+    """The uint8 BGR image through the `settings.lighten_gamma` tone curve (black stays
+    black)."""
+    return cv2.LUT(image, _tone_curve(settings.lighten_gamma))
 
 
-def _clipped(image: np.ndarray) -> bool:
-    """Whether at least OVER_EXPOSED_SHARE of a uint8 BGR image's pixels reach CLIPPED."""
+def _clipped(image: np.ndarray, settings: ExposureSettings) -> bool:
+    """Whether at least `settings.over_exposed_share` of a uint8 BGR image's pixels reach
+    `settings.clipped`."""
     if not image.size:
         return False
     top = _brightest_channel(image)
-    _, clipped = cv2.threshold(top, CLIPPED - 1, 1, cv2.THRESH_BINARY)
-    return cv2.countNonZero(clipped) >= OVER_EXPOSED_SHARE * top.size
+    _, clipped = cv2.threshold(top, settings.clipped - 1, 1, cv2.THRESH_BINARY)
+    return cv2.countNonZero(clipped) >= settings.over_exposed_share * top.size
 
 
-def over_exposed(frame: np.ndarray) -> bool:
+def over_exposed(frame: np.ndarray, settings: ExposureSettings = ExposureSettings()) -> bool:
     """Whether the frame, as the network sees it, is clipped at white over at least
-    OVER_EXPOSED_SHARE of its pixels."""
-    return _clipped(net_input(frame))
+    `settings.over_exposed_share` of its pixels."""
+    return _clipped(net_input(frame), settings)
 
 
 class Exposure(Enum):
@@ -159,36 +163,42 @@ class Exposure(Enum):
     LIGHTENED = "lightened"
 
 
-def second_looks(frame: np.ndarray) -> tuple[Exposure, ...]:
+def second_looks(
+    frame: np.ndarray, settings: ExposureSettings = ExposureSettings()
+) -> tuple[Exposure, ...]:
     """How else to show a frame short of dice to the network: lifted when it is
     under-exposed, darkened when it is over-exposed; otherwise its exposure is fine
     but its tone curve may not be (a camera's hard or soft curve hides dark dice in
     the shadows or pale ones in the highlights), so lightened and darkened. The frame
     is shrunk to the network's input once for the tests."""
     small = net_input(frame)
-    if brightest(small) < EXPOSURE_TARGET:
+    if brightest(small) < settings.target:
         return (Exposure.LIFTED,)
-    if _clipped(small):
+    if _clipped(small, settings):
         return (Exposure.DARKENED,)
     return (Exposure.LIGHTENED, Exposure.DARKENED)
 
 
 def net_input(
-    frame: np.ndarray, net_width: int = NET_WIDTH, *, exposure: Exposure = Exposure.AS_SEEN
+    frame: np.ndarray,
+    net_width: int = NET_WIDTH,
+    *,
+    exposure: Exposure = Exposure.AS_SEEN,
+    settings: ExposureSettings = ExposureSettings(),
 ) -> np.ndarray:
     """The frame (H, W, 3) uint8 BGR resized to the network's input size, still uint8 BGR
     (shrunk by area averaging, enlarged bilinearly), its levels shown as `exposure`
-    says."""
+    says (`settings`: how)."""
     height, width = frame.shape[:2]
     size = net_size(width, height, net_width)
     shrink = size[0] <= width
     small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
-    return _SHOWN[exposure](small)
+    return _SHOWN[exposure](small, settings)
 
 
 #: What each Exposure does to the shrunk frame.
-_SHOWN = {
-    Exposure.AS_SEEN: lambda image: image,
+_SHOWN: dict[Exposure, Callable[[np.ndarray, ExposureSettings], np.ndarray]] = {
+    Exposure.AS_SEEN: lambda image, settings: image,
     Exposure.LIFTED: lift_exposure,
     Exposure.DARKENED: darken_highlights,
     Exposure.LIGHTENED: lighten_shadows,
