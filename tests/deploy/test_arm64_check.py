@@ -212,3 +212,13 @@ def test_the_turn_the_arm64_root_plays_is_played_here(tmp_path: Path,
     finally:
         server.terminate()
         server.wait(15)
+
+
+def test_the_timing_script_runs_on_this_machine() -> None:
+    """The read-time step runs the same script in the arm64 root: it must run here."""
+    checks = _checks()
+    run = subprocess.run([sys.executable, "-c", checks.TIMING, str(ROOT / checks.GOLDEN), "1"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    out = json.loads(run.stdout)
+    assert out["frames"] == len(list((ROOT / checks.GOLDEN).glob("*.jpg"))) > 0
