@@ -12,7 +12,7 @@ import pytest
 from photo_helpers import STORE, encode
 
 from scorer import parse_roll
-from vision.read.photo import MIN_DIE_PX, _reader_at_die_size, read_photo
+from vision.read.photo import PhotoSettings, _reader_at_die_size, read_photo
 from vision.read.photo_file import (
     WORK_SIDE,
     BadImageError,
@@ -157,7 +157,7 @@ def test_far_away_dice_are_read_again_from_a_larger_decoding():
     near = ScaledReader(0.05)  # 100 pixels at the working size: one look is enough
     result = read_photo(open_photo(data), near)
     assert [shape[:2] for shape in near.shapes] == [(1500, 2000)]
-    assert result.looks == 1 and result.die_side > MIN_DIE_PX
+    assert result.looks == 1 and result.die_side > PhotoSettings().min_die_px
 
 
 def test_off_size_dice_are_read_again_with_the_locator_at_the_width_they_call_for():

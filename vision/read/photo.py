@@ -5,14 +5,16 @@ photo's dice call for it, and cropping to the tray.
 upright at a working size) with a `vision.read.pipeline.DiceReader` (never the camera
 thread's: that one's tray changes under it). The reader's locator already looks again
 at other scales when dice are far from its trained size; what it cannot do is see
-detail that the shrinking threw away, so when the dice measure under MIN_DIE_PX in a
-shrunk image the photo is decoded again, larger, so that they measure TARGET_DIE_PX (at
-most the photo's own size), and read again. And where its own choice of scale falls
-short on phone photos (see `_reader_at_die_size`), the photo is read once more with the
-locator looking once at the width the measured dice call for (`OneLook`, through the
-locator's own `locate_at`), and the better reading is kept. Last, when the tray's edge
-shows around the dice (`vision.read.tray_finder`), the photo is cropped to the tray; dice
-seen beside it send the crop to be read again without them.
+detail that the shrinking threw away, so when the dice measure under
+`PhotoSettings.min_die_px` in a shrunk image the photo is decoded again, larger, so
+that they measure `target_die_px` (at most the photo's own size), and read again. And
+where its own choice of scale falls short on phone photos (see `_reader_at_die_size`),
+the photo is read once more with the locator looking once at the width the measured
+dice call for (`OneLook`, through the locator's own `locate_at`), and the better reading
+is kept. Last, when the tray's edge shows around the dice (`vision.read.tray_finder`),
+the photo is cropped to the tray; dice seen beside it send the crop to be read again
+without them. The thresholds are a `PhotoSettings`, the shipped ones by default; how
+they were chosen is in models/MODEL_CARD.md ("A photo's second looks and its tray crop").
 """
 
 from __future__ import annotations
@@ -31,31 +33,47 @@ from vision.read.photo_file import ImageInfo, Photo, PhotoLimits, open_photo
 from vision.read.pipeline import DiceReader
 from vision.read.tops import TRAINED_DIE_PX, Located, TopFinder, within
 from vision.read.tops_input import NET_GRID, NET_WIDTH
-from vision.read.tray_finder import find_tray
+from vision.read.tray_finder import TrayFinderSettings, find_tray
 from vision.reading import ReadDie, Reading, UnreadableDie
 
 log = logging.getLogger(__name__)
 
-#: Dice measuring less than this (pixels, median top side) in a shrunk photo are read
-#: again from a larger decoding, sized so that they measure TARGET_DIE_PX.
-MIN_DIE_PX: Final[float] = 40.0
-TARGET_DIE_PX: Final[float] = 64.0
 #: The overlay sent back is at most this wide (a phone screen; the JPEG stays small).
 OVERLAY_WIDTH: Final[int] = 1280
-#: Dice measuring within this range (pixels of the locator's usual 320-wide input) are
-#: left to the reader's own first look when it read a whole roll; outside it, the photo
-#: is read again with the locator looking at the width that shows them at its trained
-#: size.
-FIRST_LOOK_RANGE: Final[tuple[float, float]] = (19.0, 23.5)
-#: A reading within FIRST_LOOK_RANGE that is not a whole roll read sure is read again
-#: with the locator looking this much finer.
-FINER_LOOK: Final[float] = 1.5
-#: A photo is cropped to its tray with this margin (in die sides) around the tray's
-#: outline, and dice are looked for within the outline grown by as much.
-TRAY_MARGIN: Final[float] = 0.75
-#: A photo whose dice all lie in the tray is cropped only when the crop keeps at most
-#: this share of its area.
-MAX_CROP_SHARE: Final[float] = 0.9
+
+
+@dataclass(frozen=True)
+class PhotoSettings:
+    """When a photo is read again (decoded larger, or with the locator at another width),
+    and how it is cropped to its tray."""
+
+    min_die_px: float = 40.0
+    """Dice measuring less than this (pixels, median top side) in a shrunk photo are read
+    again from a larger decoding: the shrinking threw away detail they need."""
+    target_die_px: float = 64.0
+    """The larger decoding is sized so that the dice measure this (at most the photo's
+    own size)."""
+    first_look_range: tuple[float, float] = (19.0, 23.5)
+    """Dice measuring within this (pixels of the locator's usual 320-wide input) are left
+    to the reader's own first look when it read a whole roll sure; outside it, the photo
+    is read again with the locator looking at the width that shows them at its trained
+    size."""
+    finer_look: float = 1.5
+    """Small dice, and a reading within `first_look_range` that is not a whole roll read
+    sure, are read again with the locator looking at least this much finer than its first
+    look: a look that missed small dice measures the ones it found too large."""
+    tray_margin: float = 0.75
+    """A photo is cropped to its tray with this margin (die sides) around the tray's
+    outline, and dice are looked for within the outline grown by as much: a die lying
+    against the wall is still in the tray."""
+    dice_room: float = 0.25
+    """The crop holds the dice inside the tray whole, with this much room (die sides)
+    round them."""
+    max_crop_share: float = 0.9
+    """A photo whose dice all lie in the tray is cropped only when the crop keeps at most
+    this share of its area: else nothing is worth cutting off."""
+    tray: TrayFinderSettings = TrayFinderSettings()
+    """When the surface around the dice is a tray (`vision.read.tray_finder`)."""
 
 
 class PhotoFrameReader(Protocol):
@@ -92,15 +110,17 @@ class PhotoReading:
         return self.reading.placed((left, top), upright[0] / width, upright)
 
 
-def read_photo(photo: Photo, reader: PhotoFrameReader) -> PhotoReading:
-    """Decode and read one photo, looking again where its dice call for it."""
+def read_photo(photo: Photo, reader: PhotoFrameReader,
+               settings: PhotoSettings = PhotoSettings()) -> PhotoReading:
+    """Decode and read one photo, looking again where its dice call for it. `settings`:
+    when it is read again and cropped to its tray (the shipped ones by default)."""
     info = photo.info
     image = photo.decode()
     reading = reader.read(image)
     side, looks = die_side(reading), 1
     full = max(info.width, info.height)
-    if 0 < side < MIN_DIE_PX and max(image.shape[:2]) < full:
-        larger = min(full, int(max(image.shape[:2]) * TARGET_DIE_PX / side))
+    if 0 < side < settings.min_die_px and max(image.shape[:2]) < full:
+        larger = min(full, int(max(image.shape[:2]) * settings.target_die_px / side))
         log.info("dice measure %.0f px in a %d px photo: reading it again at %d px",
                  side, max(image.shape[:2]), larger)
         image2 = photo.decode(work_side=larger)
@@ -108,14 +128,14 @@ def read_photo(photo: Photo, reader: PhotoFrameReader) -> PhotoReading:
         looks += 1
         if _better(reading2, reading):
             image, reading, side = image2, reading2, die_side(reading2)
-    pinned = _reader_at_die_size(reader, image.shape[1], side, reading.is_complete())
+    pinned = _reader_at_die_size(reader, image.shape[1], side, reading.is_complete(), settings)
     if pinned is not None:
         reading2 = pinned.read(image)
         looks += 1
         if _better(reading2, reading):
             reading, side = reading2, die_side(reading2)
     decoded = (image.shape[1], image.shape[0])
-    in_tray = _read_tray(reader, image, reading, side)
+    in_tray = _read_tray(reader, image, reading, side, settings)
     crop = None
     if in_tray is not None:
         image, reading, crop = in_tray
@@ -125,40 +145,38 @@ def read_photo(photo: Photo, reader: PhotoFrameReader) -> PhotoReading:
                         image=image, tray_crop=crop, decoded_size=decoded)
 
 
-def read_photo_file(data: bytes, reader: PhotoFrameReader,
-                    limits: PhotoLimits | None = None) -> PhotoReading:
+def read_photo_file(data: bytes, reader: PhotoFrameReader, limits: PhotoLimits | None = None,
+                    settings: PhotoSettings = PhotoSettings()) -> PhotoReading:
     """The photo file's bytes checked from its header (`open_photo`), then read."""
-    return read_photo(open_photo(data, limits), reader)
+    return read_photo(open_photo(data, limits), reader, settings)
 
 
-def _reader_at_die_size(reader: PhotoFrameReader, width: int, side: float,
-                        complete: bool) -> DiceReader | None:
+def _reader_at_die_size(reader: PhotoFrameReader, width: int, side: float, complete: bool,
+                        settings: PhotoSettings = PhotoSettings()) -> DiceReader | None:
     """A reader sharing `reader`'s networks whose locator looks once, at the input width
     that shows dice of `side` pixels (in an image `width` wide) at the trained size; None
     when the reader's own first look already did and read ten dice sure (or `reader` is
     not a DiceReader).
 
-    The locator's own search keeps its first look (320 wide) whenever its dice measure
-    13 to 32 pixels there and it is sure of them. On rendered phone photos that was not
-    enough at either end: dice of 3 to 5 % of the width (13 to 16 pixels) had two or
-    three of ten missed, and dice of 11 % or more (35 pixels and over, where it looks
-    again at other widths) were split into one die too many, chosen over the look at
-    the right width because it has more sure dice. The die size measured on the first
-    reading, over all its dice, settles the width; but a look that missed small dice
-    measures the ones it found too large (boxes grown over their sides), so small dice
-    are looked at at least FINER_LOOK finer than the first look, and so is a reading
-    that seems the right size but is not ten dice read sure."""
+    The locator's own search keeps its first look whenever its dice fit there and it is
+    sure of them, which on phone photos falls short at either end (small dice missed,
+    large ones split). The die size measured on the first reading, over all its dice,
+    settles the width; but a look that missed small dice measures the ones it found too
+    large (boxes grown over their sides), so small dice are looked at at least
+    `settings.finer_look` finer than the first look, and so is a reading that seems the
+    right size but is not ten dice read sure."""
     if side <= 0 or not isinstance(reader, DiceReader):
         return None
     at_first_look = side * NET_WIDTH / width
-    finer = int(round(NET_WIDTH * FINER_LOOK / NET_GRID)) * NET_GRID
-    if FIRST_LOOK_RANGE[0] <= at_first_look <= FIRST_LOOK_RANGE[1]:
+    finer = int(round(NET_WIDTH * settings.finer_look / NET_GRID)) * NET_GRID
+    low_fit, high_fit = settings.first_look_range
+    if low_fit <= at_first_look <= high_fit:
         if complete:
             return None
         wanted = finer
     else:
         wanted = int(round(width * TRAINED_DIE_PX / side / NET_GRID)) * NET_GRID
-        if at_first_look < FIRST_LOOK_RANGE[0]:  # small dice: measured too large, if anything
+        if at_first_look < low_fit:  # small dice: measured too large, if anything
             wanted = max(wanted, finer)
     low, high = reader.settings.locate.net_width_range
     wanted = int(min(max(wanted, low), high))
@@ -178,33 +196,34 @@ class OneLook:
         return finder.locate_at(frame, tray, self.net_width)
 
 
-def _read_tray(reader: PhotoFrameReader, image: np.ndarray, reading: Reading, side: float
+def _read_tray(reader: PhotoFrameReader, image: np.ndarray, reading: Reading, side: float,
+               settings: PhotoSettings,
                ) -> tuple[np.ndarray, Reading, tuple[int, int, int, int]] | None:
     """The photo cropped to the tray the dice of `reading` lie in, its reading there and
     the crop's box; None when no tray is seen (a mat filling the picture, a table of the
     mat's own colour), when `reader` is not a DiceReader, or when dice lie off the tray
     and the crop's reading finds fewer of those inside it.
 
-    When every die found lies in the tray, the reading stands, moved into the crop: on
-    rendered phone photos a second reading of the same dice, at another scale, changed
-    as many dice for the worse as for the better. When some lie off it (a die left on the
+    When every die found lies in the tray, the reading stands, moved into the crop: a
+    second reading of the same dice, at another scale, changes some for the worse. When
+    some lie off it (a die left on the
     table, a cup or a hand taken for one), the crop is read again, so that the locator
     chooses its scale for the tray alone, and what lies outside is left out."""
     if side <= 0 or not isinstance(reader, DiceReader):
         return None
     seen: list[ReadDie | UnreadableDie] = [*reading.dice, *reading.unreadable]
     boxes = [np.asarray(die.corners, np.float64) for die in seen]
-    tray = find_tray(image, boxes)
+    tray = find_tray(image, boxes, settings.tray)
     if tray is None:
         return None
     height, width = image.shape[:2]
-    margin = TRAY_MARGIN * side
+    margin = settings.tray_margin * side
     outline = tray.points(margin)
     inside = [box for box in boxes if within(outline, box.mean(axis=0))]
     left, top, right, bottom = tray.crop_box(margin, (width, height))
     if inside:  # the dice whole, a little room round them
         corners = np.vstack(inside)
-        pad = 0.25 * side
+        pad = settings.dice_room * side
         left = max(min(left, int(corners[:, 0].min() - pad)), 0)
         top = max(min(top, int(corners[:, 1].min() - pad)), 0)
         right = min(max(right, int(np.ceil(corners[:, 0].max() + pad))), width)
@@ -212,7 +231,7 @@ def _read_tray(reader: PhotoFrameReader, image: np.ndarray, reading: Reading, si
     box = (left, top, right, bottom)
     crop = np.ascontiguousarray(image[top:bottom, left:right])
     if len(inside) == len(boxes):
-        if (right - left) * (bottom - top) > MAX_CROP_SHARE * width * height:
+        if (right - left) * (bottom - top) > settings.max_crop_share * width * height:
             return None  # nothing worth cutting off
         return crop, reading.within(box), box
     cropped = reader.sharing(tray=tray.points(margin, (left, top))).read(crop)
