@@ -13,11 +13,14 @@ left as the network reads it. What it learns of a value on one colour applies to
 colour (and of a colour to every value), so faces the profile has not seen gain from it
 too.
 
-Each example is described at its four quarter turns, each a sample of its own (a die
-lands any way up). `fit_profile_heads` needs the classifier (for its outputs on the
-examples); `ProfileHeads.evidence` only the descriptors the reader has anyway. The
-classifier's outputs on an example are kept in memory (`_TurnOutputs`), so fitting again
-after a roll is taught or a die corrected classifies only the new examples.
+Each example is described at its quarter turns (`HeadsSettings.turns`, four), each a
+sample of its own (a die lands any way up). `fit_profile_heads` needs the classifier
+(for its outputs on the examples); `ProfileHeads.evidence` only the descriptors the
+reader has anyway. The classifier's outputs on an example are kept in memory
+(`_TurnOutputs`), so fitting again after a roll is taught or a die corrected classifies
+only the new examples. How the fitting's settings (`vision.profile.settings.
+HeadsSettings`) were chosen is in models/MODEL_CARD.md ("The colour and decode stages'
+settings").
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
+from vision.profile.settings import HeadsSettings
 from vision.read.decode import by_face
 from vision.read.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.read.vectors import unit_rows
@@ -38,17 +42,6 @@ if TYPE_CHECKING:
     from vision.profile.profile import DiceProfile
     from vision.read.classifier import FaceClassifier
 
-#: Weight penalty of the fitted corrections, gradient steps and step size. Chosen on 40
-#: dice sets in the training fonts (`benchmarks/eval_profile.py --group train-light
-#: --group train-dark --sets 40`): dice not read right and sure with the profile fell
-#: from 41 to 29 of 2,800; 100 to 500 steps and penalties from 0.001 to 0.003 gave the
-#: same 29, 1,000 steps 34 (fitted too closely to the examples), and fitting the colour
-#: correction on the ink chroma as well 30-31.
-HEAD_PENALTY: Final[float] = 0.001
-HEAD_STEPS: Final[int] = 300
-HEAD_RATE: Final[float] = 0.5
-#: Quarter turns of each example fitted (each its own sample); one turn alone: 33 above.
-FIT_TURNS: Final[int] = 4
 _PROB_FLOOR: Final[float] = 1e-9
 
 
@@ -68,14 +61,12 @@ def fit_correction(
     features: np.ndarray,
     base_log_probs: np.ndarray,
     labels: np.ndarray,
-    *,
-    penalty: float = HEAD_PENALTY,
-    steps: int = HEAD_STEPS,
-    rate: float = HEAD_RATE,
+    settings: HeadsSettings = HeadsSettings(),
 ) -> HeadCorrection:
     """The correction that, added to `base_log_probs` (N, K), best explains `labels` (N,)
-    from `features` (N, D): gradient descent on the mean cross-entropy among the classes
-    the labels show, plus `penalty` / 2 times the squared weights, from zero.
+    from `features` (N, D): `settings.steps` steps of gradient descent on the mean
+    cross-entropy among the classes the labels show, plus `settings.penalty` / 2 times the
+    squared weights, from zero.
 
     A class no example shows keeps a correction of zero, and so does every class while
     the examples show fewer than two. Every set carries every value and colour, so a
@@ -99,7 +90,8 @@ def fit_correction(
     target = (labels[:, None] == shown[None, :]).astype(np.float64)
     fitted_weights = np.zeros((x.shape[1], len(shown)))
     fitted_bias = np.zeros(len(shown))
-    for _ in range(steps):
+    penalty, rate = settings.penalty, settings.rate
+    for _ in range(settings.steps):
         logits = base + x @ fitted_weights + fitted_bias
         logits -= logits.max(axis=1, keepdims=True)
         probs = np.exp(logits)
@@ -127,30 +119,35 @@ class ProfileHeads:
         return np.repeat(value, len(COLOUR_LABELS), axis=1) + by_face(colour)
 
 
-def fit_profile_heads(profile: DiceProfile, classifier: FaceClassifier) -> ProfileHeads | None:
-    """Corrections to `classifier`'s heads fitted to `profile`'s examples at every quarter
-    turn; None for an empty profile or a classifier without an embedding output."""
+def fit_profile_heads(
+    profile: DiceProfile, classifier: FaceClassifier, settings: HeadsSettings = HeadsSettings()
+) -> ProfileHeads | None:
+    """Corrections to `classifier`'s heads fitted to `profile`'s examples at each of
+    `settings.turns` quarter turns; None for an empty profile or a classifier without an
+    embedding output."""
     if not len(profile) or not classifier.has_embedding:
         return None
-    features, value_log, colour_log = _TURN_OUTPUTS.of(np.asarray(profile.crops), classifier)
-    values = np.repeat(profile.values.astype(int), FIT_TURNS)
-    colours = np.repeat(profile.colours.astype(int), FIT_TURNS)
+    features, value_log, colour_log = _TURN_OUTPUTS.of(
+        np.asarray(profile.crops), classifier, settings.turns)
+    values = np.repeat(profile.values.astype(int), settings.turns)
+    colours = np.repeat(profile.colours.astype(int), settings.turns)
     return ProfileHeads(
-        fit_correction(features, value_log, values),
-        fit_correction(features, colour_log, colours),
+        fit_correction(features, value_log, values, settings),
+        fit_correction(features, colour_log, colours, settings),
     )
 
 
 def example_probs(
-    profile: DiceProfile, classifier: FaceClassifier
+    profile: DiceProfile, classifier: FaceClassifier, settings: HeadsSettings = HeadsSettings()
 ) -> tuple[np.ndarray, np.ndarray]:
     """(N, V) value and (N, C) colour probabilities the classifier gives each of
-    `profile`'s examples, the mean over its FIT_TURNS quarter turns (kept with the outputs
-    the heads are fitted on)."""
+    `profile`'s examples, the mean over its `settings.turns` quarter turns (kept with the
+    outputs the heads are fitted on)."""
     if not len(profile):
         return np.zeros((0, len(VALUE_LABELS))), np.zeros((0, len(COLOUR_LABELS)))
-    _, value_log, colour_log = _TURN_OUTPUTS.of(np.asarray(profile.crops), classifier)
-    value, colour = (np.exp(log).reshape(len(profile), FIT_TURNS, -1).mean(axis=1)
+    turns = settings.turns
+    _, value_log, colour_log = _TURN_OUTPUTS.of(np.asarray(profile.crops), classifier, turns)
+    value, colour = (np.exp(log).reshape(len(profile), turns, -1).mean(axis=1)
                      for log in (value_log, colour_log))
     return value, colour
 
@@ -161,36 +158,37 @@ def _log(probs: np.ndarray) -> np.ndarray:
 
 
 class _TurnOutputs:
-    """The classifier's outputs on each example crop at its FIT_TURNS quarter turns, kept by
-    (classifier, crop) for the last `limit` crops seen: a refit classifies only new ones."""
+    """The classifier's outputs on each example crop at its first few quarter turns, kept by
+    (classifier, turns, crop) for the last `limit` crops seen: a refit classifies only new
+    ones."""
 
     def __init__(self, limit: int) -> None:
         self._limit = limit
-        self._kept: OrderedDict[tuple[str, bytes], tuple[np.ndarray, ...]] = OrderedDict()
+        self._kept: OrderedDict[tuple[str, int, bytes], tuple[np.ndarray, ...]] = OrderedDict()
         self._lock = threading.Lock()
 
     def of(
-        self, crops: np.ndarray, classifier: FaceClassifier
+        self, crops: np.ndarray, classifier: FaceClassifier, turns: int
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(N * FIT_TURNS, D) unit features and value and colour log-probabilities, each
-        example's turns in a row."""
+        """(N * turns, D) unit features and value and colour log-probabilities at each
+        example's first `turns` quarter turns, its turns in a row."""
         crops = np.ascontiguousarray(crops, np.uint8)
         model = classifier.sha256 or f"unhashed {id(classifier)}"  # a stand-in in tests
-        keys = [(model, hashlib.blake2b(crop.tobytes(), digest_size=16).digest())
+        keys = [(model, turns, hashlib.blake2b(crop.tobytes(), digest_size=16).digest())
                 for crop in crops]
         with self._lock:
             found = {i: self._kept[key] for i, key in enumerate(keys) if key in self._kept}
         missing = [i for i in range(len(keys)) if i not in found]
         if missing:
             new = crops[missing]
-            turned = np.stack([np.rot90(new, k, axes=(1, 2)) for k in range(FIT_TURNS)], axis=1)
+            turned = np.stack([np.rot90(new, k, axes=(1, 2)) for k in range(turns)], axis=1)
             read = classifier.predict(np.ascontiguousarray(turned.reshape(-1, *new.shape[1:])))
             assert read.embeddings is not None  # the caller checked has_embedding
             outputs = (unit_rows(read.embeddings), _log(read.value_probs),
                        _log(read.colour_probs))
             for row, index in enumerate(missing):
-                turns = slice(row * FIT_TURNS, (row + 1) * FIT_TURNS)
-                found[index] = tuple(output[turns] for output in outputs)
+                rows_of = slice(row * turns, (row + 1) * turns)
+                found[index] = tuple(output[rows_of] for output in outputs)
         with self._lock:
             for index, key in enumerate(keys):
                 self._kept[key] = found[index]

@@ -1,6 +1,7 @@
 """How a household's dice profile weighs each read face, and which taught dice it doubts.
 
-`ProfileMatcher` (`vision.profile.profile`) takes a `ProfileSettings`; the defaults are
+`ProfileMatcher` (`vision.profile.profile`) takes a `ProfileSettings`, and the heads
+fitted to a profile (`vision.profile.profile_heads`) its `HeadsSettings`; the defaults are
 the shipped ones. How each was chosen, and on which dice sets, is in models/MODEL_CARD.md
 ("The colour and decode stages' settings"), never in the code.
 """
@@ -10,6 +11,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vision.read.settings import FrameInkSettings
+
+
+@dataclass(frozen=True)
+class HeadsSettings:
+    """How the corrections to the classifier's heads are fitted to a profile's examples
+    (`vision.profile.profile_heads`): from zero, by gradient descent, kept small."""
+
+    penalty: float = 0.001
+    """Weight penalty: a correction moves only where the network was wrong or unsure on
+    the household's dice, and stays near zero elsewhere."""
+    steps: int = 300
+    """Gradient steps: many more fit the corrections too closely to the examples."""
+    rate: float = 0.5
+    """Step size of the gradient descent."""
+    turns: int = 4
+    """Quarter turns of each example fitted, each a sample of its own (a die lands any
+    way up)."""
 
 
 @dataclass(frozen=True)
@@ -49,3 +67,5 @@ class ProfileSettings:
     """...and contradicted by its likeness when its descriptor lies this much cosine
     nearer an example of the value the classifier reads than any example of its own; a
     value contradicted by both is a slip and is left out."""
+    heads: HeadsSettings = HeadsSettings()
+    """How the corrections to the classifier's heads are fitted to the profile's examples."""

@@ -130,8 +130,8 @@ def use_profile(
     kept = np.ones(len(described), bool)
     kept[[slip.index for slip in left_out]] = False
     trusted = described.subset(kept)
-    reader.profile = ProfileMatcher(trusted, fit_profile_heads(trusted, classifier), chroma[kept],
-                                    settings=settings)
+    heads = fit_profile_heads(trusted, classifier, settings.heads)
+    reader.profile = ProfileMatcher(trusted, heads, chroma[kept], settings=settings)
     return ProfileInUse(described, left_out)
 
 
@@ -151,7 +151,7 @@ def taught_slips(
     disk, the log names them, and the set-up page shows them to be fixed. An example
     `checked` ((N,) bool: the players looked at it again and kept its face) is never one:
     a face the classifier misreads and the set's other dice do not show."""
-    value_probs, colour_probs = example_probs(profile, classifier)
+    value_probs, colour_probs = example_probs(profile, classifier, settings.heads)
     colour_slips = contradicted_colours(chroma, profile.colours, colour_probs, settings)
     value_slips = contradicted_values(profile.descriptors, profile.values, value_probs, settings)
     if checked is not None:
