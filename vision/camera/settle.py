@@ -7,13 +7,15 @@ is in the frame, and something moved since the last settled state. Dice that
 were already lying there when watching began, or a hand that passes over the
 dice without moving them, never produce an event. A reading flagged for a hand
 still lists its dice (`latest_reading` shows them), but the watcher waits for the
-hand to go before it settles.
+hand to go before it settles. How still is still, and how steady is steady, is a
+`SettleSettings`, the shipped ones by default.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Final, Protocol
+from dataclasses import dataclass
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -24,7 +26,30 @@ from vision.reading import Reading, ReadingFlag
 
 logger = logging.getLogger(__name__)
 
-_MOTION_WIDTH: Final[int] = 160
+
+
+@dataclass(frozen=True)
+class SettleSettings:
+    """When the table is still and the reading steady enough for a roll to settle."""
+
+    motion_width: int = 160
+    """Motion is measured on a grey copy this wide: a die rolling moves many of its
+    pixels, and a small copy is cheap to difference every frame."""
+    motion_level: int = 16
+    """A pixel of that copy changed when its grey level moved more than this (sensor
+    noise and flicker move less)."""
+    motion_fraction: float = 0.0015
+    """A frame moved when more than this share of the copy's pixels changed."""
+    still_frames: int = 2
+    """Still frames in a row before a frame is read."""
+    stable_readings: int = 3
+    """Equal readings in a row (same dice, places and faces) that settle a roll."""
+    patience: int = 8
+    """Readings with the dice in place but a face flickering after which the latest
+    settles anyway (its doubtful dice are marked unsure)."""
+    drift: float = 0.02
+    """A die's centre may drift this share of the frame's diagonal between two readings
+    and still be in the same place."""
 
 
 class Reader(Protocol):
@@ -33,12 +58,13 @@ class Reader(Protocol):
     def read(self, frame: np.ndarray) -> Reading: ...
 
 
-def motion_image(frame: np.ndarray) -> np.ndarray:
-    """A small blurred grey copy of the frame, the unit that motion is measured on."""
-    height, width = frame.shape[:2]
-    small_height = max(1, round(height * _MOTION_WIDTH / width))
+def motion_image(frame: np.ndarray, width: int = SettleSettings().motion_width) -> np.ndarray:
+    """A small blurred grey copy of the frame, `width` wide, the unit that motion is
+    measured on."""
+    height, frame_width = frame.shape[:2]
+    small_height = max(1, round(height * width / frame_width))
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    small = cv2.resize(grey, (_MOTION_WIDTH, small_height), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(grey, (width, small_height), interpolation=cv2.INTER_AREA)
     return cv2.GaussianBlur(small, (5, 5), 0)
 
 
@@ -75,25 +101,10 @@ def same_reading(first: Reading, second: Reading, *, tolerance: float = 0.02) ->
 class SettleWatcher:
     """Feed it frames; it returns a RollEvent when a roll has come to rest, else None."""
 
-    def __init__(
-        self,
-        reader: Reader,
-        *,
-        still_frames: int = 2,
-        stable_readings: int = 3,
-        patience: int = 8,
-        motion_level: int = 16,
-        motion_fraction: float = 0.0015,
-    ) -> None:
-        """`still_frames` still frames before reading; `stable_readings` equal readings to
-        settle; after `patience` readings with the dice in place but a face flickering,
-        the latest reading settles anyway (its doubtful dice are marked unsure)."""
+    def __init__(self, reader: Reader, settings: SettleSettings = SettleSettings()) -> None:
+        """`settings`: when the table is still and the reading steady (`SettleSettings`)."""
         self.reader = reader
-        self.still_frames = still_frames
-        self.stable_readings = stable_readings
-        self.patience = patience
-        self.motion_level = motion_level
-        self.motion_fraction = motion_fraction
+        self.settings = settings
         self.latest_reading: Reading | None = None
         self.moving = False
         self._previous: np.ndarray | None = None
@@ -117,12 +128,13 @@ class SettleWatcher:
 
     def is_moving(self, frame: np.ndarray) -> bool:
         """Difference this frame with the previous one (and remember it)."""
-        small = motion_image(frame)
+        settings = self.settings
+        small = motion_image(frame, settings.motion_width)
         previous, self._previous = self._previous, small
         if previous is None or previous.shape != small.shape:
             return previous is not None
-        changed = cv2.absdiff(small, previous) > self.motion_level
-        return float(np.count_nonzero(changed)) > self.motion_fraction * changed.size
+        changed = cv2.absdiff(small, previous) > settings.motion_level
+        return float(np.count_nonzero(changed)) > settings.motion_fraction * changed.size
 
     def feed(self, frame: np.ndarray) -> RollEvent | None:
         """Take the next frame; a RollEvent when this frame completes a settled roll."""
@@ -134,7 +146,7 @@ class SettleWatcher:
             self._on_motion()
             return None
         self._still += 1
-        if self._decided or self._still < self.still_frames:
+        if self._decided or self._still < self.settings.still_frames:
             return None
         reading = self.reader.read(frame)
         self.latest_reading = reading
@@ -152,13 +164,15 @@ class SettleWatcher:
         self._candidate, self._equal, self._in_place = None, 0, 0
 
     def _is_settled(self, reading: Reading) -> bool:
+        settings = self.settings
         candidate, self._candidate = self._candidate, reading
-        if candidate is not None and same_layout(candidate, reading):
+        if candidate is not None and same_layout(candidate, reading, tolerance=settings.drift):
             self._in_place += 1
-            self._equal = self._equal + 1 if same_reading(candidate, reading) else 1
+            same = same_reading(candidate, reading, tolerance=settings.drift)
+            self._equal = self._equal + 1 if same else 1
         else:
             self._in_place, self._equal = 1, 1
-        return self._equal >= self.stable_readings or self._in_place >= self.patience
+        return self._equal >= settings.stable_readings or self._in_place >= settings.patience
 
     def _settle(self, reading: Reading) -> RollEvent | None:
         self._decided = True
@@ -169,7 +183,7 @@ class SettleWatcher:
             return None
         if not reading.found_count():
             return None
-        if previous is not None and same_reading(previous, reading):
+        if previous is not None and same_reading(previous, reading, tolerance=self.settings.drift):
             logger.debug("the table moved but the dice did not: no new roll")
             return None
         self._rolls = self._rolls % ROLLS_PER_TURN + 1
