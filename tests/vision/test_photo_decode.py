@@ -160,6 +160,13 @@ def test_far_away_dice_are_read_again_from_a_larger_decoding():
     assert result.looks == 1 and result.die_side > PhotoSettings().min_die_px
 
 
+def test_the_photo_settings_passed_in_are_the_ones_read_by():
+    data = encode(cv2.resize(picture(400, 300), (4000, 3000)), quality=70)
+    far = ScaledReader(0.012)  # 24 pixels at the working size: enough for these settings
+    result = read_photo(open_photo(data), far, PhotoSettings(min_die_px=20.0))
+    assert [shape[:2] for shape in far.shapes] == [(1500, 2000)] and result.looks == 1
+
+
 def test_off_size_dice_are_read_again_with_the_locator_at_the_width_they_call_for():
     from vision.read.pipeline import DiceReader
 

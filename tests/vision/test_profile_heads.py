@@ -15,6 +15,7 @@ from vision.profile.profile_heads import (
     fit_correction,
     fit_profile_heads,
 )
+from vision.profile.settings import HeadsSettings
 from vision.profile.teach import use_profile
 from vision.read.decode import FACES
 from vision.read.labels import colour_index, value_index
@@ -35,6 +36,15 @@ def _clusters(seed: int = 0, per: int = 40, dimensions: int = 16):
 
 def _log_probs(rows: np.ndarray) -> np.ndarray:
     return np.log(rows / rows.sum(axis=1, keepdims=True))
+
+
+def test_the_heads_settings_passed_in_are_the_ones_fitted_by():
+    features, per = _clusters()
+    base = _log_probs(np.tile([0.8, 0.15, 0.05], (2 * per, 1)))
+    labels = np.array([0] * per + [1] * per)
+    assert not fit_correction(features, base, labels, HeadsSettings(steps=0)).weights.any()
+    short = fit_correction(features, base, labels, HeadsSettings(steps=30)).weights
+    assert 0 < np.abs(short).max() < np.abs(fit_correction(features, base, labels).weights).max()
 
 
 def test_a_correction_moves_the_faces_the_network_misreads_and_only_those():

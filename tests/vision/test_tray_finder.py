@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.read.tray_finder import find_tray
+from vision.read.tray_finder import TrayFinderSettings, find_tray
 from vision.synth import random_conditions, render_scene
 from vision.synth.placement import tray_interior
 
@@ -67,6 +67,7 @@ def test_a_die_beside_the_tray_is_left_out_but_three_make_it_no_tray():
     assert cv2.pointPolygonTest(tray.points(), (40.0, 40.0), False) < 0
     off = [corner + (offset, 0) for offset in (0, 200, 400)]
     assert find_tray(scene.image, [*boxes[:7], *off]) is None
+    assert find_tray(scene.image, [*boxes, corner], TrayFinderSettings(max_dice_off=0)) is None
 
 
 def test_the_outline_grows_by_the_margin_and_moves_into_a_crop():

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from scorer.dice import Die
-from vision.camera.settle import SettleWatcher, same_layout, same_reading
+from vision.camera.settle import SettleSettings, SettleWatcher, same_layout, same_reading
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
 
 SIZE = (320, 240)
@@ -89,6 +89,14 @@ def test_rolls_are_counted_within_a_turn_and_reset_by_new_turn():
     assert watcher.roll_count == 0
     fired = feed_all(watcher, roll_frames(previous, [(x, y + 40) for x, y in previous]))
     assert [event.roll_number for _, event in fired] == [1]
+
+
+def test_the_settle_settings_passed_in_are_the_ones_waited_by():
+    frames = [table([])] * 3 + roll_frames([(160, 20)] * 10, REST)
+    (index, _), = feed_all(SettleWatcher(SquareReader()), frames)
+    (later, _), = feed_all(SettleWatcher(SquareReader(), SettleSettings(stable_readings=5)),
+                           frames)
+    assert later == index + 2
 
 
 def test_dice_already_at_rest_when_watching_begins_do_not_fire():
