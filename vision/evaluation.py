@@ -10,13 +10,8 @@ the picture (in the product the tray lies inside the camera's view, and the
 set-up page marks it), so no die is counted that no camera could read; the
 locator is not asked to find dice whose top is cut off by the frame's edge.
 
-Measured with the trained top-face locator (300 scenes each, targets 99 % found /
-97 % all right / 99.7 % per die), by first seed: HELD_OUT_SEED_BASE 99.33 /
-99.33 / 99.933; +100000 99.00 / 99.00 / 99.833; +200000 99.00 / 98.00 / 99.800;
-+300000 99.00 / 99.00 / 99.900; +400000 99.33 / 99.00 / 99.900; +500000 99.33 /
-98.67 / 99.867; 2_200_000_000 and 2_300_000_000 99.67 / 99.33 / 99.933; all
-2,400 together 99.29 / 98.96 / 99.888. Locator training seeds lie below
-HELD_OUT_SEED_BASE; the shipped locator was chosen on scenes from GOLDEN_SEED_BASE.
+Locator training seeds lie below HELD_OUT_SEED_BASE; the shipped locator was chosen on
+scenes from GOLDEN_SEED_BASE. Its figures by first seed are in models/LOCATOR_CARD.md.
 """
 
 from __future__ import annotations

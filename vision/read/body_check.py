@@ -16,11 +16,10 @@ the ink covers little of a face, and the median ignores it. Nothing is judged wh
 the other boxes do not agree among themselves (dice of several sets, or too few),
 so photos of mixed dice lose nothing.
 
-Measured on the desk photos (`benchmarks/eval_real.py`): the body of a die lies a
-median 4 (90 % within 12) from the median of the frame's other dice, a false
-detection's a median 43. Rendered trays under a lamp's gradient spread their dice's
-bodies far wider (lightness 158 to 201 in one scene), so the rule judges only where
-the other boxes lie close together, and asks for twice their extent.
+Rendered trays under a lamp's gradient spread their dice's bodies far wider than a
+set's on a desk, so the rule judges only where the other boxes lie close together, and
+asks for more than twice their extent (`BodyCheck`; how it was measured is in
+models/MODEL_CARD.md, "The reader's settings").
 """
 
 from __future__ import annotations
