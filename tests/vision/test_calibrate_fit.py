@@ -1,0 +1,49 @@
+"""`benchmarks/calibrate.py --fit`: the roll threshold holds every slice within the target."""
+
+from __future__ import annotations
+
+import numpy as np
+from benchmark_modules import load_benchmark
+
+calibrate = load_benchmark("calibrate")
+
+
+def _records(rng: np.random.Generator, slices: dict[str, float], scenes: int):
+    """Scenes of ten dice per slice; in each, a die is wrong with the slice's rate, and a
+    wrong die's posterior is as high as a right one's half the time (a sure error)."""
+    scene, confidence, right, names = [], [], [], []
+    for key, wrong_rate in slices.items():
+        for _ in range(scenes):
+            index = len(names)
+            names.append(key)
+            wrong = rng.random() < wrong_rate
+            for die in range(10):
+                bad = wrong and die == 0
+                sure = not bad or rng.random() < 0.5
+                scene.append(index)
+                confidence.append(rng.uniform(0.995, 0.9999) if sure else rng.uniform(0.6, 0.95))
+                right.append(not bad)
+    count = len(scene)
+    return calibrate.Records(np.array(scene), np.array(confidence), np.ones(count),
+                             np.array(right, bool), np.ones(len(names), bool), np.array(names))
+
+
+def test_a_slice_that_goes_wrong_more_often_sets_the_threshold():
+    rng = np.random.default_rng(3)
+    records = _records(rng, {"held-out-light-upright": 0.004, "held-out-light-steep": 0.03}, 250)
+    calibration = calibrate.fit(records, 0.004, 0.8, "")
+    for key in ("held-out-light-upright", "held-out-light-steep"):
+        scenes = np.flatnonzero(records.slices == key)
+        figures = calibrate.simulate(calibrate.part(records, scenes), calibration)
+        assert figures["rolls_sure_but_wrong"] <= 0.004, key
+    pooled_only = calibrate.simulate(records, calibration)
+    assert pooled_only["rolls_shown_sure"] > 0.0  # not every roll marked to get there
+
+
+def test_a_part_of_the_records_keeps_its_scenes_dice_in_order():
+    rng = np.random.default_rng(4)
+    records = _records(rng, {"a": 0.1, "b": 0.1}, 5)
+    second = calibrate.part(records, np.flatnonzero(records.slices == "b"))
+    assert len(second.complete) == 5 and set(second.slices) == {"b"}
+    assert np.array_equal(second.confidence, records.confidence[records.scene >= 5])
+    assert second.scene.min() == 0 and second.scene.max() == 4
