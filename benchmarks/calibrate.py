@@ -165,6 +165,21 @@ def part(records: Records, scenes: np.ndarray) -> Records:
     return Records(**fields)
 
 
+def joined(parts: list[Records]) -> Records:
+    """Records read apart, as one: each part's scenes numbered after the last's."""
+    fields: dict[str, np.ndarray | None] = {}
+    for name in parts[0].__dict__:
+        values = [getattr(p, name) for p in parts]
+        if any(value is None for value in values):
+            fields[name] = None
+        elif name == "scene":
+            offsets = np.cumsum([0] + [len(p.complete) for p in parts[:-1]])
+            fields[name] = np.concatenate([v + o for v, o in zip(values, offsets, strict=True)])
+        else:
+            fields[name] = np.concatenate(values)
+    return Records(**fields)
+
+
 #: The fields of `Records` held per scene (the others per die).
 SCENE_FIELDS = ("complete", "slices", "found", "flagged")
 
@@ -310,8 +325,9 @@ def main(argv: list[str] | None = None) -> int:
                         "(with --fit; 0, the default: one look)")
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
     parser.add_argument("--output", type=Path, default=CALIBRATION_FILE)
-    parser.add_argument("--records", type=Path, default=None,
-                        help="an .npz of what was read: loaded if it exists, else written")
+    parser.add_argument("--records", type=Path, default=None, nargs="+",
+                        help="an .npz of what was read: loaded if it exists, else written; "
+                        "several that exist are read together")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.scenes < 1:
@@ -325,9 +341,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.fit:  # checking a calibration: read as the reader will with it
         shipped = Calibration.load(args.output, classifier.sha256)
         second_look = None if shipped is None else shipped.settings.second_look_below
-    if args.records is not None and args.records.exists():
-        records = Records.load(args.records)
+    if args.records is not None and all(path.exists() for path in args.records):
+        records = joined([Records.load(path) for path in args.records])
     else:
+        if args.records is not None and len(args.records) > 1:
+            parser.error("--records: several files are read together only when all exist")
         try:
             reader = DiceReader(classifier, threads=1, finder=TopFinder.load(),
                                 calibration=None, second_look_below=second_look)
@@ -335,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         except RuntimeError as error:  # the held-out fonts are not installed
             parser.error(str(error))
         if args.records is not None:
-            records.save(args.records)
+            records.save(args.records[0])
     if args.fit:
         calibration = fit(records, args.target, args.die_sure, classifier.sha256, args.weighted,
                           second_look)

@@ -47,3 +47,13 @@ def test_a_part_of_the_records_keeps_its_scenes_dice_in_order():
     assert len(second.complete) == 5 and set(second.slices) == {"b"}
     assert np.array_equal(second.confidence, records.confidence[records.scene >= 5])
     assert second.scene.min() == 0 and second.scene.max() == 4
+
+
+def test_records_read_apart_are_joined_scene_by_scene():
+    rng = np.random.default_rng(5)
+    first, second = _records(rng, {"a": 0.1}, 3), _records(rng, {"b": 0.1}, 4)
+    both = calibrate.joined([first, second])
+    assert len(both.complete) == 7 and list(both.slices) == ["a"] * 3 + ["b"] * 4
+    again = calibrate.part(both, np.arange(3, 7))
+    assert np.array_equal(again.scene, second.scene)
+    assert np.array_equal(again.confidence, second.confidence)
