@@ -10,14 +10,12 @@ import importlib.util
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from load_check import serving
 from test_deploy import FakeSystem
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -191,27 +189,9 @@ def test_the_turn_the_arm64_root_plays_is_played_here(tmp_path: Path,
     """The serve step's turn over HTTP, against this machine's `phase10 serve`: the API it
     speaks must be the one the scorepad answers (what the phone saw, the photo, the score)."""
     checks = _checks()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-               "--camera", "none", "--data-dir", str(tmp_path), "--no-qr"]
-    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1)
-                break
-            except OSError:
-                assert time.monotonic() < deadline and server.poll() is None, "no scorepad"
-                time.sleep(0.2)
+    with serving(tmp_path) as (port, _):
         monkeypatch.chdir(ROOT)  # the golden photo is found from the working tree, as in the root
         checks.play_turn(port)
-    finally:
-        server.terminate()
-        server.wait(15)
 
 
 def test_the_timing_script_runs_on_this_machine() -> None:
