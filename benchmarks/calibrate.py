@@ -25,6 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.dice import FULL_ROLL
 from vision.evaluation import STEEP_VIEW, evaluation_scene, match_dice
 from vision.read.classifier import FaceClassifier
 from vision.read.pipeline import DiceReader, evidence_of
@@ -55,13 +56,15 @@ TABLE_EDGES = (0.0, 0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 1.0001)
 @dataclass
 class Records:
     """What was read: per read die its scene, raw evidence and whether it was right; per
-    scene whether its reading could be shown as sure (ten read, none unreadable or lost)."""
+    scene whether its reading could be shown as sure (ten dice read, none unreadable, as
+    the players see it: a box on a die's side face read in place of its top still shows
+    ten dice, and counts as wrong, since that die matches no true one)."""
 
     scene: np.ndarray  # (D,) scene index of each read die
     confidence: np.ndarray  # (D,)
     face_prob: np.ndarray  # (D,)
     right: np.ndarray  # (D,) bool
-    complete: np.ndarray  # (S,) bool: ten dice read, none unreadable, none missed or extra
+    complete: np.ndarray  # (S,) bool: shown complete, ten dice read and none unreadable
     slices: np.ndarray  # (S,) str: group-view of each scene
     read_as: np.ndarray | None = None  # (D,) str: the face read
     truth: np.ndarray | None = None  # (D,) str: the true face ("" for an extra die)
@@ -98,6 +101,14 @@ def die_outcomes(truth, reading: Reading) -> tuple[list[bool], bool, list[str]]:
     return right, len(found) == len(truth) == len(reading.dice), faces
 
 
+def shown_complete(reading: Reading) -> bool:
+    """Whether the players see a full roll: ten dice read, none unreadable. Whether the
+    dice are the true ones is each die's `right` (an extra die is wrong); a roll shown
+    complete with a die on the wrong spot is shown as sure when none is marked, as
+    `vision.evaluation.SceneScore.shown_sure` counts it."""
+    return len(reading.dice) == FULL_ROLL and not reading.unreadable
+
+
 def read_records(reader: DiceReader, first_seed: int, scenes: int) -> Records:
     scene_of, confidence, face_prob, right, complete, slices = [], [], [], [], [], []
     read_as, truth, runner_up, network_prob, side, aspect, found, flagged, agreement = (
@@ -109,7 +120,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int) -> Records:
         for seed in range(first, first + scenes):
             scene = evaluation_scene(seed, look, steep=STEEP_VIEW if view == "steep" else None)
             reading = reader.read(scene.image)
-            outcomes, all_found, true_faces = die_outcomes(scene.dice, reading)
+            outcomes, _, true_faces = die_outcomes(scene.dice, reading)
             for die, ok, true in zip(reading.dice, outcomes, true_faces, strict=True):
                 scene_of.append(index)
                 confidence.append(die.confidence)
@@ -125,7 +136,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int) -> Records:
                 agreement.append(evidence.agreement)
             found.append(reading.found_count())
             flagged.append(bool(reading.flags))
-            complete.append(all_found and len(reading.dice) == 10 and not reading.unreadable)
+            complete.append(shown_complete(reading))
             slices.append(f"{key}-{view}")
             index += 1
         print(f"read {key}, {view} views: {scenes} scenes", file=sys.stderr)

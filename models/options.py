@@ -125,6 +125,7 @@ class LocatorConfig:
     real_photos: Path | None = None
     real_share: float = 0.25
     device: str = "cpu"
+    steep_share: float = 0.0
 
 
 def _window(text: str) -> tuple[int, int]:
@@ -178,6 +179,13 @@ def add_locator_arguments(parser: argparse.ArgumentParser) -> None:
         default=defaults.device,
         help="where the network trains (cpu); the scenes are kept there too",
     )
+    parser.add_argument(
+        "--steep-share",
+        type=float,
+        default=defaults.steep_share,
+        help="share of the real-world scenes seen as a phone held over the tray sees them: "
+        "tipped up to 35 degrees, small dice, the white balance off (0: none)",
+    )
 
 
 def locator_config_from_args(args: argparse.Namespace) -> LocatorConfig:
@@ -186,6 +194,8 @@ def locator_config_from_args(args: argparse.Namespace) -> LocatorConfig:
     share = args.real_share
     if not 0 < share < 1:
         raise ValueError(f"--real-share must be between 0 and 1, got {share}")
+    if not 0 <= args.steep_share <= 1:
+        raise ValueError(f"--steep-share must be between 0 and 1, got {args.steep_share}")
     folder = args.real_photos
     if folder is not None and not (Path(folder) / "images").is_dir():
         raise ValueError(f"--real-photos {folder}: no images/ folder there")

@@ -70,11 +70,13 @@ def scene_seeds(seed: int, count: int, validation: bool = False) -> list[int]:
     return [first + offset for offset in range(0, count, CHUNK)]
 
 
-def training_look() -> LookMix:
+def training_look(steep_share: float = 0.0) -> LookMix:
     """The dice sets and tables of the locator's real-world scenes: the training fonts
-    (never the held-out or reserved ones), pip dice, photographic surfaces, clutter."""
+    (never the held-out or reserved ones), pip dice, photographic surfaces, clutter;
+    `steep_share` of them seen as a phone held over the tray sees them."""
     fonts = tuple(str(path) for path in font_files(Split.TRAIN))
-    return LookMix(fonts, OUTLINE_SHARE, pip_share=PIP_SHARE, world=True, dark_share=DARK_SHARE)
+    return LookMix(fonts, OUTLINE_SHARE, pip_share=PIP_SHARE, world=True, dark_share=DARK_SHARE,
+                   steep_share=steep_share)
 
 
 def _render_chunk(
@@ -237,7 +239,7 @@ def train(config: LocatorConfig) -> dict[str, float]:
     device = training_device(config.device)
     rng = np.random.default_rng(config.seed)
     started = time.perf_counter()
-    look = training_look()
+    look = training_look(config.steep_share)
     images, targets = render_scenes(
         scene_seeds(config.seed, config.scenes),
         config.scenes,

@@ -21,10 +21,10 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-import cv2
 import numpy as np
 
 from vision.reading import Reading, ReadingFlag
+from vision.synth.views import SteepView
 
 logger = logging.getLogger(__name__)
 
@@ -243,40 +243,8 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
 SCENE_SIZE: tuple[int, int] = (1280, 960)
 
 
-@dataclass(frozen=True)
-class SteepView:
-    """How a phone held over the tray sees it: tipped off the vertical, small dice, the
-    white balance off. Each scene draws its tilt, die size and balance from these."""
-
-    max_tilt_degrees: float = 35.0  # the camera tipped up to this far off the vertical
-    die_px: tuple[float, float] = (40.0, 72.0)  # a die's top near the picture's middle
-    white_balance_off: float = 0.3  # blue against red gains off by up to this; tint a third
-
-
 STEEP_VIEW = SteepView()
-
-
-def _steep(seed: int, conditions, size: tuple[int, int], view: SteepView):
-    """The conditions to render a steep scene with, and its tilt (degrees, azimuth)."""
-    from vision.synth.views import tilt_homography
-
-    rng = np.random.default_rng([seed, 35])
-    degrees = float(rng.uniform(0.0, view.max_tilt_degrees))
-    azimuth = float(rng.uniform(0.0, 2 * np.pi))
-    homography = tilt_homography(size, degrees, azimuth)
-    middle = np.array([[size[0] / 2, size[1] / 2]], np.float64)
-    around = np.concatenate([middle, middle + [1.0, 0.0], middle + [0.0, 1.0]])
-    moved = cv2.perspectiveTransform(around.reshape(-1, 1, 2), homography).reshape(3, 2)
-    zoom = float(np.sqrt(abs(np.linalg.det(np.stack([moved[1] - moved[0],
-                                                      moved[2] - moved[0]])))))
-    temperature = rng.uniform(-view.white_balance_off, view.white_balance_off)
-    tint = rng.uniform(-view.white_balance_off / 3, view.white_balance_off / 3)
-    conditions = replace(
-        conditions,
-        scale=float(rng.uniform(*view.die_px)) / zoom,
-        white_balance=(1.0 + temperature, 1.0 + tint, 1.0 - temperature),
-    )
-    return conditions, degrees, azimuth
+"""The steep views the evaluation draws."""
 
 
 def evaluation_scene(
@@ -306,9 +274,11 @@ def evaluation_scene(
     if look is not None:
         conditions = look.apply(rng, conditions)
     if steep is not None:
-        from vision.synth.views import steep_scene
+        from vision.synth.views import steep_conditions, steep_scene
 
-        conditions, degrees, azimuth = _steep(seed, conditions, size, steep)
+        # The view's own draws, apart from the scene's: the same scene seen upright or steep.
+        conditions, degrees, azimuth = steep_conditions(
+            np.random.default_rng([seed, 35]), conditions, size, steep)
     if die_scale != 1.0:
         conditions = replace(conditions, scale=conditions.scale * die_scale)
     scene = render_scene(seed, conditions=conditions, size=size)

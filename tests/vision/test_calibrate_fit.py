@@ -57,3 +57,28 @@ def test_records_read_apart_are_joined_scene_by_scene():
     again = calibrate.part(both, np.arange(3, 7))
     assert np.array_equal(again.scene, second.scene)
     assert np.array_equal(again.confidence, second.confidence)
+
+
+def test_a_full_roll_with_a_box_off_its_die_is_shown_complete_and_counts_as_wrong():
+    """A box on a die's side face instead of its top still shows the players ten dice: the
+    records count the roll as shown complete (it can be shown as sure), with that die wrong,
+    as the pipeline evaluation does; a roll with a die lost is not shown complete."""
+    from dataclasses import replace
+
+    from vision.read.pipeline import DiceReader
+    from vision.synth import render_scene
+    from vision.synth.seeds import HELD_OUT_SEED_BASE
+
+    scene = render_scene(HELD_OUT_SEED_BASE + 1)
+    reading = DiceReader().read(scene.image)
+    right, all_found, _ = calibrate.die_outcomes(scene.dice, reading)
+    assert calibrate.shown_complete(reading) and all_found and all(right)
+    first = reading.dice[0]
+    off = replace(first, centre=(first.centre[0] + 400, first.centre[1]),
+                  corners=tuple((x + 400, y) for x, y in first.corners))
+    moved = replace(reading, dice=(off, *reading.dice[1:]))
+    right, all_found, faces = calibrate.die_outcomes(scene.dice, moved)
+    assert calibrate.shown_complete(moved) and not all_found
+    assert right.count(False) == 1 and faces.count("") == 1
+    lost = replace(reading, dice=reading.dice[1:])
+    assert not calibrate.shown_complete(lost)

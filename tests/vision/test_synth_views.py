@@ -81,3 +81,27 @@ def test_steep_share_tips_some_scenes_and_leaves_the_rest_as_they_were():
     assert np.array_equal(plain[0], again[0])
     assert not np.array_equal(plain[0], steep[0])
     assert steep[3].sum() > 0  # faces are still drawn, seen from the side
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_a_steep_views_dice_measure_its_size_at_the_pictures_middle(seed):
+    """`steep_conditions` draws the dice so that, tipped, a die at the picture's middle
+    measures what the view asks (further dice smaller, nearer ones larger)."""
+    from vision.synth.conditions import random_conditions
+    from vision.synth.views import SteepView, centre_zoom, steep_conditions
+
+    view = SteepView(die_px=(50.0, 50.0))
+    rng = np.random.default_rng(seed)
+    size = (1280, 960)
+    conditions, degrees, azimuth = steep_conditions(rng, random_conditions(rng, size), size,
+                                                    view)
+    assert 0 <= degrees <= view.max_tilt_degrees
+    assert conditions.scale * centre_zoom(tilt_homography(size, degrees, azimuth), size) == (
+        pytest.approx(50.0))
+    tipped = steep_scene(render_scene(seed, conditions=conditions, size=size), degrees, azimuth)
+    middle = np.array(size, np.float64) / 2
+    nearest = min(tipped.dice, key=lambda d: float(np.linalg.norm(d.corners.mean(0) - middle)))
+    distance = float(np.linalg.norm(nearest.corners.mean(0) - middle)) / size[0]
+    # A die's top is a little smaller than its edge; off the middle its size drifts.
+    assert 50.0 * (0.75 - distance) <= _side(nearest.corners) <= 50.0 * (1.05 + distance)

@@ -111,3 +111,26 @@ def test_a_camera_standing_aside_shows_every_die_leaning_away_from_it():
     for straight, oblique in zip(above.dice, aside.dice, strict=True):
         if not straight.tilted:
             assert oblique.centre[1] < straight.centre[1]  # camera below the picture
+
+
+@pytest.mark.slow
+def test_locator_samples_seen_steep_change_only_the_real_world_scenes():
+    """`LookMix.steep_share` tips the real-world scenes of the locator's training as a phone
+    sees them; the draws are the seed's alone, and a mix without steep views draws as it
+    always did (the first renderer's trays come out the same either way)."""
+    font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    if not Path(font).is_file():
+        pytest.skip(f"{font} is not installed (Debian's fonts-dejavu-core)")
+    upright = LookMix((font,), 0.8, world=True)
+    steep = LookMix((font,), 0.8, world=True, steep_share=1.0)
+    changed = same = 0
+    for seed in range(LOCATOR_SEED_BASE + 40, LOCATOR_SEED_BASE + 48):
+        image, maps = render_locator_sample(seed, steep)
+        image2, maps2 = render_locator_sample(seed, steep)
+        np.testing.assert_array_equal(image, image2)
+        np.testing.assert_array_equal(maps, maps2)
+        assert maps[0].max() > 0 or maps[2].max() > 0 or not maps[1].any()
+        plain, _ = render_locator_sample(seed, upright)
+        changed += not np.array_equal(image, plain)
+        same += np.array_equal(image, plain)
+    assert changed >= 3 and same >= 1  # about 70 % are real-world scenes

@@ -150,6 +150,9 @@ def test_locator_options_are_checked_without_torch():
         locator_config_from_args(_parse_locator("--seed", "400"))
     with pytest.raises(SystemExit):
         _parse_locator("--crop", "100x60")  # not on the network's 8-pixel grid
+    assert locator_config_from_args(_parse_locator("--steep-share", "0.5")).steep_share == 0.5
+    with pytest.raises(ValueError, match="--steep-share must be between 0 and 1"):
+        locator_config_from_args(_parse_locator("--steep-share", "1.5"))
 
 
 def test_cli_refuses_bad_locator_options_before_importing_torch(capsys):

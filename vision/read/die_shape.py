@@ -9,8 +9,9 @@ A box fits a `DieShape` when
   its core's peak and its top's mean probability) is at least `min_score`;
 - it is square like a die's top: longest over shortest side at most `max_aspect` (a
   side face, or two dice merged, come out long);
-- it is the size of the frame's other dice: its longest side within `side_range`
-  times the frame's median die side;
+- it is the size of the frame's other dice at its place: its longest side within
+  `side_range` times the side the frame's dice have there (`SizeByPlace`: a camera seen
+  at a slant shows the near dice larger than the far ones);
 - and it does not lie in the flagged hand region (a knuckle is not a die).
 
 Two rules of the reader use it (`vision.read.settings.SortSettings`): a box the
@@ -26,7 +27,45 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.read.tops import Located
+from vision.read.tops import Located, longest_side
+
+
+@dataclass(frozen=True)
+class SizeByPlace:
+    """How the side a die should have at a place of the frame is judged. Seen from above,
+    every die has the frame's median side; a phone held at a slant shows the near dice up
+    to half as large again as the far ones, so a die read with doubt at the near edge
+    would be dropped as too large. Under a perspective view the log of a die's side
+    changes about linearly across the frame, so a plane is fitted through the boxes' log
+    sides over their centres, and read at the box's centre."""
+
+    min_boxes: int = 7
+    """With fewer other boxes in the frame, the median side is the reference."""
+    max_residual: float = 0.25
+    """Boxes whose log side lies further than this from the first plane (a key cap, two
+    dice merged) are left out of the second fit."""
+    max_ratio: float = 1.6
+    """The plane's side anywhere is held within this factor of the frame's median."""
+
+    def side_at(self, located: Located, index: int) -> float:
+        """The side box `index` of `located` should have where it lies, as the frame's
+        other boxes say (the box itself left out, so an odd box cannot bend the plane to
+        itself); the frame's median die side when too few others are there to fit it."""
+        median = located.die_side
+        others = [box for number, box in enumerate(located.boxes) if number != index]
+        if len(others) < self.min_boxes or median <= 0 or located.frame_width <= 0:
+            return median
+        scale = float(located.frame_width)
+        centres = np.array([box.mean(axis=0) for box in others], np.float64) / scale
+        design = np.column_stack([np.ones(len(centres)), centres])
+        sides = np.log([max(longest_side(box), 1e-6) for box in others])
+        plane = np.linalg.lstsq(design, sides, rcond=None)[0]
+        close = np.abs(design @ plane - sides) <= self.max_residual
+        if close.sum() >= self.min_boxes and not close.all():
+            plane = np.linalg.lstsq(design[close], sides[close], rcond=None)[0]
+        centre = located.boxes[index].mean(axis=0).astype(np.float64) / scale
+        expected = float(np.exp(plane @ [1.0, *centre]))
+        return float(np.clip(expected, median / self.max_ratio, median * self.max_ratio))
 
 
 @dataclass(frozen=True)
@@ -38,6 +77,8 @@ class DieShape:
     side_range: tuple[float, float]
     #: A box the locator is at least this sure of may be long (None: never).
     long_score: float | None = None
+    #: The side a die should have where the box lies (None: the frame's median anywhere).
+    by_place: SizeByPlace | None = SizeByPlace()
 
     def fits(self, located: Located, index: int) -> bool:
         """Whether box `index` of `located` has this shape (see the module's rule)."""
@@ -50,7 +91,9 @@ class DieShape:
         if not long_allowed and sides.max() > self.max_aspect * max(float(sides.min()), 1e-6):
             return False
         low, high = self.side_range
-        if not low * located.die_side <= sides.max() <= high * located.die_side:
+        side = (located.die_side if self.by_place is None
+                else self.by_place.side_at(located, index))
+        if not low * side <= sides.max() <= high * side:
             return False
         return not in_hand(located, box.mean(axis=0))
 

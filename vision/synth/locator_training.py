@@ -20,6 +20,7 @@ from vision.synth.conditions import random_conditions
 from vision.synth.looks import LookMix
 from vision.synth.placement import random_placements, random_roll
 from vision.synth.scene import Scene, render_scene
+from vision.synth.views import SteepView, steep_conditions, steep_scene
 
 FULL_ROLL_SHARE: Final[float] = 0.75
 HAND_SHARE: Final[float] = 0.2
@@ -28,6 +29,9 @@ WORLD_SHARE: Final[float] = 0.7
 """Share of scenes on tables like real photographs, when a LookMix is given."""
 TILT_SHARE: Final[float] = 0.35
 """Share of those seen by a camera tipped off vertical."""
+STEEP_TRAINING_VIEW: Final[SteepView] = SteepView(die_px=(36.0, 80.0))
+"""The steep views of `LookMix.steep_share` of the real-world scenes: a phone tipped up to
+35 degrees, as the evaluation's steep views, with dice a little smaller and larger."""
 _SUPERSAMPLE: Final[int] = 4  # target polygons are drawn this much finer, then averaged
 
 
@@ -90,7 +94,8 @@ def render_locator_sample(seed: int, look: LookMix | None = None) -> tuple[np.nd
     """One sample: the network input (H, W, 3) uint8 BGR and its target maps (3, h, w) uint8.
 
     With `look`, WORLD_SHARE of the scenes are tables like real photographs, drawn by the
-    mix (its fonts, pip dice, surfaces, clutter), some seen by a tipped camera; the rest,
+    mix (its fonts, pip dice, surfaces, clutter), some seen by a tipped camera (the mix's
+    `steep_share` of them as a phone held over the tray sees them); the rest,
     and all without `look`, are the first renderer's trays."""
     rng = np.random.default_rng([seed, 7])
     dice = list(random_roll(rng))
@@ -103,11 +108,17 @@ def render_locator_sample(seed: int, look: LookMix | None = None) -> tuple[np.nd
         return net_input(scene.image), target_maps(scene)
     size = (1280, 960)
     conditions = look.apply(rng, random_conditions(rng, size))
+    tilt: tuple[float, float] | None = None
+    if look.steep_share and rng.random() < look.steep_share:  # no draw without steep views
+        conditions, degrees, azimuth = steep_conditions(rng, conditions, size, STEEP_TRAINING_VIEW)
+        tilt = (degrees, azimuth)
     placements = random_placements(rng, dice, conditions, size)
     scene = render_scene(
         seed, placements=placements, conditions=conditions, hand=hand, motion_blur=blur
     )
-    if rng.random() < TILT_SHARE:
+    if tilt is not None:
+        scene = steep_scene(scene, *tilt)
+    elif rng.random() < TILT_SHARE:
         scene = tilt_scene(scene, rng, float(rng.uniform(0.03, 0.12)))
     return net_input(scene.image), target_maps(scene)
 

@@ -190,7 +190,7 @@ class LookMix:
     world: bool = False  # tables like real photographs (`random_world`)
     dark_share: float | None = None  # with `dark` None: this share of bodies dark (None: BODIES')
     wide_ink_share: float = 0.0  # share of outline sets with WIDE_INKS (training only)
-    steep_share: float = 0.0  # share of face-crop scenes seen by a tipped camera (training)
+    steep_share: float = 0.0  # share of training scenes seen by a phone's tipped camera
 
     def apply(self, rng: np.random.Generator, conditions: Conditions) -> Conditions:
         """`conditions` as one scene of this mix shows them."""

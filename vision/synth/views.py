@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from dataclasses import dataclass
 from typing import cast
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.synth.conditions import Conditions
 from vision.synth.scene import Scene
 
 FOCAL_WIDTHS = 1.2
@@ -89,3 +91,42 @@ def random_steep_scene(
     degrees = float(rng.uniform(0.0, max_degrees))
     azimuth = float(rng.uniform(0.0, 2 * math.pi))
     return steep_scene(scene, degrees, azimuth), degrees
+
+
+@dataclass(frozen=True)
+class SteepView:
+    """How a phone held over the tray sees it: tipped off the vertical, small dice, the
+    white balance off. Each scene draws its tilt, die size and balance from these."""
+
+    max_tilt_degrees: float = 35.0  # the camera tipped up to this far off the vertical
+    die_px: tuple[float, float] = (40.0, 72.0)  # a die's top near the picture's middle
+    white_balance_off: float = 0.3  # blue against red gains off by up to this; tint a third
+
+
+def centre_zoom(homography: np.ndarray, size: tuple[int, int]) -> float:
+    """How much larger than in the vertical camera's picture a die at the picture's
+    middle looks after `homography` (the square root of its area's scale there)."""
+    middle = np.array([[size[0] / 2, size[1] / 2]], np.float64)
+    around = np.concatenate([middle, middle + [1.0, 0.0], middle + [0.0, 1.0]])
+    moved = cv2.perspectiveTransform(around.reshape(-1, 1, 2), homography).reshape(3, 2)
+    return float(np.sqrt(abs(np.linalg.det(np.stack([moved[1] - moved[0],
+                                                     moved[2] - moved[0]])))))
+
+
+def steep_conditions(
+    rng: np.random.Generator, conditions: Conditions, size: tuple[int, int], view: SteepView
+) -> tuple[Conditions, float, float]:
+    """The conditions to render a scene of `size` with before `view` tips it (dice drawn so
+    their tops measure `view.die_px` at the tipped picture's middle, the white balance
+    off), and the tilt drawn: degrees, azimuth (for `steep_scene`)."""
+    degrees = float(rng.uniform(0.0, view.max_tilt_degrees))
+    azimuth = float(rng.uniform(0.0, 2 * np.pi))
+    zoom = centre_zoom(tilt_homography(size, degrees, azimuth), size)
+    temperature = rng.uniform(-view.white_balance_off, view.white_balance_off)
+    tint = rng.uniform(-view.white_balance_off / 3, view.white_balance_off / 3)
+    conditions = dataclasses.replace(
+        conditions,
+        scale=float(rng.uniform(*view.die_px)) / zoom,
+        white_balance=(1.0 + temperature, 1.0 + tint, 1.0 - temperature),
+    )
+    return conditions, degrees, azimuth

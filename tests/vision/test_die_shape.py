@@ -1,0 +1,98 @@
+"""A box's shape against the frame's dice: the size a die should have where it lies."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.read.die_shape import DieShape, SizeByPlace
+from vision.read.tops import Located
+
+FRAME_WIDTH = 1280
+DOUBTFUL = DieShape(min_score=0.75, max_aspect=1.5, side_range=(0.7, 1.4), long_score=0.9)
+MEDIAN_ONLY = DieShape(min_score=0.75, max_aspect=1.5, side_range=(0.7, 1.4), long_score=0.9,
+                       by_place=None)
+
+
+def square(x: float, y: float, side: float) -> np.ndarray:
+    half = side / 2
+    return np.array([(x - half, y - half), (x + half, y - half), (x + half, y + half),
+                     (x - half, y + half)], np.float32)
+
+
+def located(boxes: list[np.ndarray]) -> Located:
+    sides = [float(np.linalg.norm(b - np.roll(b, 1, axis=0), axis=1).max()) for b in boxes]
+    return Located(tuple(boxes), False, float(np.median(sides)), None,
+                   tuple(0.97 for _ in boxes), 320, FRAME_WIDTH)
+
+
+def side_seen(x: float, near: float = 80.0, far: float = 40.0) -> float:
+    """A die's side at `x` when a camera seen at a slant shows the dice shrinking from the
+    near (left) edge of the frame to the far (right) one."""
+    return near * (far / near) ** ((x - 100) / 1080)
+
+
+def slanted_frame(near: float = 80.0, far: float = 40.0) -> list[np.ndarray]:
+    """Nine dice spread over the frame, seen at a slant (`side_seen`)."""
+    return [square(x, y, side_seen(x, near, far))
+            for x in (100, 640, 1180) for y in (250, 480, 710)]
+
+
+def test_a_near_die_read_with_doubt_is_a_die_at_its_place_not_against_the_median():
+    boxes = slanted_frame()
+    boxes.append(square(60, 700, side_seen(60)))  # the nearest die, over 1.4 x the median
+    frame = located(boxes)
+    assert not MEDIAN_ONLY.fits(frame, len(boxes) - 1)
+    assert DOUBTFUL.fits(frame, len(boxes) - 1)
+
+
+def test_a_far_die_read_with_doubt_is_a_die_at_its_place():
+    boxes = slanted_frame()
+    boxes.append(square(1260, 300, side_seen(1260)))  # the farthest, under 0.7 x the median
+    frame = located(boxes)
+    assert not MEDIAN_ONLY.fits(frame, len(boxes) - 1)
+    assert DOUBTFUL.fits(frame, len(boxes) - 1)
+
+
+def test_a_box_twice_the_size_dice_have_there_is_still_no_die():
+    boxes = slanted_frame()
+    boxes.append(square(1150, 600, 2 * side_seen(1150)))  # a key cap twice a die there
+    frame = located(boxes)
+    assert not DOUBTFUL.fits(frame, len(boxes) - 1)
+
+
+def test_an_odd_box_does_not_bend_the_plane_the_others_lie_on():
+    boxes = slanted_frame()
+    boxes.append(square(400, 380, 200.0))  # a laptop key far larger than any die
+    boxes.append(square(900, 600, side_seen(900)))  # a die beside it
+    frame = located(boxes)
+    expected = SizeByPlace().side_at(frame, len(boxes) - 1)
+    assert expected == pytest.approx(side_seen(900), rel=0.02)
+
+
+def test_few_boxes_are_compared_with_the_median():
+    boxes = [square(200, 400, 80.0), square(1000, 400, 40.0), square(600, 400, 60.0)]
+    frame = located(boxes)
+    assert SizeByPlace().side_at(frame, 0) == frame.die_side
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(40, 120), st.integers(6, 12), st.floats(0, FRAME_WIDTH), st.floats(0, 960))
+def test_dice_of_one_size_are_compared_with_that_size_everywhere(side, count, x, y):
+    """Seen from above, every die has the same side, and the plane reads it anywhere."""
+    xs = np.linspace(100, 1180, count)
+    boxes = [square(px, 200 + 50 * (i % 3), side) for i, px in enumerate(xs)]
+    frame = located([*boxes, square(x, y, side)])
+    assert SizeByPlace().side_at(frame, count) == pytest.approx(side, rel=1e-4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(20, 300), st.floats(0.1, 10), st.floats(-2000, 4000), st.floats(-2000, 4000))
+def test_the_plane_never_strays_past_its_bound_from_the_median(near, ratio, x, y):
+    frame = located([*slanted_frame(near, near * ratio), square(x, y, near)])
+    rule = SizeByPlace()
+    expected = rule.side_at(frame, len(frame.boxes) - 1)
+    assert frame.die_side / rule.max_ratio - 1e-6 <= expected
+    assert expected <= frame.die_side * rule.max_ratio + 1e-6
