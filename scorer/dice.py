@@ -216,6 +216,13 @@ def inventory_matching(
     return {index: name for name, index in owner.items()}
 
 
+def matching_shortfall(roll: Roll, dice: Sequence[PhysicalDie] = PHYSICAL_DICE) -> int:
+    """How many of the roll's dice a largest matching leaves without a physical die: 0 when
+    the roll is possible. A changed face changes one die, which matches at most one more,
+    so it tells how near a changed layout brings an impossible roll to being thrown."""
+    return len(_largest_matching(roll, dice)[1])
+
+
 def unmatched_dice(roll: Roll, dice: Sequence[PhysicalDie] = PHYSICAL_DICE) -> tuple[int, ...]:
     """The dice of a roll (indices) whose faces `dice` cannot show together: () when the
     roll is possible (`inventory_matching`).

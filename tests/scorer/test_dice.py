@@ -14,7 +14,7 @@ from scorer import (
     inventory_matching,
     parse_roll,
 )
-from scorer.dice import PHYSICAL_DICE
+from scorer.dice import COLOUR_LETTERS, PHYSICAL_DICE, PhysicalDie, matching_shortfall
 
 
 def test_parse_and_format_round_trip_canonical_upper_case():
@@ -71,6 +71,32 @@ def test_inventory_matching_explains_real_rolls_and_flags_impossible_ones():
     impossible = parse_roll("5O 5O 7R 8R 9R 10R 1B 2G 3O WR")
     assert inventory_matching(impossible) is None
     assert not impossible.is_explained_by_inventory()
+
+
+def test_matching_shortfall_counts_the_dice_left_without_a_physical_die():
+    assert matching_shortfall(parse_roll("10G 10R 10O 10B 5B 5B WR WB 1O 4R")) == 0
+    # Only H3 carries 5O: of three, two are left (unmatched_dice names all three).
+    assert matching_shortfall(parse_roll("5O 5O 5O 10G 10R 10B WR WB 1O 4R")) == 2
+    # One of two 5O left, and two of 1B, 2G and 3O (L1 alone carries them).
+    assert matching_shortfall(parse_roll("5O 5O 7R 8R 9R 10R 1B 2G 3O WR")) == 3
+
+
+@given(st.data())
+def test_one_changed_face_changes_the_shortfall_by_one_at_most(data):
+    """What the layout proposal's search of pairs of moves relies on: a changed face
+    changes one die, and one die matches one of the roll's dice."""
+    high = [face for die in PHYSICAL_DICE for face in die.faces if face.is_high()]
+    low = [face for die in PHYSICAL_DICE for face in die.faces if not face.is_high()]
+    roll = Roll(tuple(data.draw(st.lists(st.sampled_from(high), min_size=6, max_size=6))
+                      + data.draw(st.lists(st.sampled_from(low), min_size=4, max_size=4))))
+    d = data.draw(st.integers(0, len(PHYSICAL_DICE) - 1))
+    f = data.draw(st.integers(0, len(PHYSICAL_DICE[d].faces) - 1))
+    face = Die(PHYSICAL_DICE[d].faces[f].value, data.draw(st.sampled_from(COLOUR_LETTERS)))
+    faces = list(PHYSICAL_DICE[d].faces)
+    faces[f] = face
+    changed = [*PHYSICAL_DICE[:d], PhysicalDie(PHYSICAL_DICE[d].name, tuple(faces)),
+               *PHYSICAL_DICE[d + 1:]]
+    assert abs(matching_shortfall(roll, changed) - matching_shortfall(roll)) <= 1
 
 
 @given(st.data())
