@@ -96,3 +96,43 @@ def test_the_plane_never_strays_past_its_bound_from_the_median(near, ratio, x, y
     expected = rule.side_at(frame, len(frame.boxes) - 1)
     assert frame.die_side / rule.max_ratio - 1e-6 <= expected
     assert expected <= frame.die_side * rule.max_ratio + 1e-6
+
+
+@pytest.mark.slow
+def test_a_box_taking_in_a_side_face_is_marked_where_the_calibration_asks():
+    """A located box half as large again as the dice around it (a top seen with its side
+    face) has that size ratio, and a calibration with `max_size_ratio` marks its die."""
+    from dataclasses import replace
+
+    from vision.read.pipeline import DiceReader, size_ratios
+    from vision.read.tops import TopFinder
+    from vision.read.trust import Calibration
+    from vision.synth import render_scene
+    from vision.synth.seeds import HELD_OUT_SEED_BASE
+
+    class Enlarging:
+        """The shipped locator, with its first box grown half as large again."""
+
+        def __init__(self) -> None:
+            self.finder = TopFinder.load()
+
+        def locate(self, frame: np.ndarray, tray: np.ndarray | None = None) -> Located:
+            located = self.finder.locate(frame, tray)
+            first = located.boxes[0]
+            grown = (first - first.mean(axis=0)) * 1.5 + first.mean(axis=0)
+            return replace(located, boxes=(grown.astype(np.float32), *located.boxes[1:]))
+
+    scene = render_scene(HELD_OUT_SEED_BASE + 4)  # its grown box still reads for sure
+    shipped = Calibration.load()
+    assert shipped is not None
+    strict = replace(shipped, settings=replace(shipped.settings, max_size_ratio=1.3))
+    reading = DiceReader(finder=Enlarging(), calibration=strict).read(scene.image)
+    ratios = size_ratios(reading.dice, SizeByPlace())
+    grown = int(np.argmax(ratios))
+    assert ratios[grown] == pytest.approx(1.5, abs=0.15)
+    assert np.all(np.delete(ratios, grown) < 1.2)
+    assert reading.dice[grown].unsure and not reading.is_complete()
+    plain = replace(shipped, settings=replace(shipped.settings, max_size_ratio=None))
+    again = DiceReader(finder=Enlarging(), calibration=plain).read(scene.image)
+    assert not again.dice[grown].unsure  # marked for its size alone
+    assert again.dice[grown].probability == reading.dice[grown].probability

@@ -91,9 +91,24 @@ def test_looks_that_disagree_on_the_value_lower_a_die_s_probability():
     assert calibration.marked([doubted] + [0.9999] * 9)[0]
 
 
+def test_a_die_whose_box_is_too_large_for_its_place_is_marked_and_leaves_the_roll():
+    """A sure die whose box is far larger than the dice around it (a top seen with its side
+    face) is marked whatever its probability; the other dice are judged without it."""
+    plain = _calibration(roll_sure=0.99)
+    calibration = Calibration(plain.die, plain.roll, TrustSettings(0.99, 0.8, max_size_ratio=1.3))
+    probs = [0.99999] * 9 + [0.985]
+    assert calibration.settings.oversized(1.5) and not calibration.settings.oversized(1.2)
+    assert calibration.marked(probs, [True] + [False] * 9) == (True,) + (False,) * 8 + (True,)
+    sure = [0.99999] * 10
+    assert calibration.marked(sure) == (False,) * 10
+    assert calibration.marked(sure, [False] * 4 + [True] + [False] * 5) == (
+        (False,) * 4 + (True,) + (False,) * 5)
+    assert not TrustSettings().oversized(5.0)  # no limit unless a calibration sets one
+
+
 def test_a_calibration_round_trips_through_its_file(tmp_path):
     calibration = _calibration()
-    settings = TrustSettings(0.99, 0.8, second_look_below=0.999)
+    settings = TrustSettings(0.99, 0.8, second_look_below=0.999, max_size_ratio=1.3)
     calibration = Calibration(calibration.die, calibration.roll, settings, "abc")
     calibration.save(tmp_path / "c.json")
     loaded = Calibration.load(tmp_path / "c.json", "abc")

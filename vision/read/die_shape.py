@@ -23,6 +23,7 @@ frame's dice). How the two shapes were measured is in models/MODEL_CARD.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,14 +49,20 @@ class SizeByPlace:
     """The plane's side anywhere is held within this factor of the frame's median."""
 
     def side_at(self, located: Located, index: int) -> float:
-        """The side box `index` of `located` should have where it lies, as the frame's
-        other boxes say (the box itself left out, so an odd box cannot bend the plane to
-        itself); the frame's median die side when too few others are there to fit it."""
-        median = located.die_side
-        others = [box for number, box in enumerate(located.boxes) if number != index]
-        if len(others) < self.min_boxes or median <= 0 or located.frame_width <= 0:
+        """The side box `index` of `located` should have where it lies (`expected_side`)."""
+        if located.die_side <= 0:
+            return located.die_side
+        return self.expected_side(located.boxes, index, located.die_side)
+
+    def expected_side(self, boxes: Sequence[np.ndarray], index: int, median: float) -> float:
+        """The side box `index` of `boxes` (corners in frame pixels) should have where it
+        lies, as the other boxes say (the box itself left out, so an odd box cannot bend
+        the plane to itself); `median`, the frame's median die side, when too few others
+        are there to fit it."""
+        others = [box for number, box in enumerate(boxes) if number != index]
+        if len(others) < self.min_boxes or median <= 0:
             return median
-        scale = float(located.frame_width)
+        scale = max(float(np.abs(np.concatenate(boxes)).max()), 1.0)  # any scale fits alike
         centres = np.array([box.mean(axis=0) for box in others], np.float64) / scale
         design = np.column_stack([np.ones(len(centres)), centres])
         sides = np.log([max(longest_side(box), 1e-6) for box in others])
@@ -63,9 +70,19 @@ class SizeByPlace:
         close = np.abs(design @ plane - sides) <= self.max_residual
         if close.sum() >= self.min_boxes and not close.all():
             plane = np.linalg.lstsq(design[close], sides[close], rcond=None)[0]
-        centre = located.boxes[index].mean(axis=0).astype(np.float64) / scale
+        centre = np.asarray(boxes[index], np.float64).mean(axis=0) / scale
         expected = float(np.exp(plane @ [1.0, *centre]))
         return float(np.clip(expected, median / self.max_ratio, median * self.max_ratio))
+
+    def ratios(self, boxes: Sequence[np.ndarray]) -> np.ndarray:
+        """Each box's longest side over the side a die should have where it lies: well
+        over 1 for a top seen with a side face, or a side face taken for a top."""
+        if not boxes:
+            return np.zeros(0)
+        sides = [longest_side(np.asarray(box, np.float64)) for box in boxes]
+        median = float(np.median(sides))
+        return np.array([side / max(self.expected_side(boxes, index, median), 1e-6)
+                         for index, side in enumerate(sides)])
 
 
 @dataclass(frozen=True)

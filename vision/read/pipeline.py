@@ -26,6 +26,7 @@ from scorer.dice import FULL_ROLL
 from scorer.dice_set import PRINTED_DICE, DiceSet
 from vision.read.body_check import body_colours, never_odd, odd_bodies
 from vision.read.decode import DecodedFace, by_face, decode, face_probabilities
+from vision.read.die_shape import SizeByPlace
 from vision.read.focus import is_soft, sharpened
 from vision.read.frame_colours import FrameColours, crop_lightness
 from vision.read.frame_inks import ink_chroma
@@ -326,7 +327,11 @@ class DiceReader:
                     else lambda die: DieEvidence(die.confidence, die.face_prob,
                                                  agreement=die.agreement))
         probs = [calibration.die_probability(evidence(die)) for die in dice]
-        marks = calibration.marked(probs)
+        oversized = None
+        if calibration.settings.max_size_ratio is not None:
+            ratios = size_ratios(dice, self.settings.sort.doubtful_face.by_place)
+            oversized = [calibration.settings.oversized(float(ratio)) for ratio in ratios]
+        marks = calibration.marked(probs, oversized)
         trusted = [
             replace(die, probability=round(p, 4),  # a legible die stays marked
                     unsure=mark or die.face_prob < self.settings.sort.min_face_prob)
@@ -454,6 +459,14 @@ def evidence_of(die: ReadDie) -> DieEvidence:
     return DieEvidence(die.confidence, die.face_prob, die.network_prob,
                        float(sides.mean()), float(sides.min() / max(sides.max(), 1e-6)),
                        die.agreement)
+
+
+def size_ratios(dice: Sequence[ReadDie], by_place: SizeByPlace | None) -> np.ndarray:
+    """Each read die's box side over the side the other dice read have where it lies
+    (`vision.read.die_shape.SizeByPlace`; against their median when `by_place` is None)."""
+    boxes = [np.asarray(die.corners, np.float64) for die in dice]
+    fit = by_place if by_place is not None else SizeByPlace(min_boxes=len(boxes) + 1)
+    return fit.ratios(boxes)
 
 
 def _agreement(readout: Readout, index: int, die) -> float:

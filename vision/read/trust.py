@@ -53,6 +53,15 @@ class TrustSettings:
     """A crop whose most likely value the classifier believes less than this is read again
     at two other quarter turns, and how far the looks agree on the value read is part of
     the die's evidence (`DieEvidence.agreement`); None: one look, no agreement."""
+    max_size_ratio: float | None = None
+    """A die whose box is more than this times the side the frame's other dice have where
+    it lies (`DieEvidence.size_ratio`) is marked whatever the roll: a top seen with its
+    side face, or a side face taken for the top, read as surely as a right die; None:
+    never."""
+
+    def oversized(self, size_ratio: float) -> bool:
+        """Whether a box this many times the side dice have where it lies is marked."""
+        return self.max_size_ratio is not None and size_ratio > self.max_size_ratio
 
 
 def _logit(p: float) -> float:
@@ -77,6 +86,7 @@ class DieEvidence:
     side: float = 60.0  # the top's side, pixels
     aspect: float = 1.0  # the box's shortest side over its longest (a steep view: lower)
     agreement: float = 1.0  # the classifier's belief in the value read, mean of its looks
+    size_ratio: float = 1.0  # its box's side over the side dice have there (die_shape)
 
     def features(self) -> np.ndarray:
         """The features a fitted score weighs, FEATURES in order."""
@@ -175,6 +185,10 @@ class MonotoneMap:
         return cls(tuple(float(k) for k in data["knots"]), tuple(float(v) for v in data["values"]))
 
 
+def _optional(value: object) -> float | None:
+    return None if value is None else float(value)  # type: ignore[arg-type]
+
+
 def _weights(data: dict) -> tuple[float, ...] | None:
     weights = data.get("weights")
     if weights is None:
@@ -212,11 +226,14 @@ class Calibration:
         product = float(np.prod(np.clip(die_probabilities, _EPSILON, 1.0)))
         return self.roll(math.log(product))
 
-    def marked(self, die_probabilities: Sequence[float]) -> tuple[bool, ...]:
-        """Which dice to mark: each under `die_sure`, then the least probable of the rest,
-        one at a time, until the unmarked dice's roll probability reaches `roll_sure`."""
+    def marked(self, die_probabilities: Sequence[float],
+               oversized: Sequence[bool] | None = None) -> tuple[bool, ...]:
+        """Which dice to mark: each under `die_sure` or `oversized` (`TrustSettings.oversized`),
+        then the least probable of the rest, one at a time, until the unmarked dice's roll
+        probability reaches `roll_sure`."""
         probs = list(die_probabilities)
-        marks = [p < self.settings.die_sure for p in probs]
+        big = [False] * len(probs) if oversized is None else list(oversized)
+        marks = [p < self.settings.die_sure or odd for p, odd in zip(probs, big, strict=True)]
         for index in sorted(range(len(probs)), key=lambda i: probs[i]):
             rest = [p for p, mark in zip(probs, marks, strict=True) if not mark]
             if self.roll_probability(rest) >= self.settings.roll_sure:
@@ -230,6 +247,7 @@ class Calibration:
             "roll_sure": self.settings.roll_sure,
             "die_sure": self.settings.die_sure,
             "second_look_below": self.settings.second_look_below,
+            "max_size_ratio": self.settings.max_size_ratio,
             "features": list(FEATURES),
             "weights": None if self.weights is None else [round(w, 6) for w in self.weights],
             "die": self.die.to_dict(),
@@ -242,8 +260,8 @@ class Calibration:
             MonotoneMap.from_dict(data["die"]),
             MonotoneMap.from_dict(data["roll"]),
             TrustSettings(float(data["roll_sure"]), float(data["die_sure"]),
-                          None if data.get("second_look_below") is None
-                          else float(data["second_look_below"])),
+                          _optional(data.get("second_look_below")),
+                          _optional(data.get("max_size_ratio"))),
             str(data.get("classifier_sha256", "")),
             _weights(data),
         )
