@@ -56,33 +56,47 @@ class SizeByPlace:
 
     def expected_side(self, boxes: Sequence[np.ndarray], index: int, median: float) -> float:
         """The side box `index` of `boxes` (corners in frame pixels) should have where it
-        lies, as the other boxes say (the box itself left out, so an odd box cannot bend
-        the plane to itself); `median`, the frame's median die side, when too few others
-        are there to fit it."""
-        others = [box for number, box in enumerate(boxes) if number != index]
-        if len(others) < self.min_boxes or median <= 0:
-            return median
-        scale = max(float(np.abs(np.concatenate(boxes)).max()), 1.0)  # any scale fits alike
-        centres = np.array([box.mean(axis=0) for box in others], np.float64) / scale
-        design = np.column_stack([np.ones(len(centres)), centres])
-        sides = np.log([max(longest_side(box), 1e-6) for box in others])
-        plane = np.linalg.lstsq(design, sides, rcond=None)[0]
-        close = np.abs(design @ plane - sides) <= self.max_residual
-        if close.sum() >= self.min_boxes and not close.all():
-            plane = np.linalg.lstsq(design[close], sides[close], rcond=None)[0]
-        centre = np.asarray(boxes[index], np.float64).mean(axis=0) / scale
-        expected = float(np.exp(plane @ [1.0, *centre]))
-        return float(np.clip(expected, median / self.max_ratio, median * self.max_ratio))
+        lies (`expected_sides`)."""
+        return float(self.expected_sides(boxes, median)[index])
+
+    def expected_sides(self, boxes: Sequence[np.ndarray], median: float) -> np.ndarray:
+        """The side each box (corners in frame pixels) should have where it lies, as the
+        other boxes say (the box itself left out, so an odd box cannot bend the plane to
+        itself); `median`, the frame's median die side, when too few others are there to
+        fit it. Every box's plane is solved at once (least squares by normal equations)."""
+        count = len(boxes)
+        if count - 1 < self.min_boxes or median <= 0:
+            return np.full(count, float(median))
+        corners = [np.asarray(box, np.float64) for box in boxes]
+        scale = max(float(np.abs(np.concatenate(corners)).max()), 1.0)  # any scale fits alike
+        design = np.column_stack([np.ones(count), [c.mean(axis=0) / scale for c in corners]])
+        sides = np.log([max(longest_side(c), 1e-6) for c in corners])
+        others = ~np.eye(count, dtype=bool)  # row i: the boxes fitted for box i
+        planes = self._planes(design, sides, others)
+        residuals = np.abs(planes @ design.T - sides)  # (box fitted for, box)
+        close = others & (residuals <= self.max_residual)
+        refit = (close.sum(axis=1) >= self.min_boxes) & (close.sum(axis=1) < count - 1)
+        if refit.any():
+            planes[refit] = self._planes(design, sides, close[refit])
+        expected = np.exp(np.einsum("ij,ij->i", planes, design))
+        return np.clip(expected, median / self.max_ratio, median * self.max_ratio)
+
+    @staticmethod
+    def _planes(design: np.ndarray, sides: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """(rows, 3) least-squares planes, one per row of `weights` (which boxes it fits);
+        the pseudo-inverse gives the smallest plane where the boxes lie on one line."""
+        normal = np.einsum("rj,jk,jl->rkl", weights.astype(np.float64), design, design)
+        moment = np.einsum("rj,jk,j->rk", weights.astype(np.float64), design, sides)
+        return np.einsum("rkl,rl->rk", np.linalg.pinv(normal), moment)
 
     def ratios(self, boxes: Sequence[np.ndarray]) -> np.ndarray:
         """Each box's longest side over the side a die should have where it lies: well
         over 1 for a top seen with a side face, or a side face taken for a top."""
         if not boxes:
             return np.zeros(0)
-        sides = [longest_side(np.asarray(box, np.float64)) for box in boxes]
+        sides = np.array([longest_side(np.asarray(box, np.float64)) for box in boxes])
         median = float(np.median(sides))
-        return np.array([side / max(self.expected_side(boxes, index, median), 1e-6)
-                         for index, side in enumerate(sides)])
+        return sides / np.maximum(self.expected_sides(boxes, median), 1e-6)
 
 
 @dataclass(frozen=True)
