@@ -28,7 +28,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.read.tops import Located, longest_side
+from vision.read.tops import Located
+
+_RIDGE = 1e-9  # a plane's ridge: no slope across a line of boxes (normal equations' scale)
 
 
 @dataclass(frozen=True)
@@ -67,10 +69,11 @@ class SizeByPlace:
         count = len(boxes)
         if count - 1 < self.min_boxes or median <= 0:
             return np.full(count, float(median))
-        corners = [np.asarray(box, np.float64) for box in boxes]
-        scale = max(float(np.abs(np.concatenate(corners)).max()), 1.0)  # any scale fits alike
-        design = np.column_stack([np.ones(count), [c.mean(axis=0) / scale for c in corners]])
-        sides = np.log([max(longest_side(c), 1e-6) for c in corners])
+        corners = np.asarray(boxes, np.float64)  # (count, 4, 2)
+        scale = max(float(np.abs(corners).max()), 1.0)  # any scale fits alike
+        design = np.column_stack([np.ones(count), corners.mean(axis=1) / scale])
+        edges = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2)
+        sides = np.log(np.maximum(edges.max(axis=1), 1e-6))
         others = ~np.eye(count, dtype=bool)  # row i: the boxes fitted for box i
         planes = self._planes(design, sides, others)
         residuals = np.abs(planes @ design.T - sides)  # (box fitted for, box)
@@ -84,17 +87,18 @@ class SizeByPlace:
     @staticmethod
     def _planes(design: np.ndarray, sides: np.ndarray, weights: np.ndarray) -> np.ndarray:
         """(rows, 3) least-squares planes, one per row of `weights` (which boxes it fits);
-        the pseudo-inverse gives the smallest plane where the boxes lie on one line."""
+        a whisker of ridge keeps the plane flat across boxes that lie on one line."""
         normal = np.einsum("rj,jk,jl->rkl", weights.astype(np.float64), design, design)
         moment = np.einsum("rj,jk,j->rk", weights.astype(np.float64), design, sides)
-        return np.einsum("rkl,rl->rk", np.linalg.pinv(normal), moment)
+        return np.linalg.solve(normal + _RIDGE * np.eye(3), moment[..., None])[..., 0]
 
     def ratios(self, boxes: Sequence[np.ndarray]) -> np.ndarray:
         """Each box's longest side over the side a die should have where it lies: well
         over 1 for a top seen with a side face, or a side face taken for a top."""
         if not boxes:
             return np.zeros(0)
-        sides = np.array([longest_side(np.asarray(box, np.float64)) for box in boxes])
+        corners = np.asarray(boxes, np.float64)
+        sides = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).max(axis=1)
         median = float(np.median(sides))
         return sides / np.maximum(self.expected_sides(boxes, median), 1e-6)
 

@@ -396,8 +396,9 @@ def set_dice(
     unread = np.zeros(0, int) if unread is None else unread
     faces = readout.faces(sort.min_face_prob)
     sure = readout.face_probs(faces).max(axis=1) >= sort.sure_face
-    shaped = np.array([sort.doubtful_face.fits(readout.located, int(index)) for index in faces],
-                      bool)
+    # Only a face not read for sure is judged by its shape (the plane of sizes costs).
+    shaped = np.array([not is_sure and sort.doubtful_face.fits(readout.located, int(index))
+                       for index, is_sure in zip(faces, sure, strict=True)], bool)
     keep, sure = faces[sure | shaped], sure[sure | shaped]
     if len(faces) > len(keep):
         logger.debug("%d boxes left out: read as faces, not for sure, and not die-shaped",
