@@ -326,12 +326,10 @@ def report(records: Records, calibration: Calibration) -> dict:
     roll_rows_, roll_ece = reliability(roll_probs, y)
     by_slice = {}
     views = np.array([view_of(key) for key in records.slices])
-    for view in sorted(set(views)):
-        by_slice[view] = rounded(simulate(part(records, np.flatnonzero(views == view)),
-                                          calibration))
-    for key in sorted(set(records.slices)):
-        by_slice[key] = rounded(simulate(part(records, np.flatnonzero(records.slices == key)),
-                                         calibration))
+    for labels in (views, records.slices):  # each view, then each slice
+        for key in sorted(set(labels)):
+            by_slice[str(key)] = rounded(simulate(part(records, np.flatnonzero(labels == key)),
+                                                  calibration))
     return {"dice": {"table": die_rows, "ece": die_ece},
             "rolls": {"table": roll_rows_, "ece": roll_ece},
             "marking": rounded(simulate(records, calibration)), "by_slice": by_slice}

@@ -51,15 +51,10 @@ class SizeByPlace:
     """The plane's side anywhere is held within this factor of the frame's median."""
 
     def side_at(self, located: Located, index: int) -> float:
-        """The side box `index` of `located` should have where it lies (`expected_side`)."""
+        """The side box `index` of `located` should have where it lies (`expected_sides`)."""
         if located.die_side <= 0:
             return located.die_side
-        return self.expected_side(located.boxes, index, located.die_side)
-
-    def expected_side(self, boxes: Sequence[np.ndarray], index: int, median: float) -> float:
-        """The side box `index` of `boxes` (corners in frame pixels) should have where it
-        lies (`expected_sides`)."""
-        return float(self.expected_sides(boxes, median)[index])
+        return float(self.expected_sides(located.boxes, located.die_side)[index])
 
     def expected_sides(self, boxes: Sequence[np.ndarray], median: float) -> np.ndarray:
         """The side each box (corners in frame pixels) should have where it lies, as the
@@ -72,8 +67,7 @@ class SizeByPlace:
         corners = np.asarray(boxes, np.float64)  # (count, 4, 2)
         scale = max(float(np.abs(corners).max()), 1.0)  # any scale fits alike
         design = np.column_stack([np.ones(count), corners.mean(axis=1) / scale])
-        edges = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2)
-        sides = np.log(np.maximum(edges.max(axis=1), 1e-6))
+        sides = np.log(np.maximum(_longest_sides(corners), 1e-6))
         others = ~np.eye(count, dtype=bool)  # row i: the boxes fitted for box i
         planes = self._planes(design, sides, others)
         residuals = np.abs(planes @ design.T - sides)  # (box fitted for, box)
@@ -97,8 +91,7 @@ class SizeByPlace:
         over 1 for a top seen with a side face, or a side face taken for a top."""
         if not boxes:
             return np.zeros(0)
-        corners = np.asarray(boxes, np.float64)
-        sides = np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).max(axis=1)
+        sides = _longest_sides(np.asarray(boxes, np.float64))
         median = float(np.median(sides))
         return sides / np.maximum(self.expected_sides(boxes, median), 1e-6)
 
@@ -131,6 +124,11 @@ class DieShape:
         if not low * side <= sides.max() <= high * side:
             return False
         return not in_hand(located, box.mean(axis=0))
+
+
+def _longest_sides(corners: np.ndarray) -> np.ndarray:
+    """Each box's longest side, for boxes stacked as (count, 4, 2) corners in order."""
+    return np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).max(axis=1)
 
 
 def in_hand(located: Located, point: np.ndarray) -> bool:
