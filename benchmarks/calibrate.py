@@ -9,9 +9,11 @@ steep views (`eval_pipeline.py --view`), 150 of each by default. `--fit` reads t
 calibration seeds (CALIBRATION_SEED_BASE, never reported on), fits the die and roll
 maps (isotonic), chooses the lowest roll threshold whose sure-but-wrong rolls stay
 under `--target` of the rolls of each view (upright, steep), with dice whose box is too
-large for its place marked (`--max-size-ratio`), and writes the file. Without `--fit`, the shipped
-calibration is checked on the scenes asked for: a reliability table per die and per
-roll (confidence bins against the share right) and the expected calibration error.
+large for its place marked (`--max-size-ratio`) and the dice whose face the classifier
+did not favour judged by a map of their own (`--overruled-below`), and writes the
+file. Without `--fit`, the shipped calibration is checked on the scenes asked for: a
+reliability table per die and per roll (confidence bins against the share right) and
+the expected calibration error.
 `--records FILE` keeps what was read (an .npz), so a fit can be tried again in seconds.
 """
 
@@ -20,7 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -50,8 +52,13 @@ SECOND_LOOK_BELOW = 0.0
 #: The box size, against the other dice's where it lies, over which a fit marks a die
 #: (`TrustSettings.max_size_ratio`); chosen on the calibration seeds (MODEL_CARD.md).
 MAX_SIZE_RATIO = 1.3
+#: The classifier's belief in the face read under which a fit judges a die by a map of its
+#: own (`TrustSettings.overruled_below`); chosen on the calibration seeds (MODEL_CARD.md).
+OVERRULED_BELOW = 0.2
 VIEWS = ("upright", "steep")
 DIE_BINS = 40
+#: Bins of the overruled dice's map (a few hundred dice in 4,800 scenes).
+OVERRULED_BINS = 8
 ROLL_BINS = 20
 #: Confidence bins of the reliability tables.
 TABLE_EDGES = (0.0, 0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 1.0001)
@@ -247,12 +254,14 @@ def simulate(records: Records, calibration: Calibration,
 
 def fit(records: Records, target: float, die_sure: float, sha256: str,
         weighted: bool = False, second_look_below: float | None = None,
-        max_size_ratio: float | None = None) -> Calibration:
+        max_size_ratio: float | None = None,
+        overruled_below: float | None = None) -> Calibration:
     """The die score's weights (logistic, on every feature `DieEvidence` has; `weighted`
-    False: the raw score), its map to the share right (isotonic), the roll's map, and the
-    lowest roll threshold keeping sure-but-wrong rolls within `target` of the rolls of
-    each view (upright, steep), dice whose box is more than `max_size_ratio` times the
-    size at its place marked whatever the roll."""
+    False: the raw score), its map to the share right (isotonic; the dice the classifier
+    believes less than `overruled_below` apart, on a map of their own), the roll's map,
+    and the lowest roll threshold keeping sure-but-wrong rolls within `target` of the
+    rolls of each view (upright, steep), dice whose box is more than `max_size_ratio`
+    times the size at its place marked whatever the roll."""
     dice = evidences(records)
     weights = None
     if weighted:
@@ -260,8 +269,18 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
         print(f"die score weights: {np.round(weights, 3).tolist()}", file=sys.stderr)
     scorer = Calibration(MonotoneMap((0.0,), (0.0,)), MonotoneMap((0.0,), (0.0,)),
                          weights=weights)
-    die_map = MonotoneMap.fit([scorer.die_score(e) for e in dice], records.right, DIE_BINS)
-    plain = Calibration(die_map, MonotoneMap((-1.0, 0.0), (0.0, 1.0)), weights=weights)
+    scores = np.array([scorer.die_score(e) for e in dice])
+    apart = (np.array([e.network_prob < overruled_below for e in dice], bool)
+             if overruled_below is not None else np.zeros(len(dice), bool))
+    overruled = None
+    if apart.any():
+        overruled = MonotoneMap.fit(scores[apart], records.right[apart], OVERRULED_BINS)
+        print(f"{int(apart.sum())} dice the classifier believed less than {overruled_below}: "
+              f"{float(records.right[apart].mean()):.3f} right", file=sys.stderr)
+    die_map = MonotoneMap.fit(scores[~apart], records.right[~apart], DIE_BINS)
+    settings = TrustSettings(0.5, die_sure, second_look_below, max_size_ratio, overruled_below)
+    plain = Calibration(die_map, MonotoneMap((-1.0, 0.0), (0.0, 1.0)), settings,
+                        weights=weights, overruled=overruled)
     x, y, _ = roll_rows(records, die_probabilities(records, plain))
     roll_map = MonotoneMap.fit(x, y, ROLL_BINS)
     probs = die_probabilities(records, plain)
@@ -275,10 +294,8 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
         slices.append((key, part(records, scenes), probs[np.isin(records.scene, scenes)]))
     best = None
     for roll_sure in np.round(np.arange(0.50, 0.99951, 0.0005), 4):
-        candidate = Calibration(die_map, roll_map,
-                                TrustSettings(float(roll_sure), die_sure, second_look_below,
-                                              max_size_ratio),
-                                sha256, weights)
+        candidate = Calibration(die_map, roll_map, replace(settings, roll_sure=float(roll_sure)),
+                                sha256, weights, overruled)
         worst = max((simulate(records_, candidate, probs_)["rolls_sure_but_wrong"]
                      for _, records_, probs_ in slices), default=0.0)
         if worst <= target:
@@ -288,9 +305,8 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
                   f"within {target}", file=sys.stderr)
             break
     if best is None:
-        best = Calibration(die_map, roll_map,
-                           TrustSettings(0.9995, die_sure, second_look_below, max_size_ratio),
-                           sha256, weights)
+        best = Calibration(die_map, roll_map, replace(settings, roll_sure=0.9995), sha256,
+                           weights, overruled)
         print("no threshold reaches the target; the strictest kept", file=sys.stderr)
     return best
 
@@ -330,7 +346,12 @@ def report(records: Records, calibration: Calibration) -> dict:
         for key in sorted(set(labels)):
             by_slice[str(key)] = rounded(simulate(part(records, np.flatnonzero(labels == key)),
                                                   calibration))
-    return {"dice": {"table": die_rows, "ece": die_ece},
+    overruled = np.array([calibration.is_overruled(e) for e in evidences(records)], bool)
+    judged_apart = {"dice": int(overruled.sum()),
+                    "mean_probability": round(float(probs[overruled].mean()), 4),
+                    "share_right": round(float(records.right[overruled].mean()), 4)
+                    } if overruled.any() else {"dice": 0}
+    return {"dice": {"table": die_rows, "ece": die_ece}, "overruled": judged_apart,
             "rolls": {"table": roll_rows_, "ece": roll_ece},
             "marking": rounded(simulate(records, calibration)), "by_slice": by_slice}
 
@@ -363,6 +384,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --fit: mark a die whose box is more than this times the side "
                         "the other dice have where it lies (a top seen with its side face; "
                         "1.3); 0: never")
+    parser.add_argument("--overruled-below", type=float, default=OVERRULED_BELOW,
+                        help="with --fit: judge a die whose face the classifier itself believes "
+                        f"less than this by a map of its own ({OVERRULED_BELOW}); 0: one map")
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
     parser.add_argument("--output", type=Path, default=CALIBRATION_FILE)
     parser.add_argument("--records", type=Path, default=None, nargs="+",
@@ -396,7 +420,8 @@ def main(argv: list[str] | None = None) -> int:
             records.save(args.records[0])
     if args.fit:
         calibration = fit(records, args.target, args.die_sure, classifier.sha256, args.weighted,
-                          second_look, args.max_size_ratio or None)
+                          second_look, args.max_size_ratio or None,
+                          args.overruled_below or None)
         calibration.save(args.output)
         print(f"wrote {args.output}", file=sys.stderr)
     else:
@@ -409,6 +434,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print_table("dice", result["dice"]["table"], result["dice"]["ece"])
     print_table("rolls (ten read)", result["rolls"]["table"], result["rolls"]["ece"])
+    if result["overruled"]["dice"]:
+        print(f"dice whose face the classifier did not favour, judged apart: "
+              f"{json.dumps(result['overruled'])}")
     print(f"roll threshold {calibration.settings.roll_sure}, die threshold "
           f"{calibration.settings.die_sure}: {json.dumps(result['marking'])}")
     for key, figures in result["by_slice"].items():

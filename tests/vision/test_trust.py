@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -127,3 +128,43 @@ def test_fitted_weights_find_the_feature_that_tells_right_from_wrong():
                          for n in network])
     weights = fit_weights(features, right)
     assert weights[2] > 0.5 and abs(weights[0]) < 0.5 * weights[2]
+
+
+def test_a_die_the_classifier_did_not_favour_is_judged_by_its_own_map():
+    """A face the frame's inks or the dice table chose over the classifier's own reading is
+    right less often than its posterior says: with `overruled_below` set, such a die reads
+    its probability from the `overruled` map; a die the classifier favoured, and every die
+    of a calibration without that setting, from the plain map."""
+    plain = _calibration()
+    doubtful = MonotoneMap((-14.0, 0.0), (0.5, 0.85))  # flat from the posterior 0.5 on
+    settings = TrustSettings(0.99, 0.8, overruled_below=0.2)
+    calibration = Calibration(plain.die, plain.roll, settings, overruled=doubtful)
+    favoured = DieEvidence(0.9999, 1.0, network_prob=0.97)
+    chosen_over_it = DieEvidence(0.9999, 1.0, network_prob=0.05)
+    assert calibration.is_overruled(chosen_over_it) and not calibration.is_overruled(favoured)
+    assert calibration.die_probability(favoured) == pytest.approx(0.9999, abs=1e-4)
+    assert calibration.die_probability(chosen_over_it) == pytest.approx(0.85)
+    probs = [calibration.die_probability(favoured)] * 9 + [
+        calibration.die_probability(chosen_over_it)]
+    assert calibration.marked(probs) == (False,) * 9 + (True,)
+    one_map = Calibration(plain.die, plain.roll, TrustSettings(0.99, 0.8), overruled=doubtful)
+    assert not one_map.is_overruled(chosen_over_it)
+    assert one_map.die_probability(chosen_over_it) == pytest.approx(0.9999, abs=1e-4)
+
+
+def test_the_overruled_map_round_trips_through_the_file_and_older_files_load(tmp_path):
+    plain = _calibration()
+    settings = TrustSettings(0.99, 0.8, overruled_below=0.2)
+    calibration = Calibration(plain.die, plain.roll, settings, "abc",
+                              overruled=MonotoneMap((0.0, 5.0), (0.6, 0.9)))
+    calibration.save(tmp_path / "c.json")
+    loaded = Calibration.load(tmp_path / "c.json", "abc")
+    assert loaded is not None and loaded.settings == settings
+    assert loaded.overruled == calibration.overruled
+    chosen_over_it = DieEvidence(0.97, 1.0, network_prob=0.1)
+    assert loaded.die_probability(chosen_over_it) == calibration.die_probability(chosen_over_it)
+    older = calibration.to_dict()
+    del older["overruled"], older["overruled_below"]
+    (tmp_path / "old.json").write_text(json.dumps(older))
+    old = Calibration.load(tmp_path / "old.json", "abc")
+    assert old is not None and old.overruled is None and old.settings.overruled_below is None

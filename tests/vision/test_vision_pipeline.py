@@ -453,3 +453,30 @@ def test_the_sort_stage_reads_its_thresholds_from_the_settings_passed_in(reader)
     assert len(reading.dice) == 9 and reading.unreadable == ()
     candidates = strict.sort_out(strict.readout(scene.image))
     assert candidates.dice.size == 9 and candidates.unreadable.size == 0
+
+
+def test_a_die_the_classifier_did_not_favour_reads_its_probability_from_the_overruled_map():
+    """The reader hands each die's own network belief to the calibration: with a limit
+    between the dice's beliefs, those under it take the overruled map's probability (and
+    are marked, here), the others keep the plain map's."""
+    from vision.read.trust import Calibration, MonotoneMap
+
+    shipped = Calibration.load()
+    assert shipped is not None
+    scene = render_scene(HELD_OUT_SEED_BASE + 2)
+    plain_settings = dataclasses.replace(shipped.settings, overruled_below=None)
+    plain = DiceReader(threads=1, calibration=dataclasses.replace(shipped, settings=plain_settings))
+    first = plain.read(scene.image)
+    beliefs = sorted(die.network_prob for die in first.dice)
+    limit = (beliefs[0] + beliefs[-1]) / 2
+    assert beliefs[0] < limit < beliefs[-1]
+    strict = dataclasses.replace(
+        shipped, settings=dataclasses.replace(shipped.settings, overruled_below=limit),
+        overruled=MonotoneMap((0.0,), (0.6,)))
+    again = DiceReader(threads=1, calibration=strict).read(scene.image)
+    for before, after in zip(first.dice, again.dice, strict=True):
+        assert after.die == before.die
+        if before.network_prob < limit:
+            assert after.probability == 0.6 and after.unsure
+        else:
+            assert after.probability == before.probability

@@ -321,11 +321,12 @@ class DiceReader:
         calibration = self.calibration
         if calibration is None:
             return dice, float(np.prod([die.right_probability for die in dice]))
-        # The plain score reads only the posterior and the face belief: the box's shape is
-        # measured only for a calibration that weighs it.
+        # The plain score reads only the posterior, the face belief and (to choose the map)
+        # the network's own belief: the box's shape is measured only for a calibration
+        # that weighs it.
         evidence = (evidence_of if calibration.weights is not None
                     else lambda die: DieEvidence(die.confidence, die.face_prob,
-                                                 agreement=die.agreement))
+                                                 die.network_prob, agreement=die.agreement))
         probs = [calibration.die_probability(evidence(die)) for die in dice]
         oversized = None
         if calibration.settings.max_size_ratio is not None:

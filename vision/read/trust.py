@@ -14,6 +14,11 @@ otherwise the least probable dice are marked for a tap, one at a time, until the
 dice left unmarked reach it (a die the players confirm is no longer in doubt). A
 die under `TrustSettings.die_sure` is marked whatever the roll.
 
+A die whose face the classifier itself did not favour (the frame's inks, the dice table
+or the composition chose it over the network's own reading) is right far less often
+than its posterior says: such dice have a map of their own (`Calibration.overruled`,
+under `TrustSettings.overruled_below`).
+
 The fitted tables live in `models/calibration.json` beside the networks they were
 measured with (the classifier's SHA-256 is recorded; a file fitted for another
 network is refused and the reader falls back to the posterior as it is).
@@ -58,6 +63,11 @@ class TrustSettings:
     it lies (`DieEvidence.size_ratio`) is marked whatever the roll: a top seen with its
     side face, or a side face taken for the top, read as surely as a right die; None:
     never."""
+
+    overruled_below: float | None = None
+    """A die whose face the classifier itself believes less than this
+    (`DieEvidence.network_prob`: the frame's inks, the dice table or the composition chose
+    it) is judged by its own map (`Calibration.overruled`); None: one map for every die."""
 
     def oversized(self, size_ratio: float) -> bool:
         """Whether a box this many times the side dice have where it lies is marked."""
@@ -208,6 +218,15 @@ class Calibration:
     classifier_sha256: str = ""
     weights: tuple[float, ...] | None = None
     """Weights of `DieEvidence.features` giving the score `die` maps; None: `raw_score`."""
+    overruled: MonotoneMap | None = None
+    """The map of the dice the classifier did not favour (`TrustSettings.overruled_below`);
+    None: `die` maps them too."""
+
+    def is_overruled(self, evidence: DieEvidence) -> bool:
+        """Whether the die is judged by the `overruled` map."""
+        below = self.settings.overruled_below
+        return (self.overruled is not None and below is not None
+                and evidence.network_prob < below)
 
     def die_score(self, evidence: DieEvidence) -> float:
         """The score the die map reads: the fitted weights' log-odds, or `raw_score`."""
@@ -217,7 +236,9 @@ class Calibration:
 
     def die_probability(self, evidence: DieEvidence) -> float:
         """The share of dice read with this evidence that are read right."""
-        return self.die(self.die_score(evidence))
+        fitted = self.overruled if self.is_overruled(evidence) else self.die
+        assert fitted is not None  # is_overruled checked it
+        return fitted(self.die_score(evidence))
 
     def roll_probability(self, die_probabilities: Sequence[float]) -> float:
         """The share of rolls whose dice have these probabilities that are all right."""
@@ -248,10 +269,12 @@ class Calibration:
             "die_sure": self.settings.die_sure,
             "second_look_below": self.settings.second_look_below,
             "max_size_ratio": self.settings.max_size_ratio,
+            "overruled_below": self.settings.overruled_below,
             "features": list(FEATURES),
             "weights": None if self.weights is None else [round(w, 6) for w in self.weights],
             "die": self.die.to_dict(),
             "roll": self.roll.to_dict(),
+            "overruled": None if self.overruled is None else self.overruled.to_dict(),
         }
 
     @classmethod
@@ -261,9 +284,11 @@ class Calibration:
             MonotoneMap.from_dict(data["roll"]),
             TrustSettings(float(data["roll_sure"]), float(data["die_sure"]),
                           _optional(data.get("second_look_below")),
-                          _optional(data.get("max_size_ratio"))),
+                          _optional(data.get("max_size_ratio")),
+                          _optional(data.get("overruled_below"))),
             str(data.get("classifier_sha256", "")),
             _weights(data),
+            None if data.get("overruled") is None else MonotoneMap.from_dict(data["overruled"]),
         )
 
     def save(self, path: Path = CALIBRATION_FILE) -> None:
