@@ -5,7 +5,9 @@ Three steps, each resumable:
 1. **Frames.** Scenes in the training fonts, light and dark bodies
    (`vision.synth.looks` groups "train-light" and "train-dark"), from seeds at
    FRAME_COLOUR_SEED_BASE that no other model trained on, are rendered and read by the
-   shipped locator and classifier (or `--model`/`--locator`). What the network needs of
+   shipped locator and classifier (or `--model`/`--locator`); `--steep-share` of them
+   as a phone held over the tray sees them (tipped up to 35 degrees, the white balance
+   off by up to 30 %: `vision.synth.views`), as the reader meets them. What the network needs of
    each die (ink chroma, colour probabilities, body lightness, true colour) is written
    in chunks of CHUNK_FRAMES frames under `--cache`, each chunk tagged with the
    classifier's hash; a chunk already there for the same classifier is not drawn again,
@@ -54,6 +56,8 @@ CHUNK_FRAMES = 250
 GROUPS: tuple[str, ...] = ("train-light", "train-dark")
 #: Every this-many-th frame is validation.
 VALIDATION_EVERY = 5
+#: The second key of the generator that decides whether a frame is seen steep.
+STEEP_DRAW = 36
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,7 @@ class TrainConfig:
     seed: int = 0
     report: int = 200
     workers: int = 2
+    steep_share: float = 0.0
 
     def __post_init__(self) -> None:
         if not 1 <= self.frames <= FRAME_COLOUR_GROUP_SPAN:
@@ -78,6 +83,8 @@ class TrainConfig:
         for name in ("hidden", "steps", "report", "workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if not 0.0 <= self.steep_share <= 1.0:
+            raise ValueError(f"steep_share must be between 0 and 1, got {self.steep_share}")
         if self.learning_rate <= 0 or self.weight_decay < 0:
             raise ValueError("the learning rate must be positive and the weight decay not negative")
 
@@ -105,14 +112,19 @@ def _init_worker(model: str | None, locator: str | None) -> None:
     )
 
 
-def _draw_chunk(group: int, chunk: int) -> dict[str, np.ndarray]:
+def is_steep(seed: int, steep_share: float) -> bool:
+    """Whether the frame of `seed` is seen steep (its own draw, apart from the scene's)."""
+    return bool(np.random.default_rng([seed, STEEP_DRAW]).random() < steep_share)
+
+
+def _draw_chunk(group: int, chunk: int, steep_share: float = 0.0) -> dict[str, np.ndarray]:
     """Render and read one chunk's frames; per die: chroma, colour probs, lightness, truth."""
-    from vision.evaluation import MATCH_RADIUS
+    from vision.evaluation import MATCH_RADIUS, evaluation_scene
     from vision.read.frame_colours import crop_lightness
     from vision.read.frame_inks import ink_chroma
     from vision.read.model_io import COLOUR_LABELS
     from vision.read.pipeline import read_dice
-    from vision.synth import random_conditions, render_scene
+    from vision.synth.locator_training import STEEP_TRAINING_VIEW
     from vision.synth.looks import eval_group
 
     look = eval_group(GROUPS[group]).mix()
@@ -120,8 +132,8 @@ def _draw_chunk(group: int, chunk: int) -> dict[str, np.ndarray]:
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("chroma", "colour", "light", "truth")}
     sizes = []
     for seed in range(first, first + CHUNK_FRAMES):
-        rng = np.random.default_rng([seed, 7])
-        scene = render_scene(seed, conditions=look.apply(rng, random_conditions(rng, (1280, 960))))
+        steep = STEEP_TRAINING_VIEW if is_steep(seed, steep_share) else None
+        scene = evaluation_scene(seed, look, steep=steep)
         readout = _READER.readout(scene.image)
         keep, _ = read_dice(readout)
         crops = readout.crops[keep]
@@ -155,6 +167,8 @@ def draw_frames(
     cache.mkdir(parents=True, exist_ok=True)
     chunks = -(-config.frames // CHUNK_FRAMES)
     wanted = [(g, c) for g in range(len(GROUPS)) for c in range(chunks)]
+    if config.steep_share:  # chunks drawn with another share of steep frames are others
+        tag += f"-steep{config.steep_share:g}"
     path_of = {key: cache / f"{GROUPS[key[0]]}-{key[1]:04d}-{tag}.npz" for key in wanted}
     missing = [key for key in wanted if not path_of[key].is_file()]
     logger.info(
@@ -167,7 +181,7 @@ def draw_frames(
         initializer=_init_worker,
         initargs=(str(model) if model else None, str(locator) if locator else None),
     ) as pool:
-        futures = {key: pool.submit(_draw_chunk, *key) for key in missing}
+        futures = {key: pool.submit(_draw_chunk, *key, config.steep_share) for key in missing}
         for done, (key, future) in enumerate(futures.items(), 1):
             arrays = future.result()
             partial = path_of[key].with_suffix(".part.npz")
@@ -303,6 +317,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=defaults.seed, help="weights' seed")
     parser.add_argument("--report", type=int, default=defaults.report, help="steps per report")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--steep-share", type=float, default=defaults.steep_share,
+                        help="share of the frames seen as a phone held over the tray sees them "
+                        f"({defaults.steep_share})")
     parser.add_argument("--cache", type=Path, default=Path(".cache/frame_colours"))
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
     parser.add_argument("--locator", type=Path, default=None, help="top-face locator (.onnx)")
@@ -311,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     try:
         config = TrainConfig(args.frames, args.hidden, args.steps, args.learning_rate,
-                             args.weight_decay, args.seed, args.report, args.workers)
+                             args.weight_decay, args.seed, args.report, args.workers,
+                             args.steep_share)
     except ValueError as error:
         parser.error(str(error))
     from vision.synth.font_library import MissingFontError

@@ -19,6 +19,7 @@ from models.train_frame_colours import (  # noqa: E402 (after the skip)
     TrainConfig,
     build_rows,
     export,
+    is_steep,
     train,
 )
 
@@ -70,9 +71,21 @@ def test_rows_keep_warm_dice_that_are_truly_red_or_orange(tmp_path):
 
 def test_settings_out_of_range_are_refused():
     for bad in ({"frames": 0}, {"hidden": 0}, {"steps": 0}, {"learning_rate": 0.0},
-                {"weight_decay": -1.0}, {"workers": 0}):
+                {"weight_decay": -1.0}, {"workers": 0}, {"steep_share": -0.1},
+                {"steep_share": 1.5}):
         with pytest.raises(ValueError):
             TrainConfig(**bad)
+
+
+def test_the_steep_frames_are_the_share_asked_for_and_the_same_each_run():
+    seeds = range(1_900_000_000, 1_900_002_000)
+    half = [is_steep(seed, 0.5) for seed in seeds]
+    assert 0.45 < np.mean(half) < 0.55
+    assert half == [is_steep(seed, 0.5) for seed in seeds]  # an interrupted run resumes alike
+    assert not any(is_steep(seed, 0.0) for seed in seeds)
+    assert all(is_steep(seed, 1.0) for seed in seeds)
+    # a larger share keeps every frame a smaller one had steep
+    assert all(is_steep(seed, 0.7) for seed, steep in zip(seeds, half, strict=True) if steep)
 
 
 def test_the_network_learns_a_rule_and_its_export_reads_the_same(tmp_path):
