@@ -252,6 +252,31 @@ def simulate(records: Records, calibration: Calibration,
             "dice_right_unmarked": right_unmarked / dice, "dice_silent": silent / dice}
 
 
+def _dice_of_scenes(records: Records) -> list[np.ndarray]:
+    """The indices of each scene's dice, scene by scene."""
+    order = np.argsort(records.scene, kind="stable")
+    bounds = np.searchsorted(records.scene[order], np.arange(len(records.complete) + 1))
+    return [order[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
+def sure_at(records: Records, calibration: Calibration,
+            probs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per scene: whether any roll threshold could show it as sure (shown complete, no die
+    under `die_sure`, none too large for its place), the probability of its roll with
+    every die unmarked, and whether every die read is right. At threshold t a scene is
+    shown as sure exactly when the first holds and the second reaches t (`simulate`,
+    `Calibration.marked`): so a threshold is tried in one comparison, not a re-marking."""
+    ratios = records.size_ratio if records.size_ratio is not None else np.ones(len(probs))
+    oversized = np.array([calibration.settings.oversized(float(r)) for r in ratios], bool)
+    scenes = _dice_of_scenes(records)
+    eligible = np.array([bool(records.complete[s]) and not oversized[dice].any()
+                         and not (probs[dice] < calibration.settings.die_sure).any()
+                         for s, dice in enumerate(scenes)], bool)
+    roll = np.array([calibration.roll_probability(list(probs[dice])) for dice in scenes])
+    all_right = np.array([bool(records.right[dice].all()) for dice in scenes], bool)
+    return eligible, roll, all_right
+
+
 def fit(records: Records, target: float, die_sure: float, sha256: str,
         weighted: bool = False, second_look_below: float | None = None,
         max_size_ratio: float | None = None,
@@ -288,16 +313,14 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
     # on its own: a pooled figure could hide the steep views' errors behind the upright
     # ones'. Light and dark apart, 1,200 scenes a slice, let a roll or two decide it.
     views = np.array([view_of(key) for key in records.slices])
-    slices = []
-    for key in sorted(set(views)):
-        scenes = np.flatnonzero(views == key)
-        slices.append((key, part(records, scenes), probs[np.isin(records.scene, scenes)]))
+    eligible, roll, all_right = sure_at(
+        records, Calibration(die_map, roll_map, settings, sha256, weights, overruled), probs)
     best = None
     for roll_sure in np.round(np.arange(0.50, 0.99951, 0.0005), 4):
         candidate = Calibration(die_map, roll_map, replace(settings, roll_sure=float(roll_sure)),
                                 sha256, weights, overruled)
-        worst = max((simulate(records_, candidate, probs_)["rolls_sure_but_wrong"]
-                     for _, records_, probs_ in slices), default=0.0)
+        sure_wrong = eligible & (roll >= roll_sure) & ~all_right
+        worst = max((float(sure_wrong[views == key].mean()) for key in set(views)), default=0.0)
         if worst <= target:
             best = candidate
             figures = simulate(records, candidate, probs)

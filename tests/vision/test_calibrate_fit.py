@@ -106,3 +106,25 @@ def test_dice_the_classifier_did_not_favour_get_a_map_that_says_how_often_they_a
     assert calibrate.die_probabilities(records, together)[overruled].mean() > 0.95  # too sure
     assert (calibrate.simulate(records, apart)["rolls_shown_sure"]
             > calibrate.simulate(records, together)["rolls_shown_sure"])
+
+
+def test_the_fit_s_quick_count_of_sure_rolls_is_the_marking_s_at_every_threshold():
+    """`sure_at` tells, per scene, what `simulate` finds by marking the dice: a roll is shown
+    as sure at a threshold exactly when it could be and its probability reaches it."""
+    from vision.read.trust import Calibration, MonotoneMap, TrustSettings
+
+    rng = np.random.default_rng(11)
+    records = _records(rng, {"held-out-light-upright": 0.05, "held-out-dark-steep": 0.05}, 80)
+    records.complete[rng.random(len(records.complete)) < 0.05] = False
+    records.size_ratio = np.where(rng.random(len(records.scene)) < 0.01, 1.5, 1.0)
+    die = MonotoneMap((0.0, 5.0, 10.0), (0.7, 0.99, 0.9999))
+    roll = MonotoneMap((-1.0, -0.1, 0.0), (0.3, 0.9, 1.0))
+    for threshold in (0.6, 0.9, 0.95, 0.99):
+        calibration = Calibration(die, roll, TrustSettings(threshold, 0.8, max_size_ratio=1.3))
+        probs = calibrate.die_probabilities(records, calibration)
+        eligible, roll_probability, all_right = calibrate.sure_at(records, calibration, probs)
+        sure = eligible & (roll_probability >= threshold)
+        figures = calibrate.simulate(records, calibration, probs)
+        scenes = len(records.complete)
+        assert sure.sum() == round(figures["rolls_shown_sure"] * scenes)
+        assert (sure & ~all_right).sum() == round(figures["rolls_sure_but_wrong"] * scenes)
