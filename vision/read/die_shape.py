@@ -126,6 +126,15 @@ class DieShape:
         return not in_hand(located, box.mean(axis=0))
 
 
+def median_ratios(boxes: Sequence[np.ndarray]) -> np.ndarray:
+    """Each box's longest side over the frame's median: where dice are judged against one
+    size for the whole frame (a camera looking straight down)."""
+    if not boxes:
+        return np.zeros(0)
+    sides = _longest_sides(np.asarray(boxes, np.float64))
+    return sides / max(float(np.median(sides)), 1e-6)
+
+
 def _longest_sides(corners: np.ndarray) -> np.ndarray:
     """Each box's longest side, for boxes stacked as (count, 4, 2) corners in order."""
     return np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).max(axis=1)

@@ -26,7 +26,7 @@ from scorer.dice import FULL_ROLL
 from scorer.dice_set import PRINTED_DICE, DiceSet
 from vision.read.body_check import body_colours, never_odd, odd_bodies
 from vision.read.decode import DecodedFace, by_face, decode, face_probabilities
-from vision.read.die_shape import SizeByPlace
+from vision.read.die_shape import SizeByPlace, median_ratios
 from vision.read.focus import is_soft, sharpened
 from vision.read.frame_colours import FrameColours, crop_lightness
 from vision.read.frame_inks import ink_chroma
@@ -467,8 +467,7 @@ def size_ratios(dice: Sequence[ReadDie], by_place: SizeByPlace | None) -> np.nda
     """Each read die's box side over the side the other dice read have where it lies
     (`vision.read.die_shape.SizeByPlace`; against their median when `by_place` is None)."""
     boxes = [np.asarray(die.corners, np.float64) for die in dice]
-    fit = by_place if by_place is not None else SizeByPlace(min_boxes=len(boxes) + 1)
-    return fit.ratios(boxes)
+    return median_ratios(boxes) if by_place is None else by_place.ratios(boxes)
 
 
 def _agreement(readout: Readout, index: int, die) -> float:
