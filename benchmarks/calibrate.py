@@ -170,10 +170,9 @@ def evidences(records: Records) -> list[DieEvidence]:
     side = records.side if records.side is not None else np.full(count, 60.0)
     aspect = records.aspect if records.aspect is not None else np.ones(count)
     agreement = records.agreement if records.agreement is not None else np.ones(count)
-    ratio = records.size_ratio if records.size_ratio is not None else np.ones(count)
-    return [DieEvidence(float(c), float(f), float(n), float(d), float(a), float(g), float(r))
-            for c, f, n, d, a, g, r in zip(records.confidence, records.face_prob, network, side,
-                                           aspect, agreement, ratio, strict=True)]
+    return [DieEvidence(float(c), float(f), float(n), float(d), float(a), float(g))
+            for c, f, n, d, a, g in zip(records.confidence, records.face_prob, network, side,
+                                        aspect, agreement, strict=True)]
 
 
 def part(records: Records, scenes: np.ndarray) -> Records:
@@ -228,6 +227,21 @@ def roll_rows(records: Records, probs: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return np.array(x), np.array(y, bool), dice
 
 
+def dice_of_scenes(records: Records) -> list[np.ndarray]:
+    """The indices of each scene's dice, scene by scene."""
+    order = np.argsort(records.scene, kind="stable")
+    bounds = np.searchsorted(records.scene[order], np.arange(len(records.complete) + 1))
+    return [order[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
+def oversized_dice(records: Records, calibration: Calibration) -> np.ndarray:
+    """(D,) whether each die's box is too large for its place under `calibration`."""
+    if records.size_ratio is None:
+        return np.zeros(len(records.scene), bool)
+    return np.array([calibration.settings.oversized(float(r)) for r in records.size_ratio],
+                    bool)
+
+
 def simulate(records: Records, calibration: Calibration,
              probs: np.ndarray | None = None) -> dict[str, float]:
     """Rolls shown as sure and sure but wrong (of all scenes), dice right and unmarked and
@@ -235,11 +249,9 @@ def simulate(records: Records, calibration: Calibration,
     dice's probabilities under it, when already known)."""
     if probs is None:
         probs = die_probabilities(records, calibration)
-    ratios = records.size_ratio if records.size_ratio is not None else np.ones(len(probs))
-    oversized = np.array([calibration.settings.oversized(float(r)) for r in ratios], bool)
+    oversized = oversized_dice(records, calibration)
     sure = sure_wrong = right_unmarked = silent = 0
-    for scene in range(len(records.complete)):
-        mine = records.scene == scene
+    for scene, mine in enumerate(dice_of_scenes(records)):
         marks = np.array(calibration.marked(list(probs[mine]), list(oversized[mine])), bool)
         ok = records.right[mine]
         right_unmarked += int((ok & ~marks).sum())
@@ -252,13 +264,6 @@ def simulate(records: Records, calibration: Calibration,
             "dice_right_unmarked": right_unmarked / dice, "dice_silent": silent / dice}
 
 
-def _dice_of_scenes(records: Records) -> list[np.ndarray]:
-    """The indices of each scene's dice, scene by scene."""
-    order = np.argsort(records.scene, kind="stable")
-    bounds = np.searchsorted(records.scene[order], np.arange(len(records.complete) + 1))
-    return [order[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
-
-
 def sure_at(records: Records, calibration: Calibration,
             probs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per scene: whether any roll threshold could show it as sure (shown complete, no die
@@ -266,9 +271,8 @@ def sure_at(records: Records, calibration: Calibration,
     every die unmarked, and whether every die read is right. At threshold t a scene is
     shown as sure exactly when the first holds and the second reaches t (`simulate`,
     `Calibration.marked`): so a threshold is tried in one comparison, not a re-marking."""
-    ratios = records.size_ratio if records.size_ratio is not None else np.ones(len(probs))
-    oversized = np.array([calibration.settings.oversized(float(r)) for r in ratios], bool)
-    scenes = _dice_of_scenes(records)
+    oversized = oversized_dice(records, calibration)
+    scenes = dice_of_scenes(records)
     eligible = np.array([bool(records.complete[s]) and not oversized[dice].any()
                          and not (probs[dice] < calibration.settings.die_sure).any()
                          for s, dice in enumerate(scenes)], bool)
@@ -306,9 +310,9 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
     settings = TrustSettings(0.5, die_sure, second_look_below, max_size_ratio, overruled_below)
     plain = Calibration(die_map, MonotoneMap((-1.0, 0.0), (0.0, 1.0)), settings,
                         weights=weights, overruled=overruled)
-    x, y, _ = roll_rows(records, die_probabilities(records, plain))
-    roll_map = MonotoneMap.fit(x, y, ROLL_BINS)
     probs = die_probabilities(records, plain)
+    x, y, _ = roll_rows(records, probs)
+    roll_map = MonotoneMap.fit(x, y, ROLL_BINS)
     # Each view (upright, steep; light and dark dice together) must keep within the target
     # on its own: a pooled figure could hide the steep views' errors behind the upright
     # ones'. Light and dark apart, 1,200 scenes a slice, let a roll or two decide it.

@@ -60,10 +60,9 @@ class TrustSettings:
     the die's evidence (`DieEvidence.agreement`); None: one look, no agreement."""
     max_size_ratio: float | None = None
     """A die whose box is more than this times the side the frame's other dice have where
-    it lies (`DieEvidence.size_ratio`) is marked whatever the roll: a top seen with its
-    side face, or a side face taken for the top, read as surely as a right die; None:
-    never."""
-
+    it lies (`vision.read.pipeline.size_ratios`) is marked whatever the roll: a top seen
+    with its side face, or a side face taken for the top, read as surely as a right die;
+    None: never."""
     overruled_below: float | None = None
     """A die whose face the classifier itself believes less than this
     (`DieEvidence.network_prob`: the frame's inks, the dice table or the composition chose
@@ -96,7 +95,6 @@ class DieEvidence:
     side: float = 60.0  # the top's side, pixels
     aspect: float = 1.0  # the box's shortest side over its longest (a steep view: lower)
     agreement: float = 1.0  # the classifier's belief in the value read, mean of its looks
-    size_ratio: float = 1.0  # its box's side over the side dice have there (die_shape)
 
     def features(self) -> np.ndarray:
         """The features a fitted score weighs, FEATURES in order."""
