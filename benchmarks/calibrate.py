@@ -121,7 +121,8 @@ def shown_complete(reading: Reading) -> bool:
     return len(reading.dice) == FULL_ROLL and not reading.unreadable
 
 
-def read_records(reader: DiceReader, first_seed: int, scenes: int) -> Records:
+def read_records(reader: DiceReader, first_seed: int, scenes: int,
+                 ink_spread: float | None = None) -> Records:
     scene_of, confidence, face_prob, right, complete, slices = [], [], [], [], [], []
     read_as, truth, runner_up, network_prob, side, aspect, found, flagged, agreement = (
         [] for _ in range(9))
@@ -132,7 +133,8 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int) -> Records:
         look = eval_group(key).mix()
         first = first_seed + number * scenes
         for seed in range(first, first + scenes):
-            scene = evaluation_scene(seed, look, steep=STEEP_VIEW if view == "steep" else None)
+            scene = evaluation_scene(seed, look, steep=STEEP_VIEW if view == "steep" else None,
+                                     ink_spread=ink_spread)
             reading = reader.read(scene.image)
             outcomes, _, true_faces = die_outcomes(scene.dice, reading)
             size_ratio.extend(float(r) for r in size_ratios(reading.dice, by_place))
@@ -414,6 +416,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--overruled-below", type=float, default=OVERRULED_BELOW,
                         help="with --fit: judge a die whose face the classifier itself believes "
                         f"less than this by a map of its own ({OVERRULED_BELOW}); 0: one map")
+    parser.add_argument("--ink-spread", type=float, default=None,
+                        help="draw each die's ink this many grey levels at most from its set's "
+                        "(the renderer's 12 unless told; 0: every die of a colour printed "
+                        "alike), to measure how much of the doubt the dice's own print makes; "
+                        "never with --fit")
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
     parser.add_argument("--output", type=Path, default=CALIBRATION_FILE)
     parser.add_argument("--records", type=Path, default=None, nargs="+",
@@ -426,6 +433,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.fit and not CALIBRATION_SEED_BASE <= args.first_seed < TRUST_REPORT_SEED_BASE:
         parser.error("fit on the calibration seeds (from CALIBRATION_SEED_BASE, below "
                      "TRUST_REPORT_SEED_BASE), never on scenes whose figures are reported")
+    if args.ink_spread is not None and (args.fit or args.ink_spread < 0):
+        parser.error("--ink-spread measures a calibration on other prints (0 or more); the "
+                     "calibration is fitted on scenes drawn as the renderer draws them")
     cv2.setNumThreads(1)
     classifier = FaceClassifier.load(args.model)
     second_look = args.second_look or None
@@ -440,7 +450,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             reader = DiceReader(classifier, threads=1, finder=TopFinder.load(),
                                 calibration=None, second_look_below=second_look)
-            records = read_records(reader, args.first_seed, args.scenes)
+            records = read_records(reader, args.first_seed, args.scenes, args.ink_spread)
         except RuntimeError as error:  # the held-out fonts are not installed
             parser.error(str(error))
         if args.records is not None:

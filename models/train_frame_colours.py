@@ -7,7 +7,10 @@ Three steps, each resumable:
    FRAME_COLOUR_SEED_BASE that no other model trained on, are rendered and read by the
    shipped locator and classifier (or `--model`/`--locator`); `--steep-share` of them
    as a phone held over the tray sees them (tipped up to 35 degrees, the white balance
-   off by up to 30 %: `vision.synth.views`), as the reader meets them. What the network needs of
+   off by up to 30 %: `vision.synth.views`), as the reader meets them; `--alike-share` of
+   them with the set's dice printed more alike than the renderer draws them (each frame's
+   `Conditions.ink_spread` drawn between 0 and the renderer's), so the network learns to
+   see from the frame how far one ink strays from die to die. What the network needs of
    each die (ink chroma, colour probabilities, body lightness, true colour) is written
    in chunks of CHUNK_FRAMES frames under `--cache`, each chunk tagged with the
    classifier's hash; a chunk already there for the same classifier is not drawn again,
@@ -26,6 +29,7 @@ Training only (imports torch). `python -m models.train_frame_colours --help`.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import logging
@@ -58,6 +62,8 @@ GROUPS: tuple[str, ...] = ("train-light", "train-dark")
 VALIDATION_EVERY = 5
 #: The second key of the generator that decides whether a frame is seen steep.
 STEEP_DRAW = 36
+#: The second key of the generator that decides how alike a frame's dice are printed.
+ALIKE_DRAW = 37
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,7 @@ class TrainConfig:
     report: int = 200
     workers: int = 2
     steep_share: float = 0.0
+    alike_share: float = 0.0
 
     def __post_init__(self) -> None:
         if not 1 <= self.frames <= FRAME_COLOUR_GROUP_SPAN:
@@ -83,8 +90,9 @@ class TrainConfig:
         for name in ("hidden", "steps", "report", "workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
-        if not 0.0 <= self.steep_share <= 1.0:
-            raise ValueError(f"steep_share must be between 0 and 1, got {self.steep_share}")
+        for name in ("steep_share", "alike_share"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be between 0 and 1, got {getattr(self, name)}")
         if self.learning_rate <= 0 or self.weight_decay < 0:
             raise ValueError("the learning rate must be positive and the weight decay not negative")
 
@@ -117,7 +125,21 @@ def is_steep(seed: int, steep_share: float) -> bool:
     return bool(np.random.default_rng([seed, STEEP_DRAW]).random() < steep_share)
 
 
-def _draw_chunk(group: int, chunk: int, steep_share: float = 0.0) -> dict[str, np.ndarray]:
+def ink_spread_of(seed: int, alike_share: float) -> float | None:
+    """How far the frame of `seed` lets each die's ink stray from its set's: drawn between 0
+    and the renderer's own spread for `alike_share` of the frames, else None (as the renderer
+    draws it). Its own draw, apart from the scene's."""
+    from vision.synth.conditions import Conditions
+
+    rng = np.random.default_rng([seed, ALIKE_DRAW])
+    if rng.random() >= alike_share:
+        return None
+    renderers = next(f.default for f in dataclasses.fields(Conditions) if f.name == "ink_spread")
+    return float(rng.uniform(0.0, renderers))
+
+
+def _draw_chunk(group: int, chunk: int, steep_share: float = 0.0,
+                alike_share: float = 0.0) -> dict[str, np.ndarray]:
     """Render and read one chunk's frames; per die: chroma, colour probs, lightness, truth."""
     from vision.evaluation import MATCH_RADIUS, evaluation_scene
     from vision.read.frame_colours import crop_lightness
@@ -133,7 +155,8 @@ def _draw_chunk(group: int, chunk: int, steep_share: float = 0.0) -> dict[str, n
     sizes = []
     for seed in range(first, first + CHUNK_FRAMES):
         steep = STEEP_TRAINING_VIEW if is_steep(seed, steep_share) else None
-        scene = evaluation_scene(seed, look, steep=steep)
+        scene = evaluation_scene(seed, look, steep=steep,
+                                 ink_spread=ink_spread_of(seed, alike_share))
         readout = _READER.readout(scene.image)
         keep, _ = read_dice(readout)
         crops = readout.crops[keep]
@@ -169,6 +192,8 @@ def draw_frames(
     wanted = [(g, c) for g in range(len(GROUPS)) for c in range(chunks)]
     if config.steep_share:  # chunks drawn with another share of steep frames are others
         tag += f"-steep{config.steep_share:g}"
+    if config.alike_share:
+        tag += f"-alike{config.alike_share:g}"
     path_of = {key: cache / f"{GROUPS[key[0]]}-{key[1]:04d}-{tag}.npz" for key in wanted}
     missing = [key for key in wanted if not path_of[key].is_file()]
     logger.info(
@@ -181,7 +206,8 @@ def draw_frames(
         initializer=_init_worker,
         initargs=(str(model) if model else None, str(locator) if locator else None),
     ) as pool:
-        futures = {key: pool.submit(_draw_chunk, *key, config.steep_share) for key in missing}
+        futures = {key: pool.submit(_draw_chunk, *key, config.steep_share, config.alike_share)
+                   for key in missing}
         for done, (key, future) in enumerate(futures.items(), 1):
             arrays = future.result()
             partial = path_of[key].with_suffix(".part.npz")
@@ -320,6 +346,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steep-share", type=float, default=defaults.steep_share,
                         help="share of the frames seen as a phone held over the tray sees them "
                         f"({defaults.steep_share})")
+    parser.add_argument("--alike-share", type=float, default=defaults.alike_share,
+                        help="share of the frames whose dice are printed more alike than the "
+                        "renderer draws them: each die's ink strays from its set's by a spread "
+                        f"drawn from 0 up to the renderer's ({defaults.alike_share})")
     parser.add_argument("--cache", type=Path, default=Path(".cache/frame_colours"))
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
     parser.add_argument("--locator", type=Path, default=None, help="top-face locator (.onnx)")
@@ -329,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = TrainConfig(args.frames, args.hidden, args.steps, args.learning_rate,
                              args.weight_decay, args.seed, args.report, args.workers,
-                             args.steep_share)
+                             args.steep_share, args.alike_share)
     except ValueError as error:
         parser.error(str(error))
     from vision.synth.font_library import MissingFontError

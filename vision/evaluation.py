@@ -254,6 +254,7 @@ def evaluation_scene(
     size: tuple[int, int] = SCENE_SIZE,
     die_scale: float = 1.0,
     steep: SteepView | None = None,
+    ink_spread: float | None = None,
 ):
     """The full scene of `seed` that `evaluate_pipeline` reads (a `synth.Scene`).
 
@@ -262,11 +263,20 @@ def evaluation_scene(
     how the reader holds up where a camera sees the tray otherwise: the same draw, drawn
     at another size, or with larger or smaller dice. `steep`: the scene as a phone held
     over the tray sees it (`SteepView`), the tilt applied after rendering
-    (`vision.synth.views`)."""
+    (`vision.synth.views`). `ink_spread`: how far each die's ink strays from its set's
+    (`Conditions.ink_spread`; None: as the renderer draws it), every other draw unchanged,
+    so the same scene can be read with its dice printed alike."""
     from vision.synth import random_conditions, render_scene  # the renderer: evaluation only
 
+    if ink_spread is not None and ink_spread < 0:
+        raise ValueError(f"ink_spread must be 0 or more, got {ink_spread}")
     if look is None and size == SCENE_SIZE and die_scale == 1.0 and steep is None:
-        return render_scene(seed)
+        if ink_spread is None:
+            return render_scene(seed)
+        from vision.synth.scene import seed_conditions
+
+        return render_scene(seed, conditions=replace(seed_conditions(seed, size),
+                                                     ink_spread=ink_spread))
     if die_scale <= 0:
         raise ValueError(f"die_scale must be above 0, got {die_scale}")
     rng = np.random.default_rng([seed, 7])
@@ -281,6 +291,8 @@ def evaluation_scene(
             np.random.default_rng([seed, 35]), conditions, size, steep)
     if die_scale != 1.0:
         conditions = replace(conditions, scale=conditions.scale * die_scale)
+    if ink_spread is not None:
+        conditions = replace(conditions, ink_spread=ink_spread)
     scene = render_scene(seed, conditions=conditions, size=size)
     return scene if steep is None else steep_scene(scene, degrees, azimuth)
 

@@ -47,3 +47,16 @@ def test_the_size_option_takes_width_x_height_and_refuses_anything_else(capsys):
     with pytest.raises(SystemExit):
         eval_pipeline.main(["--die-scale", "0"])
     assert "--die-scale must be above 0" in capsys.readouterr().err
+
+
+def test_dice_printed_alike_are_the_same_scene_with_only_the_inks_changed():
+    shown = evaluation_scene(SEED, die_scale=1.0)
+    assert np.array_equal(evaluation_scene(SEED, die_scale=1.0, ink_spread=12.0).image,
+                          shown.image)  # the renderer's own spread
+    alike = evaluation_scene(SEED, die_scale=1.0, ink_spread=0.0)
+    assert [d.die for d in alike.dice] == [d.die for d in shown.dice]
+    np.testing.assert_allclose([d.corners for d in alike.dice], [d.corners for d in shown.dice])
+    changed = np.any(alike.image != shown.image, axis=2)
+    assert 0 < changed.mean() < 0.2  # the numerals, not the tray
+    with pytest.raises(ValueError, match="ink_spread"):
+        evaluation_scene(SEED, ink_spread=-1.0)

@@ -240,3 +240,22 @@ def test_every_layout_face_can_be_rendered():
         scene = render_scene(start, dice=dice, conditions=conditions, size=size)
         assert {d.die for d in scene.dice} <= set(dice)
         assert len(scene.dice) >= len(dice) - 1
+
+
+def test_each_die_ink_strays_from_its_set_by_at_most_the_ink_spread():
+    from vision.synth.scene import _ink_bgr
+
+    table = random_conditions(np.random.default_rng(11), (640, 480))
+    base = np.array([b for b in (0, 140, 250)], np.float32)  # an orange, BGR
+    inked = dataclasses.replace(table, inks=((30, 30, 220), tuple(base), (60, 170, 40),
+                                             (200, 90, 20)))
+    orange = Die(6, "O")
+    rng = np.random.default_rng(5)
+    spread = [_ink_bgr(orange, inked, rng) for _ in range(200)]
+    expected = np.clip(base * inked.ink_gain, 0, 255)
+    offsets = np.array(spread) - expected
+    assert np.abs(offsets).max() <= inked.ink_spread + 1e-3
+    assert np.abs(offsets).max() > inked.ink_spread / 2  # they do stray, die by die
+    alike = dataclasses.replace(inked, ink_spread=0.0)
+    printed = np.array([_ink_bgr(orange, alike, rng) for _ in range(20)])
+    np.testing.assert_allclose(printed, np.broadcast_to(expected, printed.shape), atol=1e-3)

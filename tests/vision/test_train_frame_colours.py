@@ -19,6 +19,7 @@ from models.train_frame_colours import (  # noqa: E402 (after the skip)
     TrainConfig,
     build_rows,
     export,
+    ink_spread_of,
     is_steep,
     train,
 )
@@ -72,7 +73,7 @@ def test_rows_keep_warm_dice_that_are_truly_red_or_orange(tmp_path):
 def test_settings_out_of_range_are_refused():
     for bad in ({"frames": 0}, {"hidden": 0}, {"steps": 0}, {"learning_rate": 0.0},
                 {"weight_decay": -1.0}, {"workers": 0}, {"steep_share": -0.1},
-                {"steep_share": 1.5}):
+                {"steep_share": 1.5}, {"alike_share": -0.1}, {"alike_share": 1.5}):
         with pytest.raises(ValueError):
             TrainConfig(**bad)
 
@@ -86,6 +87,23 @@ def test_the_steep_frames_are_the_share_asked_for_and_the_same_each_run():
     assert all(is_steep(seed, 1.0) for seed in seeds)
     # a larger share keeps every frame a smaller one had steep
     assert all(is_steep(seed, 0.7) for seed, steep in zip(seeds, half, strict=True) if steep)
+
+
+def test_the_frames_printed_alike_are_the_share_asked_for_within_the_renderers_spread():
+    from vision.synth.conditions import Conditions
+
+    renderers = Conditions.__dataclass_fields__["ink_spread"].default
+    seeds = range(1_900_000_000, 1_900_002_000)
+    spreads = [ink_spread_of(seed, 0.5) for seed in seeds]
+    alike = np.array([s for s in spreads if s is not None])
+    assert 0.45 < len(alike) / len(spreads) < 0.55
+    assert alike.min() >= 0.0 and alike.max() <= renderers and alike.std() > renderers / 5
+    assert spreads == [ink_spread_of(seed, 0.5) for seed in seeds]  # a resumed run draws alike
+    assert all(ink_spread_of(seed, 0.0) is None for seed in seeds)
+    # its draw is apart from the steep one's: the two shares mix
+    steep = np.array([is_steep(seed, 0.5) for seed in seeds])
+    drawn = np.array([s is not None for s in spreads])
+    assert 0.2 < np.mean(steep & drawn) < 0.3
 
 
 def test_the_network_learns_a_rule_and_its_export_reads_the_same(tmp_path):

@@ -119,6 +119,12 @@ class Conditions:
     # as a webcam on a desk sees them (see `camera_centre`).
     camera_shift: tuple[float, float] = (0.0, 0.0)
     inks: tuple[tuple[float, float, float], ...] | None = None
+    # Each die's ink strays from its set's by up to this many grey levels in each channel,
+    # drawn die by die: print and wear differ from die to die. Dice of one set whose inks lie
+    # close (a red leaning orange, an orange leaning red) then overlap in a picture, whatever
+    # measures them; `vision.evaluation.evaluation_scene(ink_spread=...)` asks how much of the
+    # reader's red-against-orange doubt comes from it (models/FRAME_COLOURS_CARD.md).
+    ink_spread: float = 12.0
 
 
 def camera_centre(conditions: Conditions, size: tuple[int, int]) -> tuple[float, float]:

@@ -89,7 +89,8 @@ def _ink_bgr(die: Die, conditions: Conditions, rng: np.random.Generator) -> np.n
     else:
         r, g, b = COLOUR_RGB[die.colour]
         base = np.array([b, g, r], np.float32)
-    ink = base * conditions.ink_gain + rng.uniform(-12, 12, 3)
+    spread = conditions.ink_spread
+    ink = base * conditions.ink_gain + rng.uniform(-spread, spread, 3)
     return np.clip(ink, 0, 255).astype(np.float32)
 
 
@@ -276,6 +277,16 @@ def _background(
     return cv2.resize(image, (width, height), interpolation=cv2.INTER_LINEAR)
 
 
+def _streams(seed: int | None) -> list[np.random.Generator]:
+    """The seed's four draws: the table, the dice, their places, the look."""
+    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(4)]
+
+
+def seed_conditions(seed: int | None, size: tuple[int, int] = (1280, 960)) -> Conditions:
+    """The table `render_scene(seed, size=size)` draws when not given one."""
+    return random_conditions(_streams(seed)[0], size)
+
+
 def render_scene(
     seed: int | None = None,
     *,
@@ -291,10 +302,9 @@ def render_scene(
     `size` is (width, height). With `placements` given, `dice` is ignored. The
     same seed and arguments give the identical image.
     """
-    streams = np.random.SeedSequence(seed).spawn(4)
-    rng_conditions, rng_dice, rng_place, rng_look = (np.random.default_rng(s) for s in streams)
+    _, rng_dice, rng_place, rng_look = _streams(seed)
     if conditions is None:
-        conditions = random_conditions(rng_conditions, size)
+        conditions = seed_conditions(seed, size)
     if placements is None:
         chosen = list(random_roll(rng_dice)) if dice is None else list(dice)
         placements = random_placements(rng_place, chosen, conditions, size)
