@@ -15,6 +15,9 @@ file. Without `--fit`, the shipped calibration is checked on the scenes asked fo
 reliability table per die and per roll (confidence bins against the share right) and
 the expected calibration error.
 `--records FILE` keeps what was read (an .npz), so a fit can be tried again in seconds.
+`--ink-spread N` draws the same scenes with each die's ink at most N grey levels from its
+set's (the renderer's 12 unless told; 0: a set's dice printed alike); records of such
+scenes may be fitted on beside the others, each of their views held to the target apart.
 """
 
 from __future__ import annotations
@@ -87,6 +90,7 @@ class Records:
     flagged: np.ndarray | None = None  # (S,) bool: the reading carries any flag
     agreement: np.ndarray | None = None  # (D,) the looks' mean belief in the value read
     size_ratio: np.ndarray | None = None  # (D,) box side over the side dice have there
+    ink_spread: np.ndarray | None = None  # (S,) the dice's ink spread asked (NaN: the renderer's)
 
     def save(self, path: Path) -> None:
         np.savez_compressed(path, **{k: v for k, v in self.__dict__.items() if v is not None})
@@ -127,6 +131,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
     read_as, truth, runner_up, network_prob, side, aspect, found, flagged, agreement = (
         [] for _ in range(9))
     size_ratio: list[float] = []
+    spreads: list[float] = []
     by_place = reader.settings.sort.doubtful_face.by_place
     index = 0
     for number, (view, key) in enumerate((v, g) for v in VIEWS for g in GROUPS):
@@ -155,6 +160,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
             flagged.append(bool(reading.flags))
             complete.append(shown_complete(reading))
             slices.append(f"{key}-{view}")
+            spreads.append(np.nan if ink_spread is None else float(ink_spread))
             index += 1
         print(f"read {key}, {view} views: {scenes} scenes", file=sys.stderr)
     return Records(np.array(scene_of, int), np.array(confidence), np.array(face_prob),
@@ -162,7 +168,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
                    np.array(read_as), np.array(truth), np.array(runner_up),
                    np.array(network_prob), np.array(side), np.array(aspect),
                    np.array(found), np.array(flagged, bool), np.array(agreement),
-                   np.array(size_ratio))
+                   np.array(size_ratio), np.array(spreads))
 
 
 def evidences(records: Records) -> list[DieEvidence]:
@@ -210,7 +216,7 @@ def joined(parts: list[Records]) -> Records:
 
 
 #: The fields of `Records` held per scene (the others per die).
-SCENE_FIELDS = ("complete", "slices", "found", "flagged")
+SCENE_FIELDS = ("complete", "slices", "found", "flagged", "ink_spread")
 
 
 def die_probabilities(records: Records, calibration: Calibration) -> np.ndarray:
@@ -317,8 +323,9 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
     roll_map = MonotoneMap.fit(x, y, ROLL_BINS)
     # Each view (upright, steep; light and dark dice together) must keep within the target
     # on its own: a pooled figure could hide the steep views' errors behind the upright
-    # ones'. Light and dark apart, 1,200 scenes a slice, let a roll or two decide it.
-    views = np.array([view_of(key) for key in records.slices])
+    # ones'. Light and dark apart, 1,200 scenes a slice, let a roll or two decide it. Scenes
+    # read with their dice printed otherwise (`--ink-spread`) are views of their own.
+    views = scene_views(records)
     eligible, roll, all_right = sure_at(
         records, Calibration(die_map, roll_map, settings, sha256, weights, overruled), probs)
     best = None
@@ -343,6 +350,21 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
 def view_of(slice_key: str) -> str:
     """The view of a slice ("held-out-dark-steep" -> "steep")."""
     return slice_key.rsplit("-", 1)[-1]
+
+
+def printed(records: Records) -> list[str]:
+    """Per scene, how its dice were printed: "" as the renderer draws them, else
+    " printed N" (`--ink-spread` N)."""
+    if records.ink_spread is None:
+        return [""] * len(records.complete)
+    return ["" if np.isnan(spread) else f" printed {spread:g}" for spread in records.ink_spread]
+
+
+def scene_views(records: Records) -> np.ndarray:
+    """Per scene, its view, and how its dice were printed when not as the renderer draws
+    them ("steep printed 0")."""
+    return np.array([view_of(key) + how for key, how in
+                     zip(records.slices, printed(records), strict=True)])
 
 
 def rounded(figures: dict[str, float]) -> dict[str, float]:
@@ -370,8 +392,10 @@ def report(records: Records, calibration: Calibration) -> dict:
     roll_probs = np.array([calibration.roll_probability(list(p)) for p, _ in dice])
     roll_rows_, roll_ece = reliability(roll_probs, y)
     by_slice = {}
-    views = np.array([view_of(key) for key in records.slices])
-    for labels in (views, records.slices):  # each view, then each slice
+    views = scene_views(records)
+    slices = np.array([key + how for key, how in
+                       zip(records.slices, printed(records), strict=True)])
+    for labels in (views, slices):  # each view, then each slice
         for key in sorted(set(labels)):
             by_slice[str(key)] = rounded(simulate(part(records, np.flatnonzero(labels == key)),
                                                   calibration))
@@ -420,7 +444,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="draw each die's ink this many grey levels at most from its set's "
                         "(the renderer's 12 unless told; 0: every die of a colour printed "
                         "alike), to measure how much of the doubt the dice's own print makes; "
-                        "never with --fit")
+                        "with --records, such records may be fitted on beside the others, each "
+                        "view of them held to the target on its own")
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
     parser.add_argument("--output", type=Path, default=CALIBRATION_FILE)
     parser.add_argument("--records", type=Path, default=None, nargs="+",
@@ -433,9 +458,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.fit and not CALIBRATION_SEED_BASE <= args.first_seed < TRUST_REPORT_SEED_BASE:
         parser.error("fit on the calibration seeds (from CALIBRATION_SEED_BASE, below "
                      "TRUST_REPORT_SEED_BASE), never on scenes whose figures are reported")
-    if args.ink_spread is not None and (args.fit or args.ink_spread < 0):
-        parser.error("--ink-spread measures a calibration on other prints (0 or more); the "
-                     "calibration is fitted on scenes drawn as the renderer draws them")
+    if args.ink_spread is not None and args.ink_spread < 0:
+        parser.error("--ink-spread must be 0 or more")
     cv2.setNumThreads(1)
     classifier = FaceClassifier.load(args.model)
     second_look = args.second_look or None

@@ -78,8 +78,8 @@ class TrainConfig:
     seed: int = 0
     report: int = 200
     workers: int = 2
-    steep_share: float = 0.0
-    alike_share: float = 0.0
+    steep_share: float = 0.5
+    alike_share: float = 0.5
 
     def __post_init__(self) -> None:
         if not 1 <= self.frames <= FRAME_COLOUR_GROUP_SPAN:

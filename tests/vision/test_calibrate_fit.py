@@ -128,3 +128,26 @@ def test_the_fit_s_quick_count_of_sure_rolls_is_the_marking_s_at_every_threshold
         scenes = len(records.complete)
         assert sure.sum() == round(figures["rolls_shown_sure"] * scenes)
         assert (sure & ~all_right).sum() == round(figures["rolls_sure_but_wrong"] * scenes)
+
+
+def test_scenes_with_their_dice_printed_otherwise_are_held_to_the_target_apart():
+    """The same view read with every die of a colour printed alike (`--ink-spread 0`) is a
+    view of its own: its sure-but-wrong rolls may not hide behind the renderer's draw."""
+    rng = np.random.default_rng(6)
+    drawn = _records(rng, {"held-out-light-steep": 0.004}, 250)
+    alike = _records(rng, {"held-out-light-steep": 0.03}, 250)
+    drawn.ink_spread = np.full(250, np.nan)
+    alike.ink_spread = np.zeros(250)
+    both = calibrate.joined([drawn, alike])
+    assert set(calibrate.scene_views(both)) == {"steep", "steep printed 0"}
+    calibration = calibrate.fit(both, 0.004, 0.8, "")
+    again = calibrate.part(both, np.arange(250, 500))
+    assert calibrate.simulate(again, calibration)["rolls_sure_but_wrong"] <= 0.004
+    unlabelled = calibrate.joined([drawn, alike])
+    unlabelled.ink_spread = None  # as records read before the print was kept
+    pooled = calibrate.fit(unlabelled, 0.004, 0.8, "")
+    assert pooled.settings.roll_sure < calibration.settings.roll_sure
+    assert calibrate.simulate(again, pooled)["rolls_sure_but_wrong"] > 0.004
+    report = calibrate.report(both, calibration)
+    assert {"steep", "steep printed 0", "held-out-light-steep printed 0"} <= set(
+        report["by_slice"])
