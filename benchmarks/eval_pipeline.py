@@ -17,7 +17,9 @@ and the median read time; with --json,
 one JSON object with those figures and the failed seeds. `--size` and `--die-scale`
 draw the same scenes at another frame size, or with the dice larger or smaller.
 `--view steep` reads each group as a phone held over the tray sees it
-(`vision.evaluation.SteepView`). Every group also reports the trust figures: per die
+(`vision.evaluation.SteepView`); `--ink-spread 0` the same scenes with every die of a
+colour printed alike (the renderer draws each die's ink up to 12 grey levels off its
+set's). Every group also reports the trust figures: per die
 right and unmarked, right but marked, wrong but marked, wrong and unmarked (silent),
 not found; rolls shown as sure (complete, nothing marked) and those sure but wrong.
 """
@@ -136,6 +138,11 @@ def main(argv: list[str] | None = None) -> int:
         "degrees, dice tops 40-72 px, white balance off by up to 30 %%); repeatable, each "
         "group is read in each view (default: upright)",
     )
+    parser.add_argument(
+        "--ink-spread", type=float, default=None, metavar="N",
+        help="each die's ink at most N grey levels off its set's (the renderer's 12 unless "
+        "told; 0: every die of a colour printed alike, as a real set is)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("-v", "--verbose", action="store_true", help="log each failed scene")
     args = parser.parse_args(argv)
@@ -143,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--scenes must be at least 1, got {args.scenes}")
     if args.die_scale <= 0:
         parser.error(f"--die-scale must be above 0, got {args.die_scale}")
+    if args.ink_spread is not None and args.ink_spread < 0:
+        parser.error(f"--ink-spread must be 0 or more, got {args.ink_spread}")
     try:
         groups = [eval_group(key) for key in args.group or DEFAULT_GROUPS]
         looks = [group.mix() for group in groups]
@@ -171,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         scores[key] = evaluate_pipeline(
             reader, seeds, None if group.split is None else look, size=args.size,
             die_scale=args.die_scale, steep=STEEP_VIEW if view == "steep" else None,
+            ink_spread=args.ink_spread,
         )
     if args.json:
         print(scores_json(scores))

@@ -305,17 +305,19 @@ def evaluate_pipeline(
     size: tuple[int, int] = SCENE_SIZE,
     die_scale: float = 1.0,
     steep: SteepView | None = None,
+    ink_spread: float | None = None,
 ) -> PipelineScore:
     """Render each seed's full scene (`evaluation_scene`), read it with `reader` (a
     DiceReader) and score it.
 
     `look` (a `synth.looks.LookMix`) draws each scene's dice set, e.g. in fonts training
-    never saw; None renders the first renderer's Hershey dice. `size` and `die_scale` as
-    `evaluation_scene` takes them.
+    never saw; None renders the first renderer's Hershey dice. `size`, `die_scale`, `steep`
+    and `ink_spread` as `evaluation_scene` takes them.
     """
     scores = []
     for seed in seeds:
-        scene = evaluation_scene(seed, look, size=size, die_scale=die_scale, steep=steep)
+        scene = evaluation_scene(seed, look, size=size, die_scale=die_scale, steep=steep,
+                                 ink_spread=ink_spread)
         start = time.perf_counter()
         reading = reader.read(scene.image)
         seconds = time.perf_counter() - start

@@ -47,6 +47,9 @@ def test_the_size_option_takes_width_x_height_and_refuses_anything_else(capsys):
     with pytest.raises(SystemExit):
         eval_pipeline.main(["--die-scale", "0"])
     assert "--die-scale must be above 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        eval_pipeline.main(["--ink-spread", "-1"])
+    assert "--ink-spread must be 0 or more" in capsys.readouterr().err
 
 
 def test_dice_printed_alike_are_the_same_scene_with_only_the_inks_changed():
