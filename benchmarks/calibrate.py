@@ -360,11 +360,16 @@ def printed(records: Records) -> list[str]:
     return ["" if np.isnan(spread) else f" printed {spread:g}" for spread in records.ink_spread]
 
 
+def with_print(records: Records, labels: list[str] | np.ndarray) -> np.ndarray:
+    """Per-scene `labels`, each followed by how its dice were printed when not as the
+    renderer draws them ("steep printed 0")."""
+    return np.array([str(label) + how for label, how in
+                     zip(labels, printed(records), strict=True)])
+
+
 def scene_views(records: Records) -> np.ndarray:
-    """Per scene, its view, and how its dice were printed when not as the renderer draws
-    them ("steep printed 0")."""
-    return np.array([view_of(key) + how for key, how in
-                     zip(records.slices, printed(records), strict=True)])
+    """Per scene, its view and print (`with_print`): what a fit holds to the target."""
+    return with_print(records, [view_of(key) for key in records.slices])
 
 
 def rounded(figures: dict[str, float]) -> dict[str, float]:
@@ -392,9 +397,7 @@ def report(records: Records, calibration: Calibration) -> dict:
     roll_probs = np.array([calibration.roll_probability(list(p)) for p, _ in dice])
     roll_rows_, roll_ece = reliability(roll_probs, y)
     by_slice = {}
-    views = scene_views(records)
-    slices = np.array([key + how for key, how in
-                       zip(records.slices, printed(records), strict=True)])
+    views, slices = scene_views(records), with_print(records, records.slices)
     for labels in (views, slices):  # each view, then each slice
         for key in sorted(set(labels)):
             by_slice[str(key)] = rounded(simulate(part(records, np.flatnonzero(labels == key)),

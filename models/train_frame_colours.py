@@ -29,7 +29,6 @@ Training only (imports torch). `python -m models.train_frame_colours --help`.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import hashlib
 import json
 import logging
@@ -129,13 +128,12 @@ def ink_spread_of(seed: int, alike_share: float) -> float | None:
     """How far the frame of `seed` lets each die's ink stray from its set's: drawn between 0
     and the renderer's own spread for `alike_share` of the frames, else None (as the renderer
     draws it). Its own draw, apart from the scene's."""
-    from vision.synth.conditions import Conditions
+    from vision.synth.conditions import INK_SPREAD
 
     rng = np.random.default_rng([seed, ALIKE_DRAW])
     if rng.random() >= alike_share:
         return None
-    renderers = next(f.default for f in dataclasses.fields(Conditions) if f.name == "ink_spread")
-    return float(rng.uniform(0.0, renderers))
+    return float(rng.uniform(0.0, INK_SPREAD))
 
 
 def _draw_chunk(group: int, chunk: int, steep_share: float = 0.0,

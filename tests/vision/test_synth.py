@@ -246,7 +246,7 @@ def test_each_die_ink_strays_from_its_set_by_at_most_the_ink_spread():
     from vision.synth.scene import _ink_bgr
 
     table = random_conditions(np.random.default_rng(11), (640, 480))
-    base = np.array([b for b in (0, 140, 250)], np.float32)  # an orange, BGR
+    base = np.array((0, 140, 250), np.float32)  # an orange, BGR
     inked = dataclasses.replace(table, inks=((30, 30, 220), tuple(base), (60, 170, 40),
                                              (200, 90, 20)))
     orange = Die(6, "O")

@@ -90,9 +90,8 @@ def test_the_steep_frames_are_the_share_asked_for_and_the_same_each_run():
 
 
 def test_the_frames_printed_alike_are_the_share_asked_for_within_the_renderers_spread():
-    from vision.synth.conditions import Conditions
+    from vision.synth.conditions import INK_SPREAD as renderers
 
-    renderers = Conditions.__dataclass_fields__["ink_spread"].default
     seeds = range(1_900_000_000, 1_900_002_000)
     spreads = [ink_spread_of(seed, 0.5) for seed in seeds]
     alike = np.array([s for s in spreads if s is not None])

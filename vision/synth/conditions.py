@@ -60,6 +60,9 @@ DARK_BODIES: tuple[tuple[float, float, float], ...] = (
 #: Minimum luminance gap between the lit die body and the mat (0..255 scale).
 MIN_BODY_MAT_CONTRAST = 70.0
 DARK_BODY_SHARE = 0.2
+#: How far each die's ink strays from its set's as the renderer draws it, grey levels per
+#: channel (`Conditions.ink_spread`'s default).
+INK_SPREAD = 12.0
 
 
 def bgr_tuple(values: Iterable[float] | NDArray[np.floating]) -> tuple[float, float, float]:
@@ -124,7 +127,7 @@ class Conditions:
     # close (a red leaning orange, an orange leaning red) then overlap in a picture, whatever
     # measures them; `vision.evaluation.evaluation_scene(ink_spread=...)` asks how much of the
     # reader's red-against-orange doubt comes from it (models/FRAME_COLOURS_CARD.md).
-    ink_spread: float = 12.0
+    ink_spread: float = INK_SPREAD
 
 
 def camera_centre(conditions: Conditions, size: tuple[int, int]) -> tuple[float, float]:
