@@ -58,6 +58,10 @@ MAX_SIZE_RATIO = 1.3
 #: The classifier's belief in the face read under which a fit judges a die by a map of its
 #: own (`TrustSettings.overruled_below`); chosen on the calibration seeds (MODEL_CARD.md).
 OVERRULED_BELOW = 0.2
+#: The locator's score of a box under which a fit marks its die
+#: (`TrustSettings.min_locator_score`); 0: never. 0.85, the best on the calibration seeds,
+#: was measured and not kept (MODEL_CARD.md, "The locator's score of a die's box").
+MIN_LOCATOR_SCORE = 0.0
 VIEWS = ("upright", "steep")
 DIE_BINS = 40
 #: Bins of the overruled dice's map (a few hundred dice in 4,800 scenes).
@@ -91,6 +95,7 @@ class Records:
     agreement: np.ndarray | None = None  # (D,) the looks' mean belief in the value read
     size_ratio: np.ndarray | None = None  # (D,) box side over the side dice have there
     ink_spread: np.ndarray | None = None  # (S,) the dice's ink spread asked (NaN: the renderer's)
+    locator_score: np.ndarray | None = None  # (D,) the locator's confidence in the die's box
 
     def save(self, path: Path) -> None:
         np.savez_compressed(path, **{k: v for k, v in self.__dict__.items() if v is not None})
@@ -132,6 +137,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
         [] for _ in range(9))
     size_ratio: list[float] = []
     spreads: list[float] = []
+    locator_score: list[float] = []
     by_place = reader.settings.sort.doubtful_face.by_place
     index = 0
     for number, (view, key) in enumerate((v, g) for v in VIEWS for g in GROUPS):
@@ -156,6 +162,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
                 side.append(evidence.side)
                 aspect.append(evidence.aspect)
                 agreement.append(evidence.agreement)
+                locator_score.append(die.locator_score)
             found.append(reading.found_count())
             flagged.append(bool(reading.flags))
             complete.append(shown_complete(reading))
@@ -168,7 +175,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
                    np.array(read_as), np.array(truth), np.array(runner_up),
                    np.array(network_prob), np.array(side), np.array(aspect),
                    np.array(found), np.array(flagged, bool), np.array(agreement),
-                   np.array(size_ratio), np.array(spreads))
+                   np.array(size_ratio), np.array(spreads), np.array(locator_score))
 
 
 def evidences(records: Records) -> list[DieEvidence]:
@@ -242,12 +249,14 @@ def dice_of_scenes(records: Records) -> list[np.ndarray]:
     return [order[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
-def oversized_dice(records: Records, calibration: Calibration) -> np.ndarray:
-    """(D,) whether each die's box is too large for its place under `calibration`."""
-    if records.size_ratio is None:
-        return np.zeros(len(records.scene), bool)
-    return np.array([calibration.settings.oversized(float(r)) for r in records.size_ratio],
-                    bool)
+def doubted_boxes(records: Records, calibration: Calibration) -> np.ndarray:
+    """(D,) whether each die is marked for its box under `calibration` (too large for its
+    place, or scored low by the locator; records without a field: never for that)."""
+    count = len(records.scene)
+    ratios = records.size_ratio if records.size_ratio is not None else np.ones(count)
+    scores = records.locator_score if records.locator_score is not None else np.ones(count)
+    return np.array([calibration.settings.box_doubted(float(r), float(s))
+                     for r, s in zip(ratios, scores, strict=True)], bool)
 
 
 def simulate(records: Records, calibration: Calibration,
@@ -257,10 +266,10 @@ def simulate(records: Records, calibration: Calibration,
     dice's probabilities under it, when already known)."""
     if probs is None:
         probs = die_probabilities(records, calibration)
-    oversized = oversized_dice(records, calibration)
+    doubted = doubted_boxes(records, calibration)
     sure = sure_wrong = right_unmarked = silent = 0
     for scene, mine in enumerate(dice_of_scenes(records)):
-        marks = np.array(calibration.marked(list(probs[mine]), list(oversized[mine])), bool)
+        marks = np.array(calibration.marked(list(probs[mine]), list(doubted[mine])), bool)
         ok = records.right[mine]
         right_unmarked += int((ok & ~marks).sum())
         silent += int((~ok & ~marks).sum())
@@ -275,13 +284,13 @@ def simulate(records: Records, calibration: Calibration,
 def sure_at(records: Records, calibration: Calibration,
             probs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per scene: whether any roll threshold could show it as sure (shown complete, no die
-    under `die_sure`, none too large for its place), the probability of its roll with
+    under `die_sure`, none doubted for its box), the probability of its roll with
     every die unmarked, and whether every die read is right. At threshold t a scene is
     shown as sure exactly when the first holds and the second reaches t (`simulate`,
     `Calibration.marked`): so a threshold is tried in one comparison, not a re-marking."""
-    oversized = oversized_dice(records, calibration)
+    doubted = doubted_boxes(records, calibration)
     scenes = dice_of_scenes(records)
-    eligible = np.array([bool(records.complete[s]) and not oversized[dice].any()
+    eligible = np.array([bool(records.complete[s]) and not doubted[dice].any()
                          and not (probs[dice] < calibration.settings.die_sure).any()
                          for s, dice in enumerate(scenes)], bool)
     roll = np.array([calibration.roll_probability(list(probs[dice])) for dice in scenes])
@@ -292,13 +301,15 @@ def sure_at(records: Records, calibration: Calibration,
 def fit(records: Records, target: float, die_sure: float, sha256: str,
         weighted: bool = False, second_look_below: float | None = None,
         max_size_ratio: float | None = None,
-        overruled_below: float | None = None) -> Calibration:
+        overruled_below: float | None = None,
+        min_locator_score: float | None = None) -> Calibration:
     """The die score's weights (logistic, on every feature `DieEvidence` has; `weighted`
     False: the raw score), its map to the share right (isotonic; the dice the classifier
     believes less than `overruled_below` apart, on a map of their own), the roll's map,
     and the lowest roll threshold keeping sure-but-wrong rolls within `target` of the
     rolls of each view (upright, steep), dice whose box is more than `max_size_ratio`
-    times the size at its place marked whatever the roll."""
+    times the size at its place, or scored under `min_locator_score` by the locator,
+    marked whatever the roll."""
     dice = evidences(records)
     weights = None
     if weighted:
@@ -315,7 +326,8 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
         print(f"{int(apart.sum())} dice the classifier believed less than {overruled_below}: "
               f"{float(records.right[apart].mean()):.3f} right", file=sys.stderr)
     die_map = MonotoneMap.fit(scores[~apart], records.right[~apart], DIE_BINS)
-    settings = TrustSettings(0.5, die_sure, second_look_below, max_size_ratio, overruled_below)
+    settings = TrustSettings(0.5, die_sure, second_look_below, max_size_ratio, overruled_below,
+                             min_locator_score)
     plain = Calibration(die_map, MonotoneMap((-1.0, 0.0), (0.0, 1.0)), settings,
                         weights=weights, overruled=overruled)
     probs = die_probabilities(records, plain)
@@ -443,6 +455,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--overruled-below", type=float, default=OVERRULED_BELOW,
                         help="with --fit: judge a die whose face the classifier itself believes "
                         f"less than this by a map of its own ({OVERRULED_BELOW}); 0: one map")
+    parser.add_argument("--min-locator-score", type=float, default=MIN_LOCATOR_SCORE,
+                        help="with --fit: mark a die whose box the locator scored under this (a "
+                        f"die leaning on the tray's wall; {MIN_LOCATOR_SCORE}); 0: never")
     parser.add_argument("--ink-spread", type=float, default=None,
                         help="draw each die's ink this many grey levels at most from its set's "
                         "(the renderer's 12 unless told; 0: every die of a colour printed "
@@ -485,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.fit:
         calibration = fit(records, args.target, args.die_sure, classifier.sha256, args.weighted,
                           second_look, args.max_size_ratio or None,
-                          args.overruled_below or None)
+                          args.overruled_below or None, args.min_locator_score or None)
         calibration.save(args.output)
         print(f"wrote {args.output}", file=sys.stderr)
     else:

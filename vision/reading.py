@@ -57,6 +57,10 @@ class ReadDie:
     """The classifier's belief in the value read, averaged over its looks at the crop (a
     doubtful crop is looked at three ways, `TrustSettings.second_look_below`); 1.0 where
     the reader takes no second look."""
+    locator_score: float = 1.0
+    """The locator's confidence that the box is a die's top (`vision.read.tops.box_score`):
+    a die leaning on the tray's wall, its side face boxed in place of its top, scores
+    lower than a die lying flat however surely its face is read."""
 
     @property
     def right_probability(self) -> float:

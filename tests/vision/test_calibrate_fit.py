@@ -117,10 +117,12 @@ def test_the_fit_s_quick_count_of_sure_rolls_is_the_marking_s_at_every_threshold
     records = _records(rng, {"held-out-light-upright": 0.05, "held-out-dark-steep": 0.05}, 80)
     records.complete[rng.random(len(records.complete)) < 0.05] = False
     records.size_ratio = np.where(rng.random(len(records.scene)) < 0.01, 1.5, 1.0)
+    records.locator_score = np.where(rng.random(len(records.scene)) < 0.01, 0.7, 0.99)
     die = MonotoneMap((0.0, 5.0, 10.0), (0.7, 0.99, 0.9999))
     roll = MonotoneMap((-1.0, -0.1, 0.0), (0.3, 0.9, 1.0))
     for threshold in (0.6, 0.9, 0.95, 0.99):
-        calibration = Calibration(die, roll, TrustSettings(threshold, 0.8, max_size_ratio=1.3))
+        settings = TrustSettings(threshold, 0.8, max_size_ratio=1.3, min_locator_score=0.85)
+        calibration = Calibration(die, roll, settings)
         probs = calibrate.die_probabilities(records, calibration)
         eligible, roll_probability, all_right = calibrate.sure_at(records, calibration, probs)
         sure = eligible & (roll_probability >= threshold)
@@ -151,3 +153,20 @@ def test_scenes_with_their_dice_printed_otherwise_are_held_to_the_target_apart()
     report = calibrate.report(both, calibration)
     assert {"steep", "steep printed 0", "held-out-light-steep printed 0"} <= set(
         report["by_slice"])
+
+
+def test_marking_the_boxes_the_locator_doubts_lets_more_rolls_be_sure():
+    """Sure errors on boxes the locator scored low (a die leaning on the tray's wall): a fit
+    that marks those dice (`min_locator_score`) need not raise the roll threshold to keep
+    them out, so more rolls are shown as sure, each view still within the target."""
+    rng = np.random.default_rng(12)
+    records = _records(rng, {"held-out-dark-steep": 0.03}, 400)
+    leaning = ~records.right & (records.confidence > 0.99)
+    records.locator_score = np.where(leaning | (rng.random(len(records.scene)) < 0.005),
+                                     0.7, 0.99)
+    marking = calibrate.fit(records, 0.004, 0.8, "", min_locator_score=0.85)
+    plain = calibrate.fit(records, 0.004, 0.8, "")
+    assert marking.settings.min_locator_score == 0.85 and plain.settings.min_locator_score is None
+    with_marks, without = (calibrate.simulate(records, c) for c in (marking, plain))
+    assert with_marks["rolls_sure_but_wrong"] <= 0.004
+    assert with_marks["rolls_shown_sure"] > without["rolls_shown_sure"] + 0.05

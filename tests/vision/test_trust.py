@@ -107,9 +107,27 @@ def test_a_die_whose_box_is_too_large_for_its_place_is_marked_and_leaves_the_rol
     assert not TrustSettings().oversized(5.0)  # no limit unless a calibration sets one
 
 
+def test_a_die_whose_box_the_locator_doubts_is_marked_whatever_its_face():
+    """A die read surely on a box the locator scored low (a die leaning on the tray's wall,
+    its side face boxed) is marked with `min_locator_score` set, and leaves the roll; the
+    same box is never doubted without that setting, nor a box scored at the limit."""
+    plain = _calibration(roll_sure=0.99)
+    settings = TrustSettings(0.99, 0.8, max_size_ratio=1.3, min_locator_score=0.85)
+    calibration = Calibration(plain.die, plain.roll, settings)
+    assert settings.box_doubted(1.0, 0.8) and not settings.box_doubted(1.0, 0.85)
+    assert settings.box_doubted(1.5, 0.99)  # too large for its place, however scored
+    assert not TrustSettings().box_doubted(1.5, 0.1)  # no limit unless a calibration sets one
+    sure = [0.99999] * 10
+    scores = [0.99] * 3 + [0.8] + [0.99] * 6
+    doubted = [settings.box_doubted(1.0, score) for score in scores]
+    assert calibration.marked(sure, doubted) == (False,) * 3 + (True,) + (False,) * 6
+    assert calibration.marked(sure) == (False,) * 10
+
+
 def test_a_calibration_round_trips_through_its_file(tmp_path):
     calibration = _calibration()
-    settings = TrustSettings(0.99, 0.8, second_look_below=0.999, max_size_ratio=1.3)
+    settings = TrustSettings(0.99, 0.8, second_look_below=0.999, max_size_ratio=1.3,
+                             min_locator_score=0.85)
     calibration = Calibration(calibration.die, calibration.roll, settings, "abc")
     calibration.save(tmp_path / "c.json")
     loaded = Calibration.load(tmp_path / "c.json", "abc")

@@ -480,3 +480,39 @@ def test_a_die_the_classifier_did_not_favour_reads_its_probability_from_the_over
             assert after.probability == 0.6 and after.unsure
         else:
             assert after.probability == before.probability
+
+
+def test_a_die_on_a_box_the_locator_doubts_is_marked_where_the_calibration_asks(reader):
+    """The locator's score of each box travels with its die (`ReadDie.locator_score`), and a
+    calibration with `min_locator_score` marks a die read surely on a box scored under it:
+    a side face boxed in place of a leaning die's top reads as surely as a right die."""
+    from vision.read.trust import Calibration
+
+    class DoubtingFirst:
+        """The shipped locator, with its first box's score lowered to 0.5."""
+
+        def __init__(self, finder) -> None:
+            self.finder = finder
+
+        def locate(self, frame: np.ndarray, tray: np.ndarray | None = None) -> Located:
+            located = self.finder.locate(frame, tray)
+            return dataclasses.replace(located, scores=(0.5, *located.scores[1:]))
+
+    scene = render_scene(HELD_OUT_SEED_BASE + 4)
+    shipped = Calibration.load()
+    assert shipped is not None
+    plain = dataclasses.replace(shipped, settings=dataclasses.replace(
+        shipped.settings, min_locator_score=None))
+    strict = dataclasses.replace(shipped, settings=dataclasses.replace(
+        shipped.settings, min_locator_score=0.85))
+    finder = DoubtingFirst(reader.finder)
+    first = finder.locate(scene.image).boxes[0].mean(axis=0)
+    before = DiceReader(reader.classifier, finder=finder, calibration=plain).read(scene.image)
+    after = DiceReader(reader.classifier, finder=finder, calibration=strict).read(scene.image)
+    doubted = int(np.argmin([np.hypot(*(np.array(d.centre) - first)) for d in after.dice]))
+    assert after.dice[doubted].locator_score == 0.5
+    assert all(d.locator_score > 0.85 for i, d in enumerate(after.dice) if i != doubted)
+    assert not before.dice[doubted].unsure and before.is_complete()
+    assert after.dice[doubted].unsure and not after.is_complete()
+    assert [d.unsure for i, d in enumerate(after.dice) if i != doubted] == [
+        d.unsure for i, d in enumerate(before.dice) if i != doubted]

@@ -328,11 +328,12 @@ class DiceReader:
                     else lambda die: DieEvidence(die.confidence, die.face_prob,
                                                  die.network_prob, agreement=die.agreement))
         probs = [calibration.die_probability(evidence(die)) for die in dice]
-        oversized = None
-        if calibration.settings.max_size_ratio is not None:
-            ratios = size_ratios(dice, self.settings.sort.doubtful_face.by_place)
-            oversized = [calibration.settings.oversized(float(ratio)) for ratio in ratios]
-        marks = calibration.marked(probs, oversized)
+        settings = calibration.settings
+        ratios = (size_ratios(dice, self.settings.sort.doubtful_face.by_place)
+                  if settings.max_size_ratio is not None else np.ones(len(dice)))
+        doubted = [settings.box_doubted(float(ratio), die.locator_score)
+                   for ratio, die in zip(ratios, dice, strict=True)]
+        marks = calibration.marked(probs, doubted)
         trusted = [
             replace(die, probability=round(p, 4),  # a legible die stays marked
                     unsure=mark or die.face_prob < self.settings.sort.min_face_prob)
@@ -447,6 +448,7 @@ def _read_dice(candidates: Candidates, faces: Sequence[DecodedFace],
             face_prob=round(float(readout.face_prob[index]), 4),
             network_prob=round(float(_network_prob(readout, int(index), face.die)), 6),
             agreement=_agreement(readout, int(index), face.die),
+            locator_score=_locator_score(readout.located, int(index)),
         )
         for face, index in zip(faces, candidates.dice, strict=True)
     ]
@@ -468,6 +470,11 @@ def size_ratios(dice: Sequence[ReadDie], by_place: SizeByPlace | None) -> np.nda
     (`vision.read.die_shape.SizeByPlace`; against their median when `by_place` is None)."""
     boxes = [np.asarray(die.corners, np.float64) for die in dice]
     return median_ratios(boxes) if by_place is None else by_place.ratios(boxes)
+
+
+def _locator_score(located: Located, index: int) -> float:
+    """The locator's confidence in box `index`; 1.0 where it gave none (no doubt known)."""
+    return round(float(located.scores[index]), 4) if index < len(located.scores) else 1.0
 
 
 def _agreement(readout: Readout, index: int, die) -> float:

@@ -68,9 +68,20 @@ class TrustSettings:
     (`DieEvidence.network_prob`: the frame's inks, the dice table or the composition chose
     it) is judged by its own map (`Calibration.overruled`); None: one map for every die."""
 
+    min_locator_score: float | None = None
+    """A die whose box the locator scored under this (`ReadDie.locator_score`) is marked
+    whatever the roll: a die leaning on the tray's wall, its side face boxed in place of
+    its top and read as surely as a right die; None: never."""
+
     def oversized(self, size_ratio: float) -> bool:
         """Whether a box this many times the side dice have where it lies is marked."""
         return self.max_size_ratio is not None and size_ratio > self.max_size_ratio
+
+    def box_doubted(self, size_ratio: float, locator_score: float) -> bool:
+        """Whether a die is marked whatever the roll for its box: too large for its place
+        (`oversized`), or scored under `min_locator_score` by the locator."""
+        low = self.min_locator_score is not None and locator_score < self.min_locator_score
+        return self.oversized(size_ratio) or low
 
 
 def _logit(p: float) -> float:
@@ -246,13 +257,13 @@ class Calibration:
         return self.roll(math.log(product))
 
     def marked(self, die_probabilities: Sequence[float],
-               oversized: Sequence[bool] | None = None) -> tuple[bool, ...]:
-        """Which dice to mark: each under `die_sure` or `oversized` (`TrustSettings.oversized`),
-        then the least probable of the rest, one at a time, until the unmarked dice's roll
-        probability reaches `roll_sure`."""
+               doubted: Sequence[bool] | None = None) -> tuple[bool, ...]:
+        """Which dice to mark: each under `die_sure` or `doubted` for its box
+        (`TrustSettings.box_doubted`), then the least probable of the rest, one at a time,
+        until the unmarked dice's roll probability reaches `roll_sure`."""
         probs = list(die_probabilities)
-        big = [False] * len(probs) if oversized is None else list(oversized)
-        marks = [p < self.settings.die_sure or odd for p, odd in zip(probs, big, strict=True)]
+        boxes = [False] * len(probs) if doubted is None else list(doubted)
+        marks = [p < self.settings.die_sure or odd for p, odd in zip(probs, boxes, strict=True)]
         for index in sorted(range(len(probs)), key=lambda i: probs[i]):
             rest = [p for p, mark in zip(probs, marks, strict=True) if not mark]
             if self.roll_probability(rest) >= self.settings.roll_sure:
@@ -268,6 +279,7 @@ class Calibration:
             "second_look_below": self.settings.second_look_below,
             "max_size_ratio": self.settings.max_size_ratio,
             "overruled_below": self.settings.overruled_below,
+            "min_locator_score": self.settings.min_locator_score,
             "features": list(FEATURES),
             "weights": None if self.weights is None else [round(w, 6) for w in self.weights],
             "die": self.die.to_dict(),
@@ -283,7 +295,8 @@ class Calibration:
             TrustSettings(float(data["roll_sure"]), float(data["die_sure"]),
                           _optional(data.get("second_look_below")),
                           _optional(data.get("max_size_ratio")),
-                          _optional(data.get("overruled_below"))),
+                          _optional(data.get("overruled_below")),
+                          _optional(data.get("min_locator_score"))),
             str(data.get("classifier_sha256", "")),
             _weights(data),
             None if data.get("overruled") is None else MonotoneMap.from_dict(data["overruled"]),
