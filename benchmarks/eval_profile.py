@@ -65,13 +65,16 @@ FOREIGN_SET_BASE = 8_000_000
 SceneOf = Callable[[int, int], tuple[int, np.ndarray, Sequence]]
 
 
-def rendered_scenes(groups: list[str], first_set: int = 0) -> SceneOf:
+def rendered_scenes(groups: list[str], first_set: int = 0,
+                    ink_spread: float | None = None) -> SceneOf:
     """Scenes of the renderer the networks learnt from: the k-th set evaluated is set
-    first_set + k, in group (first_set + k) mod len(groups)."""
+    first_set + k, in group (first_set + k) mod len(groups); `ink_spread` as
+    `dice_set_scene` takes it (None: the renderer's)."""
 
     def scene_of(index: int, number: int) -> tuple[int, np.ndarray, Sequence]:
         dice_set = first_set + index
-        scene = dice_set_scene(groups[dice_set % len(groups)], dice_set, number)
+        scene = dice_set_scene(groups[dice_set % len(groups)], dice_set, number,
+                               ink_spread=ink_spread)
         return scene_seed(dice_set, number), scene.image, scene.dice
 
     return scene_of
@@ -230,6 +233,12 @@ def main(argv: list[str] | None = None) -> int:
         default="ours",
         help="whose scenes: the training renderer's (ours) or the second one's (foreign)",
     )
+    parser.add_argument(
+        "--ink-spread", type=float, default=None,
+        help="draw each die's ink this many grey levels at most from its set's (the "
+        "renderer's 12, drawn afresh in every scene, unless told; 0: a household's dice "
+        "printed alike, as real dice are)",
+    )
     parser.add_argument("--model", type=Path, default=None, help="classifier (default: shipped)")
     parser.add_argument(
         "--locator", type=Path, default=None, help="top-face locator (.onnx; default: shipped)"
@@ -240,6 +249,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.sets < 1 or args.first_set < 0 or not 0 <= args.teach <= read_from < args.scenes:
         parser.error("need --sets >= 1, --first-set >= 0 and "
                      "0 <= --teach <= --read-from < --scenes")
+    if args.ink_spread is not None and args.ink_spread < 0:
+        parser.error("--ink-spread must be 0 or more")
+    if args.ink_spread is not None and args.renderer == "foreign":
+        parser.error("--ink-spread draws scenes of our renderer; not with --renderer foreign")
     cv2.setNumThreads(1)
     reader = DiceReader(
         FaceClassifier.load(args.model), finder=TopFinder.load(args.locator), threads=1
@@ -254,7 +267,8 @@ def main(argv: list[str] | None = None) -> int:
         except (RuntimeError, ImportError) as error:  # fonts not installed, no Pillow
             parser.error(str(error))
     else:
-        scene_of = rendered_scenes(args.group or list(DEFAULT_GROUPS), args.first_set)
+        scene_of = rendered_scenes(args.group or list(DEFAULT_GROUPS), args.first_set,
+                                   args.ink_spread)
     if args.corrections:
         scores = evaluate_corrections(reader, scene_of, args.sets, args.scenes)
     else:

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from benchmark_modules import load_benchmark
 
-from vision.synth.dice_sets import scene_seed
+from vision.synth.dice_sets import dice_set_scene, scene_seed
+from vision.synth.font_library import MissingFontError
 
 eval_profile = load_benchmark("eval_profile")
 
@@ -16,7 +17,7 @@ eval_profile = load_benchmark("eval_profile")
 def test_a_later_first_set_draws_the_sets_a_longer_run_reaches(monkeypatch):
     drawn = []
 
-    def dice_set_scene(group, dice_set, number):
+    def dice_set_scene(group, dice_set, number, ink_spread=None):
         drawn.append((group, dice_set, number))
         return SimpleNamespace(image=None, dice=())
 
@@ -28,6 +29,34 @@ def test_a_later_first_set_draws_the_sets_a_longer_run_reaches(monkeypatch):
     assert later(0, 0)[0] == scene_seed(40, 0)
     assert drawn == [("held-out-dark", 41, 2), ("held-out-dark", 41, 2),
                      ("held-out-light", 40, 0)]
+
+
+def test_a_household_s_dice_printed_alike_are_the_same_scenes_with_only_the_inks_changed():
+    """`--ink-spread 0`: the household's dice as real dice are, each colour from one ink,
+    in the same scenes (dice, places, mat and lamp) as the renderer's draw."""
+    try:
+        drawn = dice_set_scene("held-out-light", 3, 4)
+    except MissingFontError as error:  # `bash models/install_fonts.sh --held-out` installs them
+        pytest.skip(f"the held-out fonts are not installed: {error}")
+    alike = dice_set_scene("held-out-light", 3, 4, ink_spread=0.0)
+    again = eval_profile.rendered_scenes(["held-out-light"], 3, ink_spread=0.0)(0, 4)
+    assert np.array_equal(again[1], alike.image)
+    assert [d.die for d in alike.dice] == [d.die for d in drawn.dice]
+    np.testing.assert_allclose([d.corners for d in alike.dice], [d.corners for d in drawn.dice])
+    changed = np.any(alike.image != drawn.image, axis=2)
+    assert 0 < changed.mean() < 0.2  # the numerals, not the tray
+    with pytest.raises(ValueError, match="ink_spread"):
+        dice_set_scene("held-out-light", 3, 4, ink_spread=-1.0)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--ink-spread", "-1"], "--ink-spread must be 0 or more"),
+    (["--ink-spread", "0", "--renderer", "foreign"], "not with --renderer foreign"),
+])
+def test_an_impossible_print_is_refused_before_anything_is_read(argv, message, capsys):
+    with pytest.raises(SystemExit):
+        eval_profile.main(argv)
+    assert message in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv", [["--first-set", "-1"], ["--sets", "0"],

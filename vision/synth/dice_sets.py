@@ -25,9 +25,17 @@ def scene_seed(set_index: int, scene: int) -> int:
     return PROFILE_SEED_BASE + set_index * PROFILE_SET_SPAN + scene
 
 
-def dice_set_scene(group_key: str, set_index: int, scene: int) -> Scene:
+def dice_set_scene(group_key: str, set_index: int, scene: int,
+                   ink_spread: float | None = None) -> Scene:
     """Scene `scene` (1280x960) of dice set `set_index`, drawn in the fonts and bodies of
-    the evaluation group `group_key` (`vision.synth.looks.EVAL_GROUPS`)."""
+    the evaluation group `group_key` (`vision.synth.looks.EVAL_GROUPS`).
+
+    `ink_spread`: how far each die's ink strays from its set's (`Conditions.ink_spread`;
+    None: as the renderer draws it, afresh in every scene, so one die's ink changes from
+    scene to scene as a real die's never does; 0: every die of a colour printed alike),
+    every other draw unchanged."""
+    if ink_spread is not None and ink_spread < 0:
+        raise ValueError(f"ink_spread must be 0 or more, got {ink_spread}")
     group = eval_group(group_key)
     set_seed = scene_seed(set_index, 0)
     rng = np.random.default_rng([set_seed, 11])
@@ -42,4 +50,6 @@ def dice_set_scene(group_key: str, set_index: int, scene: int) -> Scene:
         inks=dice_set.inks,
         white_balance=random_white_balance(rng),
     )
+    if ink_spread is not None:
+        conditions = dataclasses.replace(conditions, ink_spread=ink_spread)
     return render_scene(seed, conditions=conditions)
