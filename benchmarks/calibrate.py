@@ -465,6 +465,8 @@ def main(argv: list[str] | None = None) -> int:
                         "with --records, such records may be fitted on beside the others, each "
                         "view of them held to the target on its own")
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
+    parser.add_argument("--locator", type=Path, default=None,
+                        help="top-face locator (.onnx; default: shipped)")
     parser.add_argument("--output", type=Path, default=CALIBRATION_FILE)
     parser.add_argument("--records", type=Path, default=None, nargs="+",
                         help="an .npz of what was read: loaded if it exists, else written; "
@@ -490,7 +492,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.records is not None and len(args.records) > 1:
             parser.error("--records: several files are read together only when all exist")
         try:
-            reader = DiceReader(classifier, threads=1, finder=TopFinder.load(),
+            reader = DiceReader(classifier, threads=1, finder=TopFinder.load(args.locator),
                                 calibration=None, second_look_below=second_look)
             records = read_records(reader, args.first_seed, args.scenes, args.ink_spread)
         except RuntimeError as error:  # the held-out fonts are not installed

@@ -126,6 +126,7 @@ class LocatorConfig:
     real_share: float = 0.25
     device: str = "cpu"
     steep_share: float = 0.0
+    lean_share: float | None = None
 
 
 def _window(text: str) -> tuple[int, int]:
@@ -186,6 +187,14 @@ def add_locator_arguments(parser: argparse.ArgumentParser) -> None:
         help="share of the real-world scenes seen as a phone held over the tray sees them: "
         "tipped up to 35 degrees, small dice, the white balance off (0: none)",
     )
+    parser.add_argument(
+        "--lean-share",
+        type=float,
+        default=defaults.lean_share,
+        help="share of the real-world scenes with some dice leaning on the tray wall "
+        "(default: the renderer's, 0.35), so the network sees more side faces that are "
+        "not tops",
+    )
 
 
 def locator_config_from_args(args: argparse.Namespace) -> LocatorConfig:
@@ -196,6 +205,9 @@ def locator_config_from_args(args: argparse.Namespace) -> LocatorConfig:
         raise ValueError(f"--real-share must be between 0 and 1, got {share}")
     if not 0 <= args.steep_share <= 1:
         raise ValueError(f"--steep-share must be between 0 and 1, got {args.steep_share}")
+    lean = args.lean_share
+    if lean is not None and not 0 <= lean <= 1:
+        raise ValueError(f"--lean-share must be between 0 and 1, got {lean}")
     folder = args.real_photos
     if folder is not None and not (Path(folder) / "images").is_dir():
         raise ValueError(f"--real-photos {folder}: no images/ folder there")

@@ -102,6 +102,26 @@ def test_top_faces_never_overlap_and_clusters_and_tilts_occur():
     assert touching > 0 and tilted > 0
 
 
+def test_a_training_may_ask_for_more_dice_leaning_on_the_wall_or_none():
+    """`tilt_share` (the locator's `--lean-share`): the share of scenes that lean dice on
+    the tray wall, the renderer's (0.35) unless asked."""
+    leaning = {None: 0, 1.0: 0}
+    for seed in range(40):
+        for share in leaning:
+            rng = np.random.default_rng([seed, 3])
+            conditions = random_conditions(rng, (640, 480))
+            placed = random_placements(rng, list(random_roll(rng)), conditions, (640, 480),
+                                       tilt_share=share)
+            leaning[share] += sum(p.tilt > 0 for p in placed)
+    assert leaning[1.0] > 1.5 * leaning[None] > 0
+    for seed in range(10):
+        rng = np.random.default_rng([seed, 3])
+        conditions = random_conditions(rng, (640, 480))
+        flat = random_placements(rng, list(random_roll(rng)), conditions, (640, 480),
+                                 tilt_share=0.0)
+        assert not any(p.tilt for p in flat)
+
+
 @pytest.mark.slow
 def test_every_top_face_lies_inside_the_picture():
     # A tray at the frame's edge, seen from low down: a die leaning on the wall there

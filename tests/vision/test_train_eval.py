@@ -153,6 +153,10 @@ def test_locator_options_are_checked_without_torch():
     assert locator_config_from_args(_parse_locator("--steep-share", "0.5")).steep_share == 0.5
     with pytest.raises(ValueError, match="--steep-share must be between 0 and 1"):
         locator_config_from_args(_parse_locator("--steep-share", "1.5"))
+    assert locator_config_from_args(_parse_locator()).lean_share is None  # the renderer's
+    assert locator_config_from_args(_parse_locator("--lean-share", "0.8")).lean_share == 0.8
+    with pytest.raises(ValueError, match="--lean-share must be between 0 and 1"):
+        locator_config_from_args(_parse_locator("--lean-share", "-0.1"))
 
 
 def test_cli_refuses_bad_locator_options_before_importing_torch(capsys):

@@ -112,7 +112,7 @@ def render_locator_sample(seed: int, look: LookMix | None = None) -> tuple[np.nd
     if look.steep_share and rng.random() < look.steep_share:  # no draw without steep views
         conditions, degrees, azimuth = steep_conditions(rng, conditions, size, STEEP_TRAINING_VIEW)
         tilt = (degrees, azimuth)
-    placements = random_placements(rng, dice, conditions, size)
+    placements = random_placements(rng, dice, conditions, size, look.lean_share)
     scene = render_scene(
         seed, placements=placements, conditions=conditions, hand=hand, motion_blur=blur
     )

@@ -191,6 +191,8 @@ class LookMix:
     dark_share: float | None = None  # with `dark` None: this share of bodies dark (None: BODIES')
     wide_ink_share: float = 0.0  # share of outline sets with WIDE_INKS (training only)
     steep_share: float = 0.0  # share of training scenes seen by a phone's tipped camera
+    lean_share: float | None = None  # share of scenes with dice leaning on the wall (None: the
+    # renderer's `placement.TILT_SHARE`; training only)
 
     def apply(self, rng: np.random.Generator, conditions: Conditions) -> Conditions:
         """`conditions` as one scene of this mix shows them."""

@@ -146,9 +146,12 @@ def random_placements(
     dice: Sequence[Die],
     conditions: Conditions,
     size: tuple[int, int] = (1280, 960),
+    tilt_share: float | None = None,
 ) -> list[Placement]:
     """Place `dice` on the mat: scattered, in touching clusters, some tilted on the wall.
 
+    `tilt_share`: the share of scenes in which some dice lean on the tray wall (None:
+    TILT_SHARE; a training may ask for more of them than the renderer draws).
     Top faces never overlap; a die that finds no free spot after many tries is
     dropped with a log message (only on a mat far too small for its dice).
     """
@@ -156,7 +159,7 @@ def random_placements(
     bounds = tray_interior(conditions, size)
     left, top, right, bottom = bounds
     clusters = rng.random() < CLUSTER_SHARE
-    tilts = rng.random() < TILT_SHARE
+    tilts = rng.random() < (TILT_SHARE if tilt_share is None else tilt_share)
     placements: list[Placement] = []
     shapes: list[np.ndarray] = []
     for die in dice:
