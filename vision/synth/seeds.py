@@ -22,6 +22,7 @@ training must never be used to measure. Each use owns a range:
 | TRUST_REPORT_SEED_BASE (2,008,000,000) .. | scenes the trust figures are reported on         |
 | PROFILE_SEED_BASE (2.4 * 10**9) ..     | dice-profile evaluation: set k, scene j is         |
 |                                        | `+ k * PROFILE_SET_SPAN + j`                        |
+| OTHER_DICE_SEED_BASE (2.5 * 10**9) ..  | trays of dice that are not Phase 10 dice (evaluation) |
 
 Runs may use run seeds 0..LOCATOR_RUN_SEEDS - 1 for the locator, so its ranges end
 below HELD_OUT_SEED_BASE; the classifier's stay below EVAL_SEED_BASE (checked where
@@ -74,6 +75,10 @@ that share one dice set, as a household's own dice."""
 
 PROFILE_SET_SPAN: Final[int] = 1_000
 """Scenes per dice set in the profile evaluation (set k's scenes start at k * this)."""
+
+OTHER_DICE_SEED_BASE: Final[int] = 2_500_000_000
+"""First seed of the trays of other dice's faces (`vision.synth.other_dice`,
+`benchmarks/eval_other_dice.py`), above every set of the profile evaluation."""
 
 TUNING_SEED_BASE: Final[int] = 2_006_000_000
 """First seed of the scenes a threshold of the reader (`vision.read.settings`) is tuned on:

@@ -1,0 +1,116 @@
+"""Numeral dice that are not Phase 10 dice, drawn flat on an empty tray.
+
+A household's table holds other dice too: a d20's triangle, a d10's kite, a d12's
+pentagon, a six-sided die with plain black numerals up to 20. None of them is a Phase 10
+face, and the reader must never show one as a sure face (issue: "not a Phase 10 face is
+not a face"). These scenes are a first, flat stand-in for them: each die is its top face
+only (a filled outline with a rim and a numeral in an outline font), laid on one of the
+renderer's empty trays, so what the reader makes of a numeral on a foreign face can be
+counted (`benchmarks/eval_other_dice.py`). Drawing only; Pillow draws the numerals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import cv2
+import numpy as np
+
+#: Unit outlines of the faces drawn (x, y about the face's centre, radius 1).
+SHAPES: Final[dict[str, tuple[tuple[float, float], ...]]] = {
+    "triangle": tuple((float(np.cos(a)), float(np.sin(a)))
+                      for a in np.radians([-90, 30, 150])),  # d4, d8, d20
+    "square": tuple((float(np.cos(a)), float(np.sin(a)))
+                    for a in np.radians([-45, 45, 135, 225])),  # a plain six-sided die
+    "kite": ((0.0, -1.2), (0.8, -0.1), (0.0, 0.9), (-0.8, -0.1)),  # d10
+    "pentagon": tuple((float(np.cos(a)), float(np.sin(a)))
+                      for a in np.radians(np.arange(5) * 72 - 90)),  # d12
+    "hexagon": tuple((float(np.cos(a)), float(np.sin(a)))
+                     for a in np.radians(np.arange(6) * 60 - 90)),
+}
+#: Body colours (BGR): ivory, white, black, and the usual coloured plastics.
+BODIES: Final[tuple[tuple[int, int, int], ...]] = (
+    (228, 235, 235), (250, 250, 250), (20, 20, 20), (40, 40, 40),
+    (150, 30, 30), (30, 40, 150), (40, 120, 40), (60, 200, 200),
+)
+#: The face's size, as its outline's radius in pixels (Phase 10 tops are 40 to 90 px).
+RADIUS: Final[tuple[float, float]] = (28.0, 48.0)
+
+
+@dataclass(frozen=True)
+class OtherDie:
+    """One drawn face: its shape, where it lies (pixels), its outline and its numeral."""
+
+    shape: str
+    centre: tuple[float, float]
+    radius: float
+    outline: np.ndarray  # (K, 2) float32, pixels
+    text: str
+
+
+@dataclass(frozen=True)
+class OtherDiceScene:
+    image: np.ndarray  # BGR uint8
+    dice: tuple[OtherDie, ...]
+
+
+def other_dice_scene(seed: int, fonts: Sequence[str], count: int = 10,
+                     size: tuple[int, int] = (1280, 960)) -> OtherDiceScene:
+    """Up to `count` faces of other dice (apart from one another) on the empty tray of
+    scene `seed`, their numerals (1 to 20) in one of `fonts` (outline font files)."""
+    from vision.synth import render_scene  # the renderer draws the tray
+
+    if not fonts:
+        raise ValueError("no font to draw the numerals with")
+    rng = np.random.default_rng([seed, 99])
+    image = render_scene(seed, dice=[], size=size).image.copy()
+    width, height = size
+    dice: list[OtherDie] = []
+    for _ in range(count):
+        radius = float(rng.uniform(*RADIUS))
+        centre = (float(rng.uniform(0.2, 0.8) * width), float(rng.uniform(0.2, 0.8) * height))
+        if any(np.hypot(centre[0] - d.centre[0], centre[1] - d.centre[1])
+               < 2.4 * max(radius, d.radius) for d in dice):
+            continue  # one draw per die: a crowded tray holds fewer
+        shape = list(SHAPES)[int(rng.integers(len(SHAPES)))]
+        angle = float(rng.uniform(0, 2 * np.pi))
+        outline = _outline(shape, centre, radius, angle)
+        body = BODIES[int(rng.integers(len(BODIES)))]
+        ink = _ink(rng, body)
+        text = str(int(rng.integers(1, 21)))
+        font = fonts[int(rng.integers(len(fonts)))]
+        cv2.fillPoly(image, [np.int32(np.round(outline))], body, lineType=cv2.LINE_AA)
+        rim = tuple(int(v * 0.7) for v in body)
+        cv2.polylines(image, [np.int32(np.round(outline))], True, rim, 2, cv2.LINE_AA)
+        small = shape in ("triangle", "kite")  # the numeral fits the narrower face
+        image = _numeral(image, centre, text, font, radius * (0.8 if small else 1.0), ink)
+        dice.append(OtherDie(shape, centre, radius, outline, text))
+    return OtherDiceScene(image, tuple(dice))
+
+
+def _outline(shape: str, centre: tuple[float, float], radius: float,
+             angle: float) -> np.ndarray:
+    c, s = np.cos(angle), np.sin(angle)
+    return np.array([(centre[0] + radius * (c * x - s * y), centre[1] + radius * (s * x + c * y))
+                     for x, y in SHAPES[shape]], np.float32)
+
+
+def _ink(rng: np.random.Generator, body: tuple[int, int, int]) -> tuple[int, int, int]:
+    """White on a dark body; on a light one black most often, else any colour."""
+    if sum(body) < 300:
+        return (245, 245, 245)
+    if rng.random() < 0.6:
+        return (20, 20, 20)
+    return tuple(int(v) for v in rng.integers(0, 200, 3))  # type: ignore[return-value]
+
+
+def _numeral(image: np.ndarray, centre: tuple[float, float], text: str, font: str,
+             height: float, ink: tuple[int, int, int]) -> np.ndarray:
+    from PIL import Image, ImageDraw, ImageFont  # drawing only
+
+    picture = Image.fromarray(np.ascontiguousarray(image[..., ::-1]))
+    ImageDraw.Draw(picture).text(centre, text, font=ImageFont.truetype(font, max(8, int(height))),
+                                 fill=tuple(reversed(ink)), anchor="mm")
+    return np.ascontiguousarray(np.asarray(picture)[..., ::-1])
