@@ -81,9 +81,10 @@ def other_dice_scene(seed: int, fonts: Sequence[str], count: int = 10,
         ink = _ink(rng, body)
         text = str(int(rng.integers(1, 21)))
         font = fonts[int(rng.integers(len(fonts)))]
-        cv2.fillPoly(image, [np.int32(np.round(outline))], body, lineType=cv2.LINE_AA)
+        points = np.round(outline).astype(np.int32)
+        cv2.fillPoly(image, [points], body, lineType=cv2.LINE_AA)
         rim = tuple(int(v * 0.7) for v in body)
-        cv2.polylines(image, [np.int32(np.round(outline))], True, rim, 2, cv2.LINE_AA)
+        cv2.polylines(image, [points], True, rim, 2, cv2.LINE_AA)
         small = shape in ("triangle", "kite")  # the numeral fits the narrower face
         image = _numeral(image, centre, text, font, radius * (0.8 if small else 1.0), ink)
         dice.append(OtherDie(shape, centre, radius, outline, text))
