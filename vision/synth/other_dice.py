@@ -68,6 +68,7 @@ def other_dice_scene(seed: int, fonts: Sequence[str], count: int = 10,
     image = render_scene(seed, dice=[], size=size).image.copy()
     width, height = size
     dice: list[OtherDie] = []
+    numerals: list[tuple[tuple[float, float], str, str, float, tuple[int, int, int]]] = []
     for _ in range(count):
         radius = float(rng.uniform(*RADIUS))
         centre = (float(rng.uniform(0.2, 0.8) * width), float(rng.uniform(0.2, 0.8) * height))
@@ -86,9 +87,9 @@ def other_dice_scene(seed: int, fonts: Sequence[str], count: int = 10,
         rim = tuple(int(v * 0.7) for v in body)
         cv2.polylines(image, [points], True, rim, 2, cv2.LINE_AA)
         small = shape in ("triangle", "kite")  # the numeral fits the narrower face
-        image = _numeral(image, centre, text, font, radius * (0.8 if small else 1.0), ink)
+        numerals.append((centre, text, font, radius * (0.8 if small else 1.0), ink))
         dice.append(OtherDie(shape, centre, radius, outline, text))
-    return OtherDiceScene(image, tuple(dice))
+    return OtherDiceScene(_with_numerals(image, numerals), tuple(dice))
 
 
 def _outline(shape: str, centre: tuple[float, float], radius: float,
@@ -107,11 +108,17 @@ def _ink(rng: np.random.Generator, body: tuple[int, int, int]) -> tuple[int, int
     return tuple(int(v) for v in rng.integers(0, 200, 3))  # type: ignore[return-value]
 
 
-def _numeral(image: np.ndarray, centre: tuple[float, float], text: str, font: str,
-             height: float, ink: tuple[int, int, int]) -> np.ndarray:
+def _with_numerals(
+    image: np.ndarray,
+    numerals: Sequence[tuple[tuple[float, float], str, str, float, tuple[int, int, int]]],
+) -> np.ndarray:
+    """`image` (BGR) with each (centre, text, font file, height, BGR ink) drawn, centred,
+    in one pass of Pillow (the faces lie apart, so the order does not matter)."""
     from PIL import Image, ImageDraw, ImageFont  # drawing only
 
     picture = Image.fromarray(np.ascontiguousarray(image[..., ::-1]))
-    ImageDraw.Draw(picture).text(centre, text, font=ImageFont.truetype(font, max(8, int(height))),
-                                 fill=tuple(reversed(ink)), anchor="mm")
+    draw = ImageDraw.Draw(picture)
+    for centre, text, font, height, ink in numerals:
+        draw.text(centre, text, font=ImageFont.truetype(font, max(8, int(height))),
+                  fill=tuple(reversed(ink)), anchor="mm")
     return np.ascontiguousarray(np.asarray(picture)[..., ::-1])
