@@ -15,6 +15,9 @@ file. Without `--fit`, the shipped calibration is checked on the scenes asked fo
 reliability table per die and per roll (confidence bins against the share right) and
 the expected calibration error.
 `--records FILE` keeps what was read (an .npz), so a fit can be tried again in seconds.
+Dice the face probe doubts as another numeral die's face (`vision.read.face_probe`) are
+marked whatever the roll, as the reader marks them; `--no-face-probe` leaves them to the
+roll, as the reader read before it had a probe.
 `--ink-spread N` draws the same scenes with each die's ink at most N grey levels from its
 set's (the renderer's 12 unless told; 0: a set's dice printed alike); records of such
 scenes may be fitted on beside the others, each of their views held to the target apart.
@@ -34,6 +37,7 @@ import numpy as np
 from scorer.dice import FULL_ROLL
 from vision.evaluation import STEEP_VIEW, evaluation_scene, match_dice
 from vision.read.classifier import FaceClassifier
+from vision.read.face_probe import PROBE_FILE, FaceProbe
 from vision.read.pipeline import DiceReader, evidence_of, size_ratios
 from vision.read.tops import TopFinder
 from vision.read.trust import (
@@ -96,6 +100,7 @@ class Records:
     size_ratio: np.ndarray | None = None  # (D,) box side over the side dice have there
     ink_spread: np.ndarray | None = None  # (S,) the dice's ink spread asked (NaN: the renderer's)
     locator_score: np.ndarray | None = None  # (D,) the locator's confidence in the die's box
+    phase10_odds: np.ndarray | None = None  # (D,) the face probe's odds (NaN: not probed)
 
     def save(self, path: Path) -> None:
         np.savez_compressed(path, **{k: v for k, v in self.__dict__.items() if v is not None})
@@ -138,6 +143,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
     size_ratio: list[float] = []
     spreads: list[float] = []
     locator_score: list[float] = []
+    phase10_odds: list[float] = []
     by_place = reader.settings.sort.doubtful_face.by_place
     index = 0
     for number, (view, key) in enumerate((v, g) for v in VIEWS for g in GROUPS):
@@ -163,6 +169,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
                 aspect.append(evidence.aspect)
                 agreement.append(evidence.agreement)
                 locator_score.append(die.locator_score)
+                phase10_odds.append(np.nan if die.phase10_odds is None else die.phase10_odds)
             found.append(reading.found_count())
             flagged.append(bool(reading.flags))
             complete.append(shown_complete(reading))
@@ -175,7 +182,8 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
                    np.array(read_as), np.array(truth), np.array(runner_up),
                    np.array(network_prob), np.array(side), np.array(aspect),
                    np.array(found), np.array(flagged, bool), np.array(agreement),
-                   np.array(size_ratio), np.array(spreads), np.array(locator_score))
+                   np.array(size_ratio), np.array(spreads), np.array(locator_score),
+                   np.array(phase10_odds, np.float64))
 
 
 def evidences(records: Records) -> list[DieEvidence]:
@@ -249,24 +257,29 @@ def dice_of_scenes(records: Records) -> list[np.ndarray]:
     return [order[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
-def doubted_boxes(records: Records, calibration: Calibration) -> np.ndarray:
-    """(D,) whether each die is marked for its box under `calibration` (too large for its
-    place, or scored low by the locator; records without a field: never for that)."""
+def doubted_boxes(records: Records, calibration: Calibration,
+                  probe: FaceProbe | None = None) -> np.ndarray:
+    """(D,) whether each die is marked whatever the roll under `calibration` and `probe`:
+    its box too large for its place, or scored low by the locator, or its face doubted by
+    the probe as another die's (records without a field: never for that)."""
     count = len(records.scene)
     ratios = records.size_ratio if records.size_ratio is not None else np.ones(count)
     scores = records.locator_score if records.locator_score is not None else np.ones(count)
+    odds = records.phase10_odds if records.phase10_odds is not None else np.full(count, np.nan)
     return np.array([calibration.settings.box_doubted(float(r), float(s))
-                     for r, s in zip(ratios, scores, strict=True)], bool)
+                     or (probe is not None and probe.doubts(None if np.isnan(o) else float(o)))
+                     for r, s, o in zip(ratios, scores, odds, strict=True)], bool)
 
 
 def simulate(records: Records, calibration: Calibration,
-             probs: np.ndarray | None = None) -> dict[str, float]:
+             probs: np.ndarray | None = None, probe: FaceProbe | None = None
+             ) -> dict[str, float]:
     """Rolls shown as sure and sure but wrong (of all scenes), dice right and unmarked and
-    wrong and unmarked (of all read dice), under `calibration`'s marking (`probs`: the
-    dice's probabilities under it, when already known)."""
+    wrong and unmarked (of all read dice), under `calibration`'s marking and `probe`'s
+    (`probs`: the dice's probabilities under the calibration, when already known)."""
     if probs is None:
         probs = die_probabilities(records, calibration)
-    doubted = doubted_boxes(records, calibration)
+    doubted = doubted_boxes(records, calibration, probe)
     sure = sure_wrong = right_unmarked = silent = 0
     for scene, mine in enumerate(dice_of_scenes(records)):
         marks = np.array(calibration.marked(list(probs[mine]), list(doubted[mine])), bool)
@@ -281,14 +294,14 @@ def simulate(records: Records, calibration: Calibration,
             "dice_right_unmarked": right_unmarked / dice, "dice_silent": silent / dice}
 
 
-def sure_at(records: Records, calibration: Calibration,
-            probs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def sure_at(records: Records, calibration: Calibration, probs: np.ndarray,
+            probe: FaceProbe | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per scene: whether any roll threshold could show it as sure (shown complete, no die
-    under `die_sure`, none doubted for its box), the probability of its roll with
+    under `die_sure`, none doubted for its box or by `probe`), the probability of its roll with
     every die unmarked, and whether every die read is right. At threshold t a scene is
     shown as sure exactly when the first holds and the second reaches t (`simulate`,
     `Calibration.marked`): so a threshold is tried in one comparison, not a re-marking."""
-    doubted = doubted_boxes(records, calibration)
+    doubted = doubted_boxes(records, calibration, probe)
     scenes = dice_of_scenes(records)
     eligible = np.array([bool(records.complete[s]) and not doubted[dice].any()
                          and not (probs[dice] < calibration.settings.die_sure).any()
@@ -302,14 +315,15 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
         weighted: bool = False, second_look_below: float | None = None,
         max_size_ratio: float | None = None,
         overruled_below: float | None = None,
-        min_locator_score: float | None = None) -> Calibration:
+        min_locator_score: float | None = None, probe: FaceProbe | None = None
+        ) -> Calibration:
     """The die score's weights (logistic, on every feature `DieEvidence` has; `weighted`
     False: the raw score), its map to the share right (isotonic; the dice the classifier
     believes less than `overruled_below` apart, on a map of their own), the roll's map,
     and the lowest roll threshold keeping sure-but-wrong rolls within `target` of the
     rolls of each view (upright, steep), dice whose box is more than `max_size_ratio`
-    times the size at its place, or scored under `min_locator_score` by the locator,
-    marked whatever the roll."""
+    times the size at its place, or scored under `min_locator_score` by the locator, or
+    doubted by the face `probe`, marked whatever the roll."""
     dice = evidences(records)
     weights = None
     if weighted:
@@ -339,7 +353,8 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
     # read with their dice printed otherwise (`--ink-spread`) are views of their own.
     views = scene_views(records)
     eligible, roll, all_right = sure_at(
-        records, Calibration(die_map, roll_map, settings, sha256, weights, overruled), probs)
+        records, Calibration(die_map, roll_map, settings, sha256, weights, overruled), probs,
+        probe)
     best = None
     for roll_sure in np.round(np.arange(0.50, 0.99951, 0.0005), 4):
         candidate = Calibration(die_map, roll_map, replace(settings, roll_sure=float(roll_sure)),
@@ -348,7 +363,7 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
         worst = max((float(sure_wrong[views == key].mean()) for key in set(views)), default=0.0)
         if worst <= target:
             best = candidate
-            figures = simulate(records, candidate, probs)
+            figures = simulate(records, candidate, probs, probe)
             print(f"roll threshold {roll_sure}: {json.dumps(rounded(figures))}, every slice "
                   f"within {target}", file=sys.stderr)
             break
@@ -402,7 +417,7 @@ def reliability(probs: np.ndarray, right: np.ndarray) -> tuple[list[dict], float
     return rows, round(float(error), 5)
 
 
-def report(records: Records, calibration: Calibration) -> dict:
+def report(records: Records, calibration: Calibration, probe: FaceProbe | None = None) -> dict:
     probs = die_probabilities(records, calibration)
     die_rows, die_ece = reliability(probs, records.right)
     _, y, dice = roll_rows(records, probs)
@@ -413,7 +428,7 @@ def report(records: Records, calibration: Calibration) -> dict:
     for labels in (views, slices):  # each view, then each slice
         for key in sorted(set(labels)):
             by_slice[str(key)] = rounded(simulate(part(records, np.flatnonzero(labels == key)),
-                                                  calibration))
+                                                  calibration, probe=probe))
     overruled = np.array([calibration.is_overruled(e) for e in evidences(records)], bool)
     judged_apart = {"dice": int(overruled.sum()),
                     "mean_probability": round(float(probs[overruled].mean()), 4),
@@ -421,7 +436,8 @@ def report(records: Records, calibration: Calibration) -> dict:
                     } if overruled.any() else {"dice": 0}
     return {"dice": {"table": die_rows, "ece": die_ece}, "overruled": judged_apart,
             "rolls": {"table": roll_rows_, "ece": roll_ece},
-            "marking": rounded(simulate(records, calibration)), "by_slice": by_slice}
+            "marking": rounded(simulate(records, calibration, probe=probe)),
+            "by_slice": by_slice}
 
 
 def print_table(title: str, rows: list[dict], ece: float) -> None:
@@ -458,6 +474,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-locator-score", type=float, default=MIN_LOCATOR_SCORE,
                         help="with --fit: mark a die whose box the locator scored under this (a "
                         f"die leaning on the tray's wall; {MIN_LOCATOR_SCORE}); 0: never")
+    parser.add_argument("--face-probe", type=Path, default=PROBE_FILE,
+                        help="the face probe whose doubts mark dice (models/face_probe.json)")
+    parser.add_argument("--no-face-probe", action="store_true",
+                        help="no die marked for the face probe's doubt (as before it)")
     parser.add_argument("--ink-spread", type=float, default=None,
                         help="draw each die's ink this many grey levels at most from its set's "
                         "(the renderer's 12 unless told; 0: every die of a colour printed "
@@ -486,6 +506,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.fit:  # checking a calibration: read as the reader will with it
         shipped = Calibration.load(args.output, classifier.sha256)
         second_look = None if shipped is None else shipped.settings.second_look_below
+    # The probe's odds are recorded whenever there is one; its doubts mark dice unless told.
+    loaded = FaceProbe.load(args.face_probe, classifier.sha256)
+    probe = None if args.no_face_probe else loaded
     if args.records is not None and all(path.exists() for path in args.records):
         records = joined([Records.load(path) for path in args.records])
     else:
@@ -493,7 +516,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--records: several files are read together only when all exist")
         try:
             reader = DiceReader(classifier, threads=1, finder=TopFinder.load(args.locator),
-                                calibration=None, second_look_below=second_look)
+                                calibration=None, second_look_below=second_look,
+                                face_probe=loaded or False)
             records = read_records(reader, args.first_seed, args.scenes, args.ink_spread)
         except RuntimeError as error:  # the held-out fonts are not installed
             parser.error(str(error))
@@ -502,14 +526,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.fit:
         calibration = fit(records, args.target, args.die_sure, classifier.sha256, args.weighted,
                           second_look, args.max_size_ratio or None,
-                          args.overruled_below or None, args.min_locator_score or None)
+                          args.overruled_below or None, args.min_locator_score or None, probe)
         calibration.save(args.output)
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         calibration = Calibration.load(args.output, classifier.sha256)
         if calibration is None:
             parser.error(f"no calibration for this classifier at {args.output}; fit one first")
-    result = report(records, calibration)
+    result = report(records, calibration, probe)
     if args.json:
         print(json.dumps(result))
         return 0

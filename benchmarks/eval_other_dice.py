@@ -10,6 +10,8 @@ trays. None is a Phase 10 face. Per shape: the faces drawn, the share found (rea
 listed as unreadable within the face's radius), and `sure_face_share`, the share of
 those found that the reader shows as a die with no mark, as `eval_real.py` counts the
 real pip dice. A roll of such faces should never be shown as sure either.
+`--no-face-probe` reads without the face probe (`vision.read.face_probe`), as the reader
+read before it.
 """
 
 from __future__ import annotations
@@ -76,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="top-face locator (.onnx; default: shipped)")
     parser.add_argument("--model", type=Path, default=None,
                         help="face classifier (.onnx; default: shipped)")
+    parser.add_argument("--no-face-probe", action="store_true",
+                        help="read without the face probe (as before it)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.scenes < 1 or args.first_scene < 0:
@@ -86,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     cv2.setNumThreads(1)
     reader = DiceReader(FaceClassifier.load(args.model), threads=1,
-                        finder=TopFinder.load(args.locator))
+                        finder=TopFinder.load(args.locator),
+                        face_probe=not args.no_face_probe)
     figures = evaluate(reader, fonts, OTHER_DICE_SEED_BASE + args.first_scene, args.scenes)
     if args.json:
         print(json.dumps(figures))

@@ -61,6 +61,9 @@ class ReadDie:
     """The locator's confidence that the box is a die's top (`vision.read.tops.box_score`):
     a die leaning on the tray's wall, its side face boxed in place of its top, scores
     lower than a die lying flat however surely its face is read."""
+    phase10_odds: float | None = None
+    """The face probe's log-odds that the crop is a Phase 10 face rather than another
+    numeral die's (`vision.read.face_probe`); None where the reader has no probe."""
 
     @property
     def right_probability(self) -> float:

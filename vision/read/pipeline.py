@@ -27,6 +27,7 @@ from scorer.dice_set import PRINTED_DICE, DiceSet
 from vision.read.body_check import body_colours, never_odd, odd_bodies
 from vision.read.decode import DecodedFace, by_face, decode, face_probabilities
 from vision.read.die_shape import SizeByPlace, median_ratios
+from vision.read.face_probe import FaceProbe
 from vision.read.focus import is_soft, sharpened
 from vision.read.frame_colours import FrameColours, crop_lightness
 from vision.read.frame_inks import ink_chroma
@@ -139,6 +140,7 @@ class DiceReader:
         calibration: Calibration | None | bool = True,
         dice_set: DiceSet = PRINTED_DICE,
         second_look_below: float | None | bool = True,
+        face_probe: FaceProbe | None | bool = True,
     ) -> None:
         """`tray`: a polygon of (x, y) pixel points; dice outside it are ignored.
         `settings`: every stage's thresholds (`vision.read.settings`; the shipped ones by
@@ -150,7 +152,11 @@ class DiceReader:
         which the decoding matches a reading to (the household's own layout).
         `second_look_below`: read a crop again at two other quarter turns when its most
         likely value is believed less than this (`vision.read.trust.TrustSettings`); True
-        takes the calibration's (which was fitted with it), None or False never."""
+        takes the calibration's (which was fitted with it), None or False never.
+        `face_probe`: what tells a Phase 10 face from another numeral die's
+        (`vision.read.face_probe`); a die it doubts is marked whatever the roll. True loads
+        the one fitted on the classifier (`models/face_probe.json`), None or False never
+        doubts a die for its kind."""
         self.settings = settings
         if classifier is None:
             from vision.read.classifier import FaceClassifier
@@ -180,6 +186,10 @@ class DiceReader:
         self.second_look_below: float | None = (
             None if second_look_below is False or second_look_below is None
             else float(second_look_below))
+        if face_probe is True:
+            face_probe = FaceProbe.load(
+                classifier_sha256=getattr(classifier, "sha256", None) or None)
+        self.face_probe: FaceProbe | None = face_probe or None
 
     @property
     def turns(self) -> int:
@@ -272,10 +282,18 @@ class DiceReader:
             evidence=self.colour_evidence(candidates),
             dice_set=self.dice_set,
         )
-        dice = _read_dice(candidates, decoding.faces, self.settings.sort)
+        dice = _read_dice(candidates, decoding.faces, self.settings.sort,
+                          self._phase10_odds(readout, keep))
         flags += [flag for flag in decoding.flags if flag not in flags]
         dice, roll_probability = self._trusted(dice)
         return Reading(tuple(dice), size, tuple(flags), unreadable, roll_probability)
+
+    def _phase10_odds(self, readout: Readout, index: np.ndarray) -> np.ndarray | None:
+        """The face probe's odds of boxes `index` (None without a probe or descriptors)."""
+        probe = self.face_probe
+        if probe is None or readout.descriptors is None:
+            return None
+        return probe.odds(readout.descriptors[index])
 
     def sort_out(self, readout: Readout) -> Candidates:
         """Which of the readout's boxes are dice to decode, which are dice that cannot be
@@ -319,7 +337,11 @@ class DiceReader:
         """The dice with their calibrated probabilities and marks (`vision.read.trust`), and the
         probability that all of them are right; without a calibration, as decoded."""
         calibration = self.calibration
+        probe = self.face_probe
+        kind_doubted = [probe is not None and probe.doubts(die.phase10_odds) for die in dice]
         if calibration is None:
+            dice = [replace(die, unsure=True) if doubt else die
+                    for die, doubt in zip(dice, kind_doubted, strict=True)]
             return dice, float(np.prod([die.right_probability for die in dice]))
         # The plain score reads only the posterior, the face belief and (to choose the map)
         # the network's own belief: the box's shape is measured only for a calibration
@@ -331,8 +353,8 @@ class DiceReader:
         settings = calibration.settings
         ratios = (size_ratios(dice, self.settings.sort.doubtful_face.by_place)
                   if settings.max_size_ratio is not None else np.ones(len(dice)))
-        doubted = [settings.box_doubted(float(ratio), die.locator_score)
-                   for ratio, die in zip(ratios, dice, strict=True)]
+        doubted = [settings.box_doubted(float(ratio), die.locator_score) or kind
+                   for ratio, die, kind in zip(ratios, dice, kind_doubted, strict=True)]
         marks = calibration.marked(probs, doubted)
         trusted = [
             replace(die, probability=round(p, 4),  # a legible die stays marked
@@ -433,10 +455,13 @@ def _unreadable_dice(candidates: Candidates) -> tuple[UnreadableDie, ...]:
 
 
 def _read_dice(candidates: Candidates, faces: Sequence[DecodedFace],
-               sort: SortSettings) -> list[ReadDie]:
-    """Each decoded die with where it lies and the classifier's own beliefs, top to
-    bottom, left to right."""
+               sort: SortSettings, phase10_odds: np.ndarray | None = None) -> list[ReadDie]:
+    """Each decoded die with where it lies, the classifier's own beliefs and the face
+    probe's odds (`phase10_odds`, in `candidates.dice` order), top to bottom, left to
+    right."""
     readout = candidates.readout
+    odds = ([None] * len(faces) if phase10_odds is None
+            else [round(float(value), 4) for value in phase10_odds])
     dice = [
         ReadDie(
             die=face.die,
@@ -449,8 +474,9 @@ def _read_dice(candidates: Candidates, faces: Sequence[DecodedFace],
             network_prob=round(float(_network_prob(readout, int(index), face.die)), 6),
             agreement=_agreement(readout, int(index), face.die),
             locator_score=_locator_score(readout.located, int(index)),
+            phase10_odds=kind,
         )
-        for face, index in zip(faces, candidates.dice, strict=True)
+        for face, index, kind in zip(faces, candidates.dice, odds, strict=True)
     ]
     dice.sort(key=lambda read: (read.centre[1], read.centre[0]))
     return dice

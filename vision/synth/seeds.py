@@ -23,6 +23,9 @@ training must never be used to measure. Each use owns a range:
 | PROFILE_SEED_BASE (2.4 * 10**9) ..     | dice-profile evaluation: set k, scene j is         |
 |                                        | `+ k * PROFILE_SET_SPAN + j`                        |
 | OTHER_DICE_SEED_BASE (2.5 * 10**9) ..  | trays of dice that are not Phase 10 dice (evaluation) |
+| FACE_PROBE_SEED_BASE (2.6 * 10**9) ..  | the face probe's fit and threshold: part p of      |
+|                                        | FACE_PROBE_PARTS starts at                         |
+|                                        | `+ p * FACE_PROBE_PART_SPAN`                       |
 
 Runs may use run seeds 0..LOCATOR_RUN_SEEDS - 1 for the locator, so its ranges end
 below HELD_OUT_SEED_BASE; the classifier's stay below EVAL_SEED_BASE (checked where
@@ -92,3 +95,20 @@ Reported trust figures start at TRUST_REPORT_SEED_BASE."""
 
 TRUST_REPORT_SEED_BASE: Final[int] = 2_008_000_000
 """First seed of the scenes the calibrated reader's trust figures are reported on."""
+
+
+FACE_PROBE_SEED_BASE: Final[int] = 2_600_000_000
+"""First seed of the scenes the face probe (`vision.read.face_probe`,
+`models.train_face_probe`) is fitted and its threshold chosen on, above the trays of
+other dice reported on."""
+
+FACE_PROBE_PART_SPAN: Final[int] = 10_000_000
+"""Scenes per part of the face probe's range (`FACE_PROBE_PARTS`)."""
+
+FACE_PROBE_PARTS: Final[tuple[str, ...]] = (
+    "fit-phase10-light", "fit-phase10-dark", "fit-other",
+    "threshold-phase10-light", "threshold-phase10-dark", "threshold-other",
+)
+"""The parts of the face probe's range, in seed order: Phase 10 scenes and trays of other
+dice in the training fonts to fit it on, then in the held-out fonts to choose its
+threshold on."""
