@@ -53,8 +53,9 @@ class FaceProbe:
                 or self.weights.shape != hidden.shape[1:]:
             raise ValueError("a face probe needs (D, H) hidden weights, H hidden biases and "
                              "H weights")
-        numbers = [hidden.ravel(), self.hidden_bias, self.weights, [self.bias, self.min_odds]]
-        if not all(np.isfinite(np.concatenate(numbers))):
+        numbers = np.concatenate([hidden.ravel(), self.hidden_bias, self.weights,
+                                  np.array([self.bias, self.min_odds], np.float64)])
+        if not np.isfinite(numbers).all():
             raise ValueError("a face probe's numbers must be finite")
 
     @property
