@@ -96,7 +96,8 @@ def test_a_tray_out_of_focus_is_read_sharpened_flagged_and_right(monkeypatch):
 
     image, dice = _soft_focus_tray()
     frame = cv2.GaussianBlur(image, (0, 0), 2.2)
-    reader = DiceReader(threads=1, calibration=None)  # sharpening alone, no marks from trust
+    # sharpening alone: no marks from trust, nor from the face probe
+    reader = DiceReader(threads=1, calibration=None, face_probe=False)
     reading = reader.read(frame)
     assert reading.has_flag(ReadingFlag.SOFT_FOCUS)
     assert not reader.read(image).has_flag(ReadingFlag.SOFT_FOCUS)

@@ -105,10 +105,11 @@ def test_a_green_set_the_classifier_takes_for_orange_is_read_green_by_the_inks_o
     from vision.read.settings import ColourSettings, ReaderSettings
 
     scene = foreign_scenes.foreign_scene(seed, dark=True)
-    reader = DiceReader(threads=1, calibration=None)  # the inks alone, no marks from trust
+    # the inks alone: no marks from trust, nor from the face probe
+    reader = DiceReader(threads=1, calibration=None, face_probe=False)
     unordered = DiceReader(reader.classifier, finder=reader.finder,
                            settings=ReaderSettings(colour=ColourSettings(ink_order=False)),
-                           calibration=None)
+                           calibration=None, face_probe=False)
     mended = score_reading(seed, scene.dice, reader.read(scene.image), 0.0)
     unmended = score_reading(seed, scene.dice, unordered.read(scene.image), 0.0)
     assert mended.right == len(scene.dice)

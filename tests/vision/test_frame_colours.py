@@ -163,10 +163,12 @@ def test_the_frame_network_settles_scenes_the_frame_inks_alone_misread():
     except MissingFontError as error:  # `bash models/install_fonts.sh --held-out`
         pytest.skip(f"the held-out fonts are not installed: {error}")
     seeds = [2_000_000_310, 2_000_000_401]
-    by_distance = DiceReader(calibration=None)  # the inks alone, no marks from trust
+    # the inks alone: no marks from trust, nor from the face probe
+    by_distance = DiceReader(calibration=None, face_probe=False)
     by_distance.ink_evidence = lambda chroma, probs, lightness: frame_ink_evidence(chroma, probs)
     alone = evaluate_pipeline(by_distance, seeds, look).scenes
-    framed = evaluate_pipeline(DiceReader(calibration=None), seeds, look).scenes
+    framed = evaluate_pipeline(DiceReader(calibration=None, face_probe=False), seeds,
+                               look).scenes
     assert all(s.missed == 0 and not s.all_right() for s in alone)
     assert all(s.all_right() for s in framed)
 
