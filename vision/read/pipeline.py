@@ -334,8 +334,9 @@ class DiceReader:
         return household + frame * matcher.frame_ink_weight
 
     def _trusted(self, dice: list[ReadDie]) -> tuple[list[ReadDie], float]:
-        """The dice with their calibrated probabilities and marks (`vision.read.trust`), and the
-        probability that all of them are right; without a calibration, as decoded."""
+        """The dice with their calibrated probabilities and marks (`vision.read.trust`; a die
+        the face probe doubts is marked whatever the roll), and the probability that all of
+        them are right; without a calibration, as decoded, the probe's doubts marked."""
         calibration = self.calibration
         probe = self.face_probe
         kind_doubted = [probe is not None and probe.doubts(die.phase10_odds) for die in dice]
