@@ -74,6 +74,11 @@ def test_a_probe_fitted_on_another_classifier_or_missing_is_not_used(tmp_path, c
     assert FaceProbe.load(path, "another") is None
     assert FaceProbe.load(tmp_path / "none.json") is None
     assert "no face probe" in caplog.text and "another classifier" in caplog.text
+    broken = tmp_path / "broken.json"
+    for text in ("{not json", '{"weights": [1.0]}'):
+        broken.write_text(text)
+        with pytest.raises(ValueError, match="broken.json is not a face probe file"):
+            FaceProbe.load(broken)
 
 
 def test_the_shipped_probe_was_fitted_on_the_shipped_classifier(reader):

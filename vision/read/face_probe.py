@@ -96,12 +96,16 @@ class FaceProbe:
     def load(cls, path: Path = PROBE_FILE, classifier_sha256: str | None = None
              ) -> FaceProbe | None:
         """The probe at `path`; None (with a warning) when there is none, or when it was
-        fitted on another classifier's embedding than `classifier_sha256`'s."""
+        fitted on another classifier's embedding than `classifier_sha256`'s; ValueError
+        naming the file when it holds no probe."""
         if not path.is_file():
             logger.warning("no face probe at %s: other dice's faces are judged by the "
                            "classifier's face head alone", path)
             return None
-        probe = cls.from_dict(json.loads(path.read_text()))
+        try:
+            probe = cls.from_dict(json.loads(path.read_text()))
+        except (ValueError, KeyError, TypeError) as error:  # JSONDecodeError is a ValueError
+            raise ValueError(f"{path} is not a face probe file: {error}") from error
         if classifier_sha256 and probe.classifier_sha256 not in ("", classifier_sha256):
             logger.warning("%s was fitted on another classifier: not used", path)
             return None
