@@ -10,6 +10,7 @@ trays. None is a Phase 10 face. Per shape: the faces drawn, the share found (rea
 listed as unreadable within the face's radius), and `sure_face_share`, the share of
 those found that the reader shows as a die with no mark, as `eval_real.py` counts the
 real pip dice. A roll of such faces should never be shown as sure either.
+`--view steep` tips each tray as a phone held over it (up to 35 degrees).
 `--no-face-probe` reads without the face probe (`vision.read.face_probe`), as the reader
 read before it.
 """
@@ -30,7 +31,7 @@ from vision.read.pipeline import DiceReader
 from vision.read.tops import TopFinder
 from vision.reading import Reading
 from vision.synth.font_library import MissingFontError, Split, font_files
-from vision.synth.other_dice import SHAPES, OtherDiceScene, other_dice_scene
+from vision.synth.other_dice import SHAPES, OtherDiceScene, other_dice_scene, steep_other_dice
 from vision.synth.seeds import OTHER_DICE_SEED_BASE
 
 
@@ -48,11 +49,14 @@ def tally(scene: OtherDiceScene, reading: Reading, drawn: Counter, found: Counte
         sure[die.shape] += any(not d.unsure for d in read)
 
 
-def evaluate(reader: DiceReader, fonts: list[str], first: int, scenes: int) -> dict:
+def evaluate(reader: DiceReader, fonts: list[str], first: int, scenes: int,
+             steep: bool = False) -> dict:
     drawn, found, sure = Counter(), Counter(), Counter()
     rolls_sure = 0
     for seed in range(first, first + scenes):
         scene = other_dice_scene(seed, fonts)
+        if steep:
+            scene = steep_other_dice(scene, seed)
         reading = reader.read(scene.image)
         tally(scene, reading, drawn, found, sure)
         rolls_sure += bool(reading.dice) and reading.is_complete()
@@ -78,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="top-face locator (.onnx; default: shipped)")
     parser.add_argument("--model", type=Path, default=None,
                         help="face classifier (.onnx; default: shipped)")
+    parser.add_argument("--view", choices=("upright", "steep"), default="upright",
+                        help="upright (the default), or steep: each tray seen as a phone "
+                             "tipped up to 35 degrees sees it")
     parser.add_argument("--no-face-probe", action="store_true",
                         help="read without the face probe (as before it)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -92,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     reader = DiceReader(FaceClassifier.load(args.model), threads=1,
                         finder=TopFinder.load(args.locator),
                         face_probe=not args.no_face_probe)
-    figures = evaluate(reader, fonts, OTHER_DICE_SEED_BASE + args.first_scene, args.scenes)
+    figures = evaluate(reader, fonts, OTHER_DICE_SEED_BASE + args.first_scene, args.scenes,
+                       steep=args.view == "steep")
     if args.json:
         print(json.dumps(figures))
         return 0

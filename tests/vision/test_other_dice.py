@@ -14,7 +14,7 @@ from benchmark_modules import load_benchmark
 from scorer.dice import Die
 from vision.reading import ReadDie, Reading
 from vision.synth.font_library import MissingFontError, Split, font_files
-from vision.synth.other_dice import SHAPES, other_dice_scene
+from vision.synth.other_dice import SHAPES, other_dice_scene, steep_other_dice
 from vision.synth.seeds import OTHER_DICE_SEED_BASE, PROFILE_SEED_BASE, PROFILE_SET_SPAN
 
 eval_other_dice = load_benchmark("eval_other_dice")
@@ -65,6 +65,28 @@ def test_the_faces_are_drawn_on_the_tray_with_their_numerals(fonts):
     assert changed.mean() < 0.2  # the rest is the tray
 
 
+def test_a_tray_seen_steep_moves_every_face_with_the_picture(fonts):
+    """Tipped as a phone held over it sees it: each face's outline, centre and radius
+    move with the picture, so a face is still drawn where the tray says it lies."""
+    seed = OTHER_DICE_SEED_BASE + 3
+    upright = other_dice_scene(seed, fonts)
+    steep = steep_other_dice(upright, seed)
+    assert np.array_equal(steep.image, steep_other_dice(upright, seed).image)
+    assert not np.array_equal(steep.image, upright.image)
+    assert [d.text for d in steep.dice] == [d.text for d in upright.dice]
+    moved = [np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1])
+             for a, b in zip(steep.dice, upright.dice, strict=True)]
+    assert max(moved) > 5  # tipped, not the same picture
+    for die in steep.dice:
+        assert cv2.pointPolygonTest(die.outline, die.centre, False) > 0
+        mask = np.zeros(steep.image.shape[:2], np.uint8)
+        cv2.fillPoly(mask, [np.int32(np.round(die.outline))], 1)
+        assert np.asarray(steep.image[mask > 0], np.float64).std(axis=0).max() > 10
+    flat = steep_other_dice(upright, seed, max_degrees=0.0)
+    assert np.allclose([d.centre for d in flat.dice], [d.centre for d in upright.dice],
+                       atol=1.0)
+
+
 def test_no_numeral_without_a_font():
     with pytest.raises(ValueError, match="no font"):
         other_dice_scene(OTHER_DICE_SEED_BASE, [])
@@ -99,6 +121,9 @@ def test_the_benchmark_reads_a_tray_and_reports_each_shape(fonts, capsys):
     assert figures["scenes"] == 1 and figures["faces"] >= 3
     assert set(figures["by_shape"]) == set(SHAPES)
     assert 0.0 <= figures["sure_face_share"] <= 1.0 and 0.0 <= figures["found_share"] <= 1.0
+    assert eval_other_dice.main(["--scenes", "1", "--view", "steep", "--json"]) == 0
+    steep = json.loads(capsys.readouterr().out)
+    assert steep["faces"] == figures["faces"]  # the same tray, tipped
     with pytest.raises(SystemExit):
         eval_other_dice.main(["--scenes", "0"])
     assert "need --scenes >= 1" in capsys.readouterr().err

@@ -92,6 +92,36 @@ def other_dice_scene(seed: int, fonts: Sequence[str], count: int = 10,
     return OtherDiceScene(_with_numerals(image, numerals), tuple(dice))
 
 
+def steep_other_dice(scene: OtherDiceScene, seed: int,
+                     max_degrees: float = 35.0) -> OtherDiceScene:
+    """`scene` as a phone tipped off the vertical by up to `max_degrees` sees it (a tilt
+    and a direction drawn from `seed`, apart from the tray's own draws): the picture,
+    each face's outline, centre and radius moved alike (`vision.synth.views`)."""
+    from vision.synth.views import centre_zoom, tilt_homography
+
+    rng = np.random.default_rng([seed, 98])
+    degrees = float(rng.uniform(0.0, max_degrees))
+    azimuth = float(rng.uniform(0.0, 2 * np.pi))
+    height, width = scene.image.shape[:2]
+    homography = tilt_homography((width, height), degrees, azimuth)
+    edge = np.concatenate([scene.image[0], scene.image[-1]])
+    image = cv2.warpPerspective(scene.image, homography, (width, height),
+                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                                borderValue=tuple(float(c) for c in np.median(edge, axis=0)))
+    zoom = centre_zoom(homography, (width, height))
+
+    def moved(points: np.ndarray) -> np.ndarray:
+        return cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(-1, 1, 2),
+                                        homography).reshape(-1, 2)
+
+    dice = []
+    for die in scene.dice:
+        x, y = moved(np.array([die.centre]))[0]
+        dice.append(OtherDie(die.shape, (float(x), float(y)), die.radius * zoom,
+                             moved(die.outline).astype(np.float32), die.text))
+    return OtherDiceScene(np.ascontiguousarray(image, np.uint8), tuple(dice))
+
+
 def _outline(shape: str, centre: tuple[float, float], radius: float,
              angle: float) -> np.ndarray:
     c, s = np.cos(angle), np.sin(angle)
