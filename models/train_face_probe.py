@@ -1,7 +1,7 @@
 """Fit the face probe (`vision.read.face_probe`): a Phase 10 face, or another numeral die's.
 
     PHASE10_FONT_ROOTS=... .venv/bin/python -m models.train_face_probe
-    .venv/bin/python -m models.train_face_probe --phase10-doubt 0.002 --out /tmp/probe.json
+    .venv/bin/python -m models.train_face_probe --phase10-doubt 0.002 --out probe.json
 
 Three steps, each printing what it did:
 
