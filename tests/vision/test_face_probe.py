@@ -16,7 +16,6 @@ from vision.read.face_probe import PROBE_FILE, FaceProbe
 from vision.read.pipeline import DiceReader
 from vision.read.trust import Calibration
 from vision.synth import render_scene
-from vision.synth.font_library import MissingFontError, Split, font_files
 from vision.synth.other_dice import other_dice_scene
 from vision.synth.seeds import (
     FACE_PROBE_PART_SPAN,
@@ -32,14 +31,6 @@ calibrate = load_benchmark("calibrate")
 @pytest.fixture(scope="module")
 def reader():
     return DiceReader(threads=1)
-
-
-@pytest.fixture(scope="module")
-def held_out_fonts() -> list[str]:
-    try:
-        return [str(path) for path in font_files(Split.HELD_OUT)]
-    except MissingFontError as error:  # `bash models/install_fonts.sh --held-out`
-        pytest.skip(f"the held-out fonts are not installed: {error}")
 
 
 def _probe(hidden_weights, weights, bias: float, min_odds: float = 0.0, sha: str = ""):

@@ -13,24 +13,15 @@ from benchmark_modules import load_benchmark
 
 from scorer.dice import Die
 from vision.reading import ReadDie, Reading
-from vision.synth.font_library import MissingFontError, Split, font_files
 from vision.synth.other_dice import SHAPES, other_dice_scene, steep_other_dice
 from vision.synth.seeds import OTHER_DICE_SEED_BASE, PROFILE_SEED_BASE, PROFILE_SET_SPAN
 
 eval_other_dice = load_benchmark("eval_other_dice")
 
 
-@pytest.fixture(scope="module")
-def fonts() -> list[str]:
-    try:
-        return [str(path) for path in font_files(Split.HELD_OUT)]
-    except MissingFontError as error:  # `bash models/install_fonts.sh --held-out`
-        pytest.skip(f"the held-out fonts are not installed: {error}")
-
-
-def test_a_tray_of_other_dice_is_drawn_the_same_from_its_seed_and_apart(fonts):
-    scene = other_dice_scene(OTHER_DICE_SEED_BASE, fonts)
-    again = other_dice_scene(OTHER_DICE_SEED_BASE, fonts)
+def test_a_tray_of_other_dice_is_drawn_the_same_from_its_seed_and_apart(held_out_fonts):
+    scene = other_dice_scene(OTHER_DICE_SEED_BASE, held_out_fonts)
+    again = other_dice_scene(OTHER_DICE_SEED_BASE, held_out_fonts)
     assert np.array_equal(scene.image, again.image)
     assert [(d.shape, d.text, d.centre) for d in scene.dice] == [
         (d.shape, d.text, d.centre) for d in again.dice]
@@ -46,12 +37,12 @@ def test_a_tray_of_other_dice_is_drawn_the_same_from_its_seed_and_apart(fonts):
             if a is not b:
                 assert np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) > (
                     a.radius + b.radius)
-    other = other_dice_scene(OTHER_DICE_SEED_BASE + 1, fonts)
+    other = other_dice_scene(OTHER_DICE_SEED_BASE + 1, held_out_fonts)
     assert not np.array_equal(scene.image, other.image)
 
 
-def test_the_faces_are_drawn_on_the_tray_with_their_numerals(fonts):
-    scene = other_dice_scene(OTHER_DICE_SEED_BASE + 2, fonts)
+def test_the_faces_are_drawn_on_the_tray_with_their_numerals(held_out_fonts):
+    scene = other_dice_scene(OTHER_DICE_SEED_BASE + 2, held_out_fonts)
     from vision.synth import render_scene
 
     tray = render_scene(OTHER_DICE_SEED_BASE + 2, dice=[]).image
@@ -65,11 +56,11 @@ def test_the_faces_are_drawn_on_the_tray_with_their_numerals(fonts):
     assert changed.mean() < 0.2  # the rest is the tray
 
 
-def test_a_tray_seen_steep_moves_every_face_with_the_picture(fonts):
+def test_a_tray_seen_steep_moves_every_face_with_the_picture(held_out_fonts):
     """Tipped as a phone held over it sees it: each face's outline, centre and radius
     move with the picture, so a face is still drawn where the tray says it lies."""
     seed = OTHER_DICE_SEED_BASE + 3
-    upright = other_dice_scene(seed, fonts)
+    upright = other_dice_scene(seed, held_out_fonts)
     steep = steep_other_dice(upright, seed)
     assert np.array_equal(steep.image, steep_other_dice(upright, seed).image)
     assert not np.array_equal(steep.image, upright.image)
@@ -115,7 +106,7 @@ def test_a_face_counts_as_found_and_as_sure_only_where_a_die_is_read_on_it():
         assert sure["square"] == sure_count and sure["kite"] == 0
 
 
-def test_the_benchmark_reads_a_tray_and_reports_each_shape(fonts, capsys):
+def test_the_benchmark_reads_a_tray_and_reports_each_shape(held_out_fonts, capsys):
     assert eval_other_dice.main(["--scenes", "1", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["scenes"] == 1 and figures["faces"] >= 3

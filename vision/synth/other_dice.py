@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
 import cv2
@@ -56,7 +57,7 @@ class OtherDiceScene:
     dice: tuple[OtherDie, ...]
 
 
-def other_dice_scene(seed: int, fonts: Sequence[str], count: int = 10,
+def other_dice_scene(seed: int, fonts: Sequence[str | Path], count: int = 10,
                      size: tuple[int, int] = (1280, 960)) -> OtherDiceScene:
     """Up to `count` faces of other dice (apart from one another) on the empty tray of
     scene `seed`, their numerals (1 to 20) in one of `fonts` (outline font files)."""
@@ -68,7 +69,7 @@ def other_dice_scene(seed: int, fonts: Sequence[str], count: int = 10,
     image = render_scene(seed, dice=[], size=size).image.copy()
     width, height = size
     dice: list[OtherDie] = []
-    numerals: list[tuple[tuple[float, float], str, str, float, tuple[int, int, int]]] = []
+    numerals: list[tuple[tuple[float, float], str, str | Path, float, tuple[int, int, int]]] = []
     for _ in range(count):
         radius = float(rng.uniform(*RADIUS))
         centre = (float(rng.uniform(0.2, 0.8) * width), float(rng.uniform(0.2, 0.8) * height))
@@ -140,7 +141,7 @@ def _ink(rng: np.random.Generator, body: tuple[int, int, int]) -> tuple[int, int
 
 def _with_numerals(
     image: np.ndarray,
-    numerals: Sequence[tuple[tuple[float, float], str, str, float, tuple[int, int, int]]],
+    numerals: Sequence[tuple[tuple[float, float], str, str | Path, float, tuple[int, int, int]]],
 ) -> np.ndarray:
     """`image` (BGR) with each (centre, text, font file, height, BGR ink) drawn, centred,
     in one pass of Pillow (the faces lie apart, so the order does not matter)."""
