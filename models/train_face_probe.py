@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from models.chunk_cache import cached_chunk
+from models.readout_reader import readout_reader
 from vision.read.face_probe import PROBE_FILE, FaceProbe
 from vision.synth.seeds import FACE_PROBE_PART_SPAN, FACE_PROBE_PARTS, FACE_PROBE_SEED_BASE
 
@@ -98,20 +99,7 @@ _READER = None
 
 def _init_worker(model: str | None, locator: str | None) -> None:
     global _READER
-    import cv2
-
-    from vision.read.classifier import FaceClassifier
-    from vision.read.pipeline import DiceReader
-    from vision.read.settings import ColourSettings, ReaderSettings
-    from vision.read.tops import TopFinder
-
-    cv2.setNumThreads(1)
-    _READER = DiceReader(
-        FaceClassifier.load(Path(model) if model else None),
-        finder=TopFinder.load(Path(locator) if locator else None),
-        settings=ReaderSettings(colour=ColourSettings(frame_inks=False)),  # readouts only
-        calibration=False, face_probe=False,
-    )
+    _READER = readout_reader(model, locator)
 
 
 def _scene(part: str, seed: int):
@@ -182,11 +170,10 @@ class Boxes:
 
 
 def draw_boxes(cache: Path, config: ProbeConfig, model: Path | None,
-               locator: Path | None) -> dict[str, Boxes]:
-    """Every part's boxes, drawing the chunks missing (for this classifier)."""
-    from vision.read.classifier import FaceClassifier
-
-    tag = FaceClassifier.load(model).sha256[:16]
+               locator: Path | None, classifier_sha256: str) -> dict[str, Boxes]:
+    """Every part's boxes, drawing the chunks missing (for the classifier at `model`,
+    whose SHA-256 tags the chunks)."""
+    tag = classifier_sha256[:16]
     if locator is not None:
         tag += "-" + locator.stem
     cache.mkdir(parents=True, exist_ok=True)
@@ -277,7 +264,8 @@ def train(config: ProbeConfig, cache: Path, out: Path, model: Path | None = None
     """Draw, fit, choose the threshold and save the probe; prints what each step found."""
     from vision.read.classifier import FaceClassifier
 
-    boxes = draw_boxes(cache, config, model, locator)
+    sha256 = FaceClassifier.load(model).sha256
+    boxes = draw_boxes(cache, config, model, locator, sha256)
     fit_p10 = np.concatenate([boxes[p].descriptors[boxes[p].on == ON_PHASE10_DIE]
                               for p in ("fit-phase10-light", "fit-phase10-dark")])
     fit_other = boxes["fit-other"].descriptors[boxes["fit-other"].on == ON_OTHER_DIE]
@@ -298,8 +286,7 @@ def train(config: ProbeConfig, cache: Path, out: Path, model: Path | None = None
         at = choose_threshold(p10_odds, doubt)
         logger.info("  doubting %.2f %% of Phase 10 dice (odds under %.2f) catches %.1f %% "
                     "of other faces", 100 * doubt, at, 100 * np.mean(other_odds < at))
-    probe = replace(probe, min_odds=threshold,
-                    classifier_sha256=FaceClassifier.load(model).sha256)
+    probe = replace(probe, min_odds=threshold, classifier_sha256=sha256)
     probe.save(out)
     logger.info("saved %s: odds under %.3f doubted", out, threshold)
     return probe

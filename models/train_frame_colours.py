@@ -43,6 +43,7 @@ import torch
 from torch import nn
 
 from models.export import _export_checked
+from models.readout_reader import readout_reader
 from vision.read.frame_colours import FEATURES, INPUT, MODEL_FILE, OUTPUTS, WARM, warm_rows
 from vision.read.frame_inks import frame_ink_evidence
 from vision.synth.seeds import (
@@ -103,20 +104,7 @@ _READER = None
 
 def _init_worker(model: str | None, locator: str | None) -> None:
     global _READER
-    import cv2
-
-    from vision.read.classifier import FaceClassifier
-    from vision.read.pipeline import DiceReader
-    from vision.read.settings import ColourSettings, ReaderSettings
-    from vision.read.tops import TopFinder
-
-    cv2.setNumThreads(1)
-    _READER = DiceReader(
-        FaceClassifier.load(Path(model) if model else None),
-        finder=TopFinder.load(Path(locator) if locator else None),
-        # the readouts are what is wanted; the frame network may not exist
-        settings=ReaderSettings(colour=ColourSettings(frame_inks=False)),
-    )
+    _READER = readout_reader(model, locator)
 
 
 def is_steep(seed: int, steep_share: float) -> bool:
