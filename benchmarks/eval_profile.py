@@ -7,6 +7,7 @@
     .venv/bin/python benchmarks/eval_profile.py --sets 40 --first-set 40   # 40 other sets
     .venv/bin/python benchmarks/eval_profile.py --teach 1 --read-from 5 --scenes 12
     .venv/bin/python benchmarks/eval_profile.py --corrections       # no roll taught
+    .venv/bin/python benchmarks/eval_profile.py --scored-rolls --scenes 24 --read-from 10
     .venv/bin/python benchmarks/eval_profile.py --mistyped          # one colour slip
 
 A household rolls the same ten dice every game. Each set here is one dice set (one
@@ -18,7 +19,13 @@ rest (from scene `--read-from` on, so that runs teaching more or fewer rolls can
 read the same scenes) are read without and with the profile. With `--corrections` no
 roll is taught: every scene is read in turn, and each die the profile's reading got
 wrong joins the profile with its true face, as a correction on the scorepad adds it
-(the household that only corrects). With `--mistyped` the first taught roll of each
+(the household that only corrects). With `--scored-rolls` no roll is taught either:
+every scene is read in turn and then scored as the players score a roll read by the
+camera, which teaches the profile every die (`web.profile_service.TableProfile.
+roll_scored`): a die the reading marked with its true face (the players checked it, or
+corrected it), every other die as read (a die read wrong without a mark is learnt
+wrong, as at the table), keeping the newest examples of each face; scenes from
+`--read-from` on are counted (0 unless told). With `--mistyped` the first taught roll of each
 set has one die's colour typed wrong (red for orange, green for blue, and back), as a
 slip of the household's would; `--mistyped-value` types a value wrong instead (a 6 for
 a 9, a 1 for a 7, and back; else the next value up). Half the sets are dark-bodied (the
@@ -52,6 +59,7 @@ from vision.read.pipeline import DiceReader
 from vision.read.tops import TopFinder
 from vision.reading import Reading
 from vision.synth.dice_sets import dice_set_scene, scene_seed
+from web.crop_images import example_key
 
 DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
 MISTYPED = {"R": "O", "O": "R", "G": "B", "B": "G"}
@@ -164,6 +172,62 @@ def evaluate_corrections(
     return {"before": PipelineScore(tuple(before)), "after": PipelineScore(tuple(after))}
 
 
+def evaluate_scored_rolls(
+    reader: DiceReader, scene_of: SceneOf, sets: int, scenes: int, read_from: int = 0
+) -> dict[str, PipelineScore]:
+    """Scores without ("before") and with ("after") a profile learnt only from rolls
+    scored during play: each set's scenes read in turn, and after each one its dice
+    added as a scored roll adds them; scenes from `read_from` on are counted."""
+    from web.profile_service import MAX_SCORED_PER_FACE, newest_scored
+
+    before, after = [], []
+    for index in range(sets):
+        profile = DiceProfile.empty()
+        scored: tuple[str, ...] = ()
+        for number in range(scenes):
+            seed, image, dice = scene_of(index, number)
+            reader.profile = None
+            unaided = timed_score(reader, seed, image, dice)[0]
+            if len(profile):
+                use_profile(reader, profile)
+            score, reading = timed_score(reader, seed, image, dice)
+            if number >= read_from:
+                before.append(unaided)
+                after.append(score)
+            crops, faces = scored_dice(image, reading, dice)
+            if not crops:
+                continue
+            classifier = reader.classifier
+            array = np.stack(crops)
+            profile = described_for(reader, profile).add(
+                array, faces, classifier.describe(array, reader.turns), classifier.sha256)
+            scored = (*scored, *(example_key(crop) for crop in crops))
+            profile, scored = newest_scored(profile, scored, frozenset(), MAX_SCORED_PER_FACE)
+    reader.profile = None
+    return {"before": PipelineScore(tuple(before)), "after": PipelineScore(tuple(after))}
+
+
+def scored_dice(image: np.ndarray, reading: Reading, dice: Sequence
+                ) -> tuple[list[np.ndarray], list]:
+    """The crops of `reading`'s dice and the faces the players score them with: a marked
+    die's true face (the true die nearest it, within `MATCH_RADIUS` sides), any other as
+    read. A die on no true die is left out (no roll of ten would be scored with it)."""
+    if not dice:
+        return [], []
+    centres = np.array([truth.centre for truth in dice], np.float64)
+    side = float(np.median([np.linalg.norm(truth.corners[0] - truth.corners[1])
+                            for truth in dice]))
+    crops, faces = [], []
+    for read in reading.dice:
+        distances = np.hypot(*(centres - np.asarray(read.centre)).T)
+        nearest = int(np.argmin(distances))
+        if distances[nearest] > MATCH_RADIUS * side:
+            continue
+        crops.append(crop_face(image, np.asarray(read.corners, np.float32)))
+        faces.append(dice[nearest].die if read.unsure else read.die)
+    return crops, faces
+
+
 def timed_score(
     reader: DiceReader, seed: int, image: np.ndarray, dice: Sequence
 ) -> tuple[SceneScore, Reading]:
@@ -216,6 +280,11 @@ def main(argv: list[str] | None = None) -> int:
         help="teach no roll: read every scene in turn, learning each die read wrong",
     )
     parser.add_argument(
+        "--scored-rolls", action="store_true",
+        help="teach no roll: read every scene in turn, learning it as a scored roll "
+        "(marked dice with their true face, the others as read)",
+    )
+    parser.add_argument(
         "--mistyped", action="store_true",
         help="type one die's colour wrong in each set's first taught roll",
     )
@@ -245,8 +314,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    read_from = args.teach if args.read_from is None else args.read_from
-    if args.sets < 1 or args.first_set < 0 or not 0 <= args.teach <= read_from < args.scenes:
+    default_start = 0 if args.scored_rolls else args.teach
+    read_from = default_start if args.read_from is None else args.read_from
+    if args.scored_rolls and args.corrections:
+        parser.error("--scored-rolls and --corrections are two households: pick one")
+    if args.sets < 1 or args.first_set < 0 or not 0 <= read_from < args.scenes or (
+            not args.scored_rolls and args.teach > read_from):
         parser.error("need --sets >= 1, --first-set >= 0 and "
                      "0 <= --teach <= --read-from < --scenes")
     if args.ink_spread is not None and args.ink_spread < 0:
@@ -271,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
                                    args.ink_spread)
     if args.corrections:
         scores = evaluate_corrections(reader, scene_of, args.sets, args.scenes)
+    elif args.scored_rolls:
+        scores = evaluate_scored_rolls(reader, scene_of, args.sets, args.scenes, read_from)
     else:
         scores = evaluate(reader, scene_of, args.sets, args.scenes, args.teach, read_from,
                           args.mistyped, args.mistyped_value)

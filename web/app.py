@@ -53,6 +53,8 @@ class Table:
     def close(self) -> None:
         if self.camera is not None:
             self.camera.stop()
+        if self.profile is not None:
+            self.profile.close()  # a scored roll being learnt is finished first
         self.hub.close()
         self.store.close()
 
@@ -89,6 +91,7 @@ def create_app(config: Config, *, watcher_factory: WatcherFactory | None = None,
     layout = TableLayout(config.data_dir, dice_profile.confirmed_rolls, dice)
     dice.swap(dice_set if dice_set is not None else layout.saved_dice() or PRINTED_DICE)
     service.on_die_corrected(dice_profile.die_corrected)
+    service.on_roll_scored(dice_profile.roll_scored)
     feed = None
     if config.camera != "none":
         source = resolve_source(config.camera)

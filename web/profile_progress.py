@@ -1,6 +1,7 @@
 """How the dice profile was taught, kept beside it (`teaching.json`): rolls confirmed,
-dice learnt from corrections, the whole rolls confirmed (what the layout check reads)
-with each die's example, and the examples the players checked.
+dice learnt from corrections, rolls learnt from scores (with their examples, so the
+oldest can make way), the whole rolls confirmed (what the layout check reads) with each
+die's example, and the examples the players checked.
 
 It is progress shown to the players, not the profile: what cannot be read is left
 out, and a failed write is logged, never raised.
@@ -26,13 +27,17 @@ PROGRESS_FILE: Final[str] = "teaching.json"
 @dataclass(frozen=True)
 class Progress:
     """The teaching so far. `roll_keys` holds, per roll of `rolls`, its dice's examples
-    (`example_key`, die by die; empty for a roll saved without them)."""
+    (`example_key`, die by die; empty for a roll saved without them); `scored` the
+    examples learnt from rolls scored during play that the profile still holds, oldest
+    first."""
 
     rolls_confirmed: int = 0
     from_corrections: int = 0
     rolls: tuple[Roll, ...] = ()
     roll_keys: tuple[tuple[str, ...], ...] = ()
     checked: frozenset[str] = field(default_factory=frozenset)
+    from_scored_rolls: int = 0
+    scored: tuple[str, ...] = ()
 
     def with_roll(self, roll: Roll | None, keys: tuple[str, ...]) -> Progress:
         """One more roll confirmed; `roll`: the whole roll (None: only some of its dice)."""
@@ -44,6 +49,16 @@ class Progress:
     def with_correction(self) -> Progress:
         """One more die learnt from a correction during play."""
         return replace(self, from_corrections=self.from_corrections + 1)
+
+    def with_scored_roll(self, scored: tuple[str, ...]) -> Progress:
+        """One more roll learnt from its score; `scored`: the examples learnt from scores
+        that the profile holds now."""
+        return replace(self, from_scored_rolls=self.from_scored_rolls + 1, scored=scored)
+
+    def protected(self) -> frozenset[str]:
+        """Examples that never make way for newer ones: taught on the set-up page, or
+        checked by the players."""
+        return self.checked | {key for keys in self.roll_keys for key in keys}
 
     def with_example(self, key: str, face: Die | None) -> Progress:
         """Example `key` confirmed as `face` (checked from now on), or forgotten (None): the
@@ -81,7 +96,7 @@ def read_progress(folder: Path) -> Progress:
     if not isinstance(data, dict):
         return Progress()
     counts = {key: int(value) for key, value in data.items()
-              if key in ("rolls_confirmed", "from_corrections")
+              if key in ("rolls_confirmed", "from_corrections", "from_scored_rolls")
               and isinstance(value, int) and value >= 0}
     texts = _list(data, "rolls")
     saved_keys = _list(data, "roll_examples")
@@ -89,8 +104,10 @@ def read_progress(folder: Path) -> Progress:
         saved_keys = [[] for _ in texts]
     rolls, keys = _rolls(texts, saved_keys)
     checked = _list(data, "checked")
+    scored = _list(data, "scored_examples")
     return Progress(rolls=rolls, roll_keys=keys,
                     checked=frozenset(key for key in checked if isinstance(key, str)),
+                    scored=tuple(key for key in scored if isinstance(key, str)),
                     **counts)
 
 
@@ -124,7 +141,9 @@ def write_progress(folder: Path, progress: Progress) -> None:
                 "from_corrections": progress.from_corrections,
                 "rolls": [str(roll) for roll in progress.rolls],
                 "roll_examples": [list(keys) for keys in progress.roll_keys],
-                "checked": sorted(progress.checked)}
+                "checked": sorted(progress.checked),
+                "from_scored_rolls": progress.from_scored_rolls,
+                "scored_examples": list(progress.scored)}
         write_atomically(folder / PROGRESS_FILE, json.dumps(body).encode("utf-8"))
     except OSError:
         log.exception("could not save the dice profile's progress")

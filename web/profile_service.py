@@ -18,15 +18,20 @@ under tokens (`web.teaching_readings`), the crops of rolls read from pictures
 - **During play**, the camera thread and the photo upload hand over the crops of
   each roll they put on the table (`remember_read_roll`); when the players correct
   one of those dice (`die_corrected`, the service's hook) its crop is added with the
-  corrected face, unless learning from corrections is switched off (a table setting,
-  on by default). A failure there is logged and never breaks the correction.
+  corrected face, and when they score such a roll as it lies (`roll_scored`: its marked
+  dice checked or corrected) every die's crop is added with its face, unless learning
+  during play is switched off (a table setting, on by default). A household's dice then
+  teach the scorepad their own inks and numerals game after game; the examples learnt
+  from scores keep at most `MAX_SCORED_PER_FACE` of each face, the newest. A failure
+  there is logged and never breaks the correction or the score.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -58,8 +63,9 @@ if TYPE_CHECKING:
     from vision.profile.profile import DiceProfile
     from vision.profile.teach import LeftOut
 
-__all__ = ["PROFILE_DIR", "PROGRESS_FILE", "ProfileSaveError", "TableProfile",
-           "TeachingError", "UnknownExampleError", "UnknownReadingError"]
+__all__ = ["MAX_SCORED_PER_FACE", "PROFILE_DIR", "PROGRESS_FILE", "ProfileSaveError",
+           "TableProfile", "TeachingError", "UnknownExampleError", "UnknownReadingError",
+           "newest_scored"]
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +76,9 @@ LEARN_SETTING: Final[str] = "profile_learns_from_corrections"
 #: Rolls read from a picture (the camera's frame, a phone's photo): a corrected die of
 #: one of these has a picture to learn from; a typed roll has none.
 LEARNT_SOURCES: Final[frozenset[RollSource]] = frozenset({RollSource.CAMERA, RollSource.PHOTO})
+#: Examples of one face kept from rolls scored during play (the newest); the older ones
+#: make way, so the profile, and the time it takes to fit, stop growing.
+MAX_SCORED_PER_FACE: Final[int] = 10
 
 class TeachingError(ValueError):
     """A teaching request that cannot be done now; the message says why and what to do."""
@@ -116,7 +125,20 @@ class TableProfile:
         self._pending = TeachingReadings()
         self._read_rolls = ReadRolls()
         self._progress = Progress()
+        # Scored rolls are learnt one after another, off the request that scored them.
+        self._learner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="profile-learning")
         self._load()
+
+    def close(self) -> None:
+        """Finish learning the rolls scored so far; learn no more."""
+        self._learner.shutdown(wait=True)
+
+    def wait_learnt(self) -> None:
+        """Return once the rolls scored so far are learnt (or failed to be)."""
+        try:
+            self._learner.submit(lambda: None).result()
+        except RuntimeError:  # closed: everything scored was learnt before it closed
+            pass
 
     # --- loading and the readers --------------------------------------------------------
 
@@ -193,6 +215,7 @@ class TableProfile:
             examples=sum(counts.values()),
             rolls_confirmed=progress.rolls_confirmed,
             from_corrections=progress.from_corrections,
+            from_scored_rolls=progress.from_scored_rolls,
             faces_seen=sum(1 for face in faces if counts.get(face)),
             faces_total=len(faces),
             distinct_seen=sum(1 for face in distinct if counts.get(face)),
@@ -347,9 +370,11 @@ class TableProfile:
         self._apply_all()
 
     def _learn(self, crops: Sequence[np.ndarray], faces: Sequence[Die], *,
-               replace_same: bool = False) -> None:
+               replace_same: bool = False,
+               trim: Callable[[DiceProfile], DiceProfile] | None = None) -> None:
         """Add examples, save, swap the new profile into the readers. With `replace_same`,
-        examples with the same pixels as one of `crops` go first (a die corrected again)."""
+        examples with the same pixels as one of `crops` go first (a die corrected again);
+        `trim` takes the profile with them added and gives the one to save."""
         if self.error is not None:
             raise TeachingError(f"the dice profile on disk cannot be used ({self.error}); "
                                 "reset it first")
@@ -371,7 +396,8 @@ class TableProfile:
                 profile = described_for(reader, self._profile or DiceProfile.empty())
                 if replace_same:
                     profile = _without_crops(profile, array)
-                self._save(profile.add(array, list(faces), descriptors, classifier.sha256))
+                profile = profile.add(array, list(faces), descriptors, classifier.sha256)
+                self._save(profile if trim is None else trim(profile))
 
         self._use_reader(work)
 
@@ -409,6 +435,79 @@ class TableProfile:
             self._progress = self._progress.with_correction()
             write_progress(self.folder, self._progress)
         log.info("game %d: the dice profile learnt %s from a corrected die", game_id, die)
+
+
+    def roll_scored(self, game_id: int, table_roll: TableRoll) -> Future[None] | None:
+        """The service's hook: a roll read from a picture and scored as it lies teaches
+        the profile each die's face (the players checked the marked dice, or corrected
+        them; the others the reader was sure of). Learnt in the background, so the score
+        is not kept waiting: the returned future is done when it is learnt (None: nothing
+        to learn)."""
+        if table_roll.source not in LEARNT_SOURCES or table_roll.roll_id is None:
+            return None
+        crops = self._read_rolls.taken(table_roll.roll_id)
+        if crops is None or not self.learns_from_corrections:
+            return None
+        if len(crops) != len(table_roll.roll.dice):
+            log.warning("game %d: %d pictures kept for the %d dice scored: not learnt",
+                        game_id, len(crops), len(table_roll.roll.dice))
+            return None
+        try:
+            return self._learner.submit(self._learn_scored, game_id, table_roll, crops)
+        except RuntimeError:  # closing: the scorepad is stopping
+            return None
+
+    def _learn_scored(self, game_id: int, table_roll: TableRoll,
+                      crops: Sequence[np.ndarray | None]) -> None:
+        """Learn the dice of a scored roll (`roll_scored`), on the learning thread."""
+        with self._lock:
+            progress, profile = self._progress, self._profile
+        held = set() if profile is None else {example_key(crop) for crop in profile.crops}
+        # A die corrected before the score is held already, learnt from its correction.
+        pairs = [(crop, die) for crop, die in zip(crops, table_roll.roll.dice, strict=True)
+                 if crop is not None and example_key(crop) not in held]
+        if not pairs:
+            return
+        new = [example_key(crop) for crop, _ in pairs]
+        scored = tuple(key for key in progress.scored if key not in new) + tuple(new)
+        kept: list[tuple[str, ...]] = []
+
+        def trim(profile: DiceProfile) -> DiceProfile:
+            trimmed, still = newest_scored(profile, scored, progress.protected(),
+                                            MAX_SCORED_PER_FACE)
+            kept.append(still)
+            return trimmed
+
+        try:
+            self._learn([crop for crop, _ in pairs], [die for _, die in pairs], trim=trim)
+        except Exception:  # noqa: BLE001 - learning never breaks the score
+            log.exception("game %d: the scored roll %s was not learnt", game_id,
+                          table_roll.roll)
+            return
+        with self._lock:
+            self._progress = self._progress.with_scored_roll(kept[-1] if kept else scored)
+            write_progress(self.folder, self._progress)
+        log.info("game %d: the dice profile learnt the scored roll %s", game_id,
+                 table_roll.roll)
+
+
+def newest_scored(profile: DiceProfile, scored: tuple[str, ...], protected: frozenset[str],
+                   per_face: int) -> tuple[DiceProfile, tuple[str, ...]]:
+    """`profile` keeping, of each face, the newest `per_face` examples learnt from scores
+    (`scored`, oldest first; a `protected` one is always kept and does not count), and
+    the keys of `scored` it still holds."""
+    keys = [example_key(crop) for crop in profile.crops]
+    faces = profile.dice
+    age = {key: order for order, key in enumerate(scored) if key not in protected}
+    keep = np.ones(len(profile), bool)
+    for face in set(faces):
+        mine = [i for i, (key, die) in enumerate(zip(keys, faces, strict=True))
+                if die == face and key in age]
+        mine.sort(key=lambda i: age[keys[i]])
+        keep[mine[:max(0, len(mine) - per_face)]] = False
+    held = {key for key, kept in zip(keys, keep, strict=True) if kept}
+    trimmed = profile if keep.all() else profile.subset(keep)
+    return trimmed, tuple(key for key in scored if key in held)
 
 
 def _without_crops(profile: DiceProfile, crops: np.ndarray) -> DiceProfile:

@@ -54,6 +54,7 @@ class ProfileSummary:
     examples: int
     rolls_confirmed: int
     from_corrections: int
+    from_scored_rolls: int
     faces_seen: int
     faces_total: int
     distinct_seen: int

@@ -47,6 +47,12 @@ class ReadRolls:
                 self._rolls[new_id] = tuple(crops)
         return crop
 
+    def taken(self, roll_id: int) -> tuple[np.ndarray | None, ...] | None:
+        """The crops of roll `roll_id`, no longer kept (None: none kept): the roll was
+        scored, and no correction can follow."""
+        with self._lock:
+            return self._rolls.pop(roll_id, None)
+
     def __contains__(self, roll_id: object) -> bool:
         """Whether the crops of that roll are kept."""
         with self._lock:

@@ -85,6 +85,8 @@ class UnconfirmedDiceError(ValueError):
 
 #: Told of each corrected die: (game id, roll before, die index, new face, roll after).
 DieCorrectedListener = Callable[[int, TableRoll, int, Die, TableRoll], None]
+#: Told of each roll on the table scored as it lies: (game id, the roll scored).
+RollScoredListener = Callable[[int, TableRoll], object]
 
 
 def game_topic(game_id: int) -> str:
@@ -142,6 +144,7 @@ class GameService:
         self._games: dict[int, Game | CardGame] = {}
         self._turn_listeners: list[Callable[[int], None]] = []
         self._die_listeners: list[DieCorrectedListener] = []
+        self._scored_listeners: list[RollScoredListener] = []
         #: Whether a camera runs at this table (the app sets it); only then is a game fed.
         self.camera_attached = False
         self._camera_game: int | None = store.setting(CAMERA_GAME)
@@ -155,6 +158,13 @@ class GameService:
         table is corrected (the dice profile learns the camera's crop of it). A listener
         that fails is logged; the correction stands."""
         self._die_listeners.append(listener)
+
+    def on_roll_scored(self, listener: RollScoredListener) -> None:
+        """Call `listener(game_id, table_roll)` after a turn is scored with the roll on the
+        table as it lies (its marked dice checked or corrected by the players: the dice
+        profile learns the whole roll). A roll sent with the score instead is not the
+        table's, and is not told. A listener that fails is logged; the score stands."""
+        self._scored_listeners.append(listener)
 
     # --- reading ---------------------------------------------------------------------
 
@@ -356,7 +366,19 @@ class GameService:
             for listener in self._turn_listeners:
                 listener(game_id)
         self._announce(state)
+        if isinstance(action, ScoreTurn) and table_roll is not None and new_events:
+            self._tell_scored(game_id, action, table_roll)
         return state
+
+    def _tell_scored(self, game_id: int, action: ScoreTurn, table_roll: TableRoll) -> None:
+        """Tell the roll-scored listeners when the score took the roll on the table."""
+        if action.roll is not None and action.roll != table_roll.roll:
+            return  # the players sent another roll: the table's was not what they scored
+        for listener in self._scored_listeners:
+            try:
+                listener(game_id, table_roll)
+            except Exception:  # noqa: BLE001 - learning from a roll never undoes its score
+                log.exception("game %d: a listener failed on the scored roll", game_id)
 
     def set_roll(
         self,

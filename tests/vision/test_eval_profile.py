@@ -146,3 +146,35 @@ def test_a_slip_is_typed_in_each_sets_first_taught_roll_only(monkeypatch, option
     eval_profile.evaluate(SimpleNamespace(profile=None), lambda index, number: (
         index * 100 + number, None, dice), 2, 4, 2, **{option: True})
     assert taught == [["2G", typed], sorted(["2G", str(first)])] * 2
+
+
+def test_a_scored_roll_is_learnt_as_the_players_score_it(reader):
+    """`--scored-rolls`: every die read joins the profile, a marked one with the face the
+    table truly shows (the players checked it), any other as read, even when read wrong
+    (no one looked at it); a die on no true die is left out."""
+    from dataclasses import replace
+
+    from scorer import Die
+    from vision.read.crops import crop_face
+    from vision.synth import render_scene
+
+    scene = render_scene(11)
+    reading = reader.read(scene.image)
+    assert len(reading.dice) == len(scene.dice)
+    crops, faces = eval_profile.scored_dice(scene.image, reading, scene.dice)
+    assert faces == [read.die for read in reading.dice]
+    assert all((crop == crop_face(scene.image, np.asarray(read.corners, np.float32))).all()
+               for crop, read in zip(crops, reading.dice, strict=True))
+    other = Die(1, "G") if reading.dice[0].die != Die(1, "G") else Die(2, "B")
+    marked = replace(reading.dice[0], die=other, unsure=True)  # read wrong, marked
+    silent = replace(reading.dice[1], die=other)  # read wrong, not marked
+    away = replace(reading.dice[2], centre=(-500.0, -500.0))  # on no die of the table
+    altered = replace(reading, dice=(marked, silent, away, *reading.dice[3:]))
+    _, faces = eval_profile.scored_dice(scene.image, altered, scene.dice)
+    assert faces == [reading.dice[0].die, other, *[read.die for read in reading.dice[3:]]]
+
+
+def test_scored_rolls_and_corrections_are_two_households(capsys):
+    with pytest.raises(SystemExit):
+        eval_profile.main(["--scored-rolls", "--corrections"])
+    assert "pick one" in capsys.readouterr().err

@@ -30,11 +30,19 @@
              colour_name: swatch ? swatch.title : colour };
   }
 
+  /* " (3 from corrections, 12 rolls scored)": what play taught, when it taught anything. */
+  function learntInPlay(data) {
+    const parts = [];
+    if (data.from_corrections) parts.push(`${data.from_corrections} from corrections`);
+    if (data.from_scored_rolls) parts.push(`${plural(data.from_scored_rolls, "roll", "rolls")} scored`);
+    return parts.length ? ` (${parts.join(", ")})` : "";
+  }
+
   function showSummary(data) {
     say("teach-progress", `${plural(data.rolls_confirmed, "roll", "rolls")} confirmed · ` +
       `${data.faces_seen} of the ${data.faces_total} faces seen · ` +
       `${plural(data.examples, "die picture", "die pictures")} learnt` +
-      (data.from_corrections ? ` (${data.from_corrections} from corrections)` : "") +
+      learntInPlay(data) +
       `. Each of your ten dice has six faces, ${data.faces_total} in all: the more of them ` +
       "it has seen, the better it reads your dice.");
     section.dataset.examples = String(data.examples);

@@ -16,6 +16,7 @@ def profile_summary_dict(summary: ProfileSummary) -> dict[str, Any]:
         "examples": summary.examples,
         "rolls_confirmed": summary.rolls_confirmed,
         "from_corrections": summary.from_corrections,
+        "from_scored_rolls": summary.from_scored_rolls,
         "faces_seen": summary.faces_seen,
         "faces_total": summary.faces_total,
         "distinct_seen": summary.distinct_seen,
