@@ -21,10 +21,11 @@ roll is taught: every scene is read in turn, and each die the profile's reading 
 wrong joins the profile with its true face, as a correction on the scorepad adds it
 (the household that only corrects). With `--scored-rolls` no roll is taught either:
 every scene is read in turn and then scored as the players score a roll read by the
-camera, which teaches the profile every die (`web.profile_service.TableProfile.
+camera, which teaches the profile its dice (`web.profile_service.TableProfile.
 roll_scored`): a die the reading marked with its true face (the players checked it, or
-corrected it), every other die as read (a die read wrong without a mark is learnt
-wrong, as at the table), keeping the newest examples of each face; scenes from
+corrected it), every other die as read unless it is too doubtful to learn unchecked (a
+die read wrong without a mark is learnt wrong, as at the table), keeping the newest
+examples of each face; scenes from
 `--read-from` on are counted (0 unless told). With `--mistyped` the first taught roll of each
 set has one die's colour typed wrong (red for orange, green for blue, and back), as a
 slip of the household's would; `--mistyped-value` types a value wrong instead (a 6 for
@@ -209,19 +210,24 @@ def evaluate_scored_rolls(
 
 def scored_dice(image: np.ndarray, reading: Reading, dice: Sequence
                 ) -> tuple[list[np.ndarray], list]:
-    """The crops of `reading`'s dice and the faces the players score them with: a marked
+    """The crops of `reading`'s dice a scored roll teaches, and their faces: a marked
     die's true face (the true die nearest it, within `MATCH_RADIUS` sides), any other as
-    read. A die on no true die is left out (no roll of ten would be scored with it)."""
+    read, unless it is too doubtful to learn unchecked (`web.profile_service.
+    doubtful_dice`). A die on no true die is left out (no roll of ten would be scored
+    with it)."""
+    from web.profile_service import doubtful_dice
+
     if not dice:
         return [], []
+    doubtful = set(doubtful_dice(reading))
     centres = np.array([truth.centre for truth in dice], np.float64)
     side = float(np.median([np.linalg.norm(truth.corners[0] - truth.corners[1])
                             for truth in dice]))
     crops, faces = [], []
-    for read in reading.dice:
+    for index, read in enumerate(reading.dice):
         distances = np.hypot(*(centres - np.asarray(read.centre)).T)
         nearest = int(np.argmin(distances))
-        if distances[nearest] > MATCH_RADIUS * side:
+        if distances[nearest] > MATCH_RADIUS * side or index in doubtful:
             continue
         crops.append(crop_face(image, np.asarray(read.corners, np.float32)))
         faces.append(dice[nearest].die if read.unsure else read.die)

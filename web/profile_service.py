@@ -63,9 +63,9 @@ if TYPE_CHECKING:
     from vision.profile.profile import DiceProfile
     from vision.profile.teach import LeftOut
 
-__all__ = ["MAX_SCORED_PER_FACE", "PROFILE_DIR", "PROGRESS_FILE", "ProfileSaveError",
-           "TableProfile", "TeachingError", "UnknownExampleError", "UnknownReadingError",
-           "newest_scored"]
+__all__ = ["LEARN_UNCHECKED_FROM", "MAX_SCORED_PER_FACE", "PROFILE_DIR", "PROGRESS_FILE",
+           "ProfileSaveError", "TableProfile", "TeachingError", "UnknownExampleError",
+           "UnknownReadingError", "doubtful_dice", "newest_scored"]
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +79,11 @@ LEARNT_SOURCES: Final[frozenset[RollSource]] = frozenset({RollSource.CAMERA, Rol
 #: Examples of one face kept from rolls scored during play (the newest); the older ones
 #: make way, so the profile, and the time it takes to fit, stop growing.
 MAX_SCORED_PER_FACE: Final[int] = 10
+#: A die the players did not check (not marked) is learnt from its score only when its
+#: probability (its confidence, without a calibration) is at least this: the few dice
+#: read wrong without a mark mostly lie under it, and a die learnt wrong would teach
+#: the reader its mistake.
+LEARN_UNCHECKED_FROM: Final[float] = 0.99
 
 class TeachingError(ValueError):
     """A teaching request that cannot be done now; the message says why and what to do."""
@@ -414,7 +419,7 @@ class TableProfile:
         except Exception:  # noqa: BLE001 - the roll is on the table either way
             log.exception("could not keep the crops of roll %s", roll_id)
             return
-        self._read_rolls.remember(roll_id, crops)
+        self._read_rolls.remember(roll_id, crops, doubtful_dice(reading))
 
     def die_corrected(self, game_id: int, before: TableRoll, index: int, die: Die,
                       after: TableRoll) -> None:
@@ -445,15 +450,19 @@ class TableProfile:
         to learn)."""
         if table_roll.source not in LEARNT_SOURCES or table_roll.roll_id is None:
             return None
-        crops = self._read_rolls.taken(table_roll.roll_id)
-        if crops is None or not self.learns_from_corrections:
+        kept = self._read_rolls.taken(table_roll.roll_id)
+        if kept is None or not self.learns_from_corrections:
             return None
+        crops, doubtful = kept
         if len(crops) != len(table_roll.roll.dice):
             log.warning("game %d: %d pictures kept for the %d dice scored: not learnt",
                         game_id, len(crops), len(table_roll.roll.dice))
             return None
         try:
-            return self._learner.submit(self._learn_scored, game_id, table_roll, crops)
+            # A doubtful die learns only when the players checked it: marked, or corrected.
+            learnt = [crop if index not in doubtful or index in table_roll.unsure else None
+                      for index, crop in enumerate(crops)]
+            return self._learner.submit(self._learn_scored, game_id, table_roll, learnt)
         except RuntimeError:  # closing: the scorepad is stopping
             return None
 
@@ -489,6 +498,16 @@ class TableProfile:
             write_progress(self.folder, self._progress)
         log.info("game %d: the dice profile learnt the scored roll %s", game_id,
                  table_roll.roll)
+
+
+def doubtful_dice(reading: Reading) -> tuple[int, ...]:
+    """The dice of `reading` not marked and less probable than `LEARN_UNCHECKED_FROM`
+    (their confidence, where the reader has no calibration): learnt from a score only
+    once the players correct them."""
+    return tuple(
+        index for index, die in enumerate(reading.dice) if not die.unsure
+        and (die.confidence if die.probability is None else die.probability)
+        < LEARN_UNCHECKED_FROM)
 
 
 def newest_scored(profile: DiceProfile, scored: tuple[str, ...], protected: frozenset[str],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 import numpy as np
@@ -19,17 +19,23 @@ MAX_READ_ROLLS: Final[int] = 16
 
 
 class ReadRolls:
-    """Each kept roll's crops, in the roll's die order (read, then unreadable)."""
+    """Each kept roll's crops, in the roll's die order (read, then unreadable), and which
+    of its dice read the reader was not sure enough of to learn them unchecked (their
+    places never move: a fixed unreadable die joins the dice read after them)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._rolls: OrderedDict[int, tuple[np.ndarray | None, ...]] = OrderedDict()
+        self._doubtful: dict[int, frozenset[int]] = {}
 
-    def remember(self, roll_id: int, crops: Sequence[np.ndarray | None]) -> None:
+    def remember(self, roll_id: int, crops: Sequence[np.ndarray | None],
+                 doubtful: Iterable[int] = ()) -> None:
         with self._lock:
             self._rolls[roll_id] = tuple(crops)
+            self._doubtful[roll_id] = frozenset(doubtful)
             while len(self._rolls) > MAX_READ_ROLLS:
-                self._rolls.popitem(last=False)
+                old, _ = self._rolls.popitem(last=False)
+                self._doubtful.pop(old, None)
 
     def corrected(self, roll_id: int, index: int, read: int, new_id: int | None
                   ) -> np.ndarray | None:
@@ -37,6 +43,7 @@ class ReadRolls:
         none kept). The roll's crops move to `new_id`, the corrected die among those read."""
         with self._lock:
             kept = self._rolls.pop(roll_id, None)
+            doubtful = self._doubtful.pop(roll_id, frozenset())
             if kept is None:
                 return None
             crops = list(kept)
@@ -45,13 +52,17 @@ class ReadRolls:
                 crops.insert(read, crops.pop(index))
             if new_id is not None:
                 self._rolls[new_id] = tuple(crops)
+                self._doubtful[new_id] = doubtful - {index}  # corrected: checked now
         return crop
 
-    def taken(self, roll_id: int) -> tuple[np.ndarray | None, ...] | None:
-        """The crops of roll `roll_id`, no longer kept (None: none kept): the roll was
-        scored, and no correction can follow."""
+    def taken(self, roll_id: int
+              ) -> tuple[tuple[np.ndarray | None, ...], frozenset[int]] | None:
+        """The crops of roll `roll_id` and its doubtful dice, no longer kept (None: none
+        kept): the roll was scored, and no correction can follow."""
         with self._lock:
-            return self._rolls.pop(roll_id, None)
+            crops = self._rolls.pop(roll_id, None)
+            doubtful = self._doubtful.pop(roll_id, frozenset())
+        return None if crops is None else (crops, doubtful)
 
     def __contains__(self, roll_id: object) -> bool:
         """Whether the crops of that roll are kept."""
@@ -61,3 +72,4 @@ class ReadRolls:
     def clear(self) -> None:
         with self._lock:
             self._rolls.clear()
+            self._doubtful.clear()

@@ -151,7 +151,8 @@ def test_a_slip_is_typed_in_each_sets_first_taught_roll_only(monkeypatch, option
 def test_a_scored_roll_is_learnt_as_the_players_score_it(reader):
     """`--scored-rolls`: every die read joins the profile, a marked one with the face the
     table truly shows (the players checked it), any other as read, even when read wrong
-    (no one looked at it); a die on no true die is left out."""
+    (no one looked at it), unless it is too doubtful to learn unchecked; a die on no true
+    die is left out."""
     from dataclasses import replace
 
     from scorer import Die
@@ -169,9 +170,10 @@ def test_a_scored_roll_is_learnt_as_the_players_score_it(reader):
     marked = replace(reading.dice[0], die=other, unsure=True)  # read wrong, marked
     silent = replace(reading.dice[1], die=other)  # read wrong, not marked
     away = replace(reading.dice[2], centre=(-500.0, -500.0))  # on no die of the table
-    altered = replace(reading, dice=(marked, silent, away, *reading.dice[3:]))
+    doubtful = replace(reading.dice[3], probability=0.95)  # not marked, not sure enough
+    altered = replace(reading, dice=(marked, silent, away, doubtful, *reading.dice[4:]))
     _, faces = eval_profile.scored_dice(scene.image, altered, scene.dice)
-    assert faces == [reading.dice[0].die, other, *[read.die for read in reading.dice[3:]]]
+    assert faces == [reading.dice[0].die, other, *[read.die for read in reading.dice[4:]]]
 
 
 def test_scored_rolls_and_corrections_are_two_households(capsys):
