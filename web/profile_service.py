@@ -441,13 +441,12 @@ class TableProfile:
             write_progress(self.folder, self._progress)
         log.info("game %d: the dice profile learnt %s from a corrected die", game_id, die)
 
-
     def roll_scored(self, game_id: int, table_roll: TableRoll) -> Future[None] | None:
         """The service's hook: a roll read from a picture and scored as it lies teaches
-        the profile each die's face (the players checked the marked dice, or corrected
-        them; the others the reader was sure of). Learnt in the background, so the score
-        is not kept waiting: the returned future is done when it is learnt (None: nothing
-        to learn)."""
+        the profile each die's face: the marked dice (the players checked them, or
+        corrected them) and the others the reader was sure of (`doubtful_dice` are left
+        out). Learnt in the background, so the score is not kept waiting: the returned
+        future is done when it is learnt (None: nothing to learn)."""
         if table_roll.source not in LEARNT_SOURCES or table_roll.roll_id is None:
             return None
         kept = self._read_rolls.taken(table_roll.roll_id)
@@ -481,9 +480,9 @@ class TableProfile:
         scored = tuple(key for key in progress.scored if key not in new) + tuple(new)
         kept: list[tuple[str, ...]] = []
 
-        def trim(profile: DiceProfile) -> DiceProfile:
-            trimmed, still = newest_scored(profile, scored, progress.protected(),
-                                            MAX_SCORED_PER_FACE)
+        def trim(grown: DiceProfile) -> DiceProfile:
+            trimmed, still = newest_scored(grown, scored, progress.protected(),
+                                           MAX_SCORED_PER_FACE)
             kept.append(still)
             return trimmed
 
@@ -511,7 +510,7 @@ def doubtful_dice(reading: Reading) -> tuple[int, ...]:
 
 
 def newest_scored(profile: DiceProfile, scored: tuple[str, ...], protected: frozenset[str],
-                   per_face: int) -> tuple[DiceProfile, tuple[str, ...]]:
+                  per_face: int) -> tuple[DiceProfile, tuple[str, ...]]:
     """`profile` keeping, of each face, the newest `per_face` examples learnt from scores
     (`scored`, oldest first; a `protected` one is always kept and does not count), and
     the keys of `scored` it still holds."""
