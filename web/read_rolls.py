@@ -25,17 +25,16 @@ class ReadRolls:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._rolls: OrderedDict[int, tuple[np.ndarray | None, ...]] = OrderedDict()
-        self._doubtful: dict[int, frozenset[int]] = {}
+        # Per roll id: its crops, and the places of its doubtful dice.
+        self._rolls: OrderedDict[int, tuple[tuple[np.ndarray | None, ...], frozenset[int]]] = (
+            OrderedDict())
 
     def remember(self, roll_id: int, crops: Sequence[np.ndarray | None],
                  doubtful: Iterable[int] = ()) -> None:
         with self._lock:
-            self._rolls[roll_id] = tuple(crops)
-            self._doubtful[roll_id] = frozenset(doubtful)
+            self._rolls[roll_id] = (tuple(crops), frozenset(doubtful))
             while len(self._rolls) > MAX_READ_ROLLS:
-                old, _ = self._rolls.popitem(last=False)
-                self._doubtful.pop(old, None)
+                self._rolls.popitem(last=False)
 
     def corrected(self, roll_id: int, index: int, read: int, new_id: int | None
                   ) -> np.ndarray | None:
@@ -43,16 +42,14 @@ class ReadRolls:
         none kept). The roll's crops move to `new_id`, the corrected die among those read."""
         with self._lock:
             kept = self._rolls.pop(roll_id, None)
-            doubtful = self._doubtful.pop(roll_id, frozenset())
             if kept is None:
                 return None
-            crops = list(kept)
+            crops, doubtful = list(kept[0]), kept[1]
             crop = crops[index] if index < len(crops) else None
             if read <= index < len(crops):  # an unreadable die joins the dice read (with_die)
                 crops.insert(read, crops.pop(index))
-            if new_id is not None:
-                self._rolls[new_id] = tuple(crops)
-                self._doubtful[new_id] = doubtful - {index}  # corrected: checked now
+            if new_id is not None:  # the corrected die is checked now: no longer doubtful
+                self._rolls[new_id] = (tuple(crops), doubtful - {index})
         return crop
 
     def taken(self, roll_id: int
@@ -60,9 +57,7 @@ class ReadRolls:
         """The crops of roll `roll_id` and its doubtful dice, no longer kept (None: none
         kept): the roll was scored, and no correction can follow."""
         with self._lock:
-            crops = self._rolls.pop(roll_id, None)
-            doubtful = self._doubtful.pop(roll_id, frozenset())
-        return None if crops is None else (crops, doubtful)
+            return self._rolls.pop(roll_id, None)
 
     def __contains__(self, roll_id: object) -> bool:
         """Whether the crops of that roll are kept."""
@@ -72,4 +67,3 @@ class ReadRolls:
     def clear(self) -> None:
         with self._lock:
             self._rolls.clear()
-            self._doubtful.clear()
