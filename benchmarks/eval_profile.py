@@ -198,10 +198,7 @@ def evaluate_scored_rolls(
             crops, faces = scored_dice(image, reading, dice)
             if not crops:
                 continue
-            classifier = reader.classifier
-            array = np.stack(crops)
-            profile = described_for(reader, profile).add(
-                array, faces, classifier.describe(array, reader.turns), classifier.sha256)
+            profile = with_examples(reader, profile, crops, faces)
             scored = (*scored, *(example_key(crop) for crop in crops))
             profile, scored = newest_scored(profile, scored, frozenset(), MAX_SCORED_PER_FACE)
     reader.profile = None
@@ -217,21 +214,44 @@ def scored_dice(image: np.ndarray, reading: Reading, dice: Sequence
     with it)."""
     from web.profile_service import doubtful_dice
 
-    if not dice:
-        return [], []
     doubtful = set(doubtful_dice(reading))
-    centres = np.array([truth.centre for truth in dice], np.float64)
-    side = float(np.median([np.linalg.norm(truth.corners[0] - truth.corners[1])
-                            for truth in dice]))
     crops, faces = [], []
-    for index, read in enumerate(reading.dice):
-        distances = np.hypot(*(centres - np.asarray(read.centre)).T)
-        nearest = int(np.argmin(distances))
-        if distances[nearest] > MATCH_RADIUS * side or index in doubtful:
+    for index, (read, nearest) in enumerate(zip(reading.dice, nearest_truth(reading, dice),
+                                                strict=True)):
+        if nearest is None or index in doubtful:
             continue
         crops.append(crop_face(image, np.asarray(read.corners, np.float32)))
         faces.append(dice[nearest].die if read.unsure else read.die)
     return crops, faces
+
+
+def nearest_truth(reading: Reading, dice: Sequence) -> list[int | None]:
+    """For each die of `reading`, the true die nearest it within `MATCH_RADIUS` sides (as
+    `score_reading` matches), None where none lies so near."""
+    if not dice:
+        return [None] * len(reading.dice)
+    centres = np.array([truth.centre for truth in dice], np.float64)
+    side = float(np.median([np.linalg.norm(truth.corners[0] - truth.corners[1])
+                            for truth in dice]))
+    matched: list[int | None] = []
+    for read in reading.dice:
+        distances = np.hypot(*(centres - np.asarray(read.centre)).T)
+        nearest = int(np.argmin(distances))
+        matched.append(nearest if distances[nearest] <= MATCH_RADIUS * side else None)
+    return matched
+
+
+def with_examples(reader: DiceReader, profile: DiceProfile, crops: Sequence[np.ndarray],
+                  faces: Sequence) -> DiceProfile:
+    """`profile` with `crops` of `faces` added, described by `reader`'s model (unchanged
+    when there are none)."""
+    if not crops:
+        return profile
+    classifier = reader.classifier
+    array = np.stack(crops)
+    return described_for(reader, profile).add(
+        array, list(faces), classifier.describe(array, reader.turns), classifier.sha256
+    )
 
 
 def timed_score(
@@ -251,25 +271,12 @@ def corrected(
     """`profile` with each die of `reading` that shows another face than the true die
     nearest it (within `MATCH_RADIUS` sides, as `score_reading` matches) added with the
     true face: its crop as the reader cut it, as a correction on the scorepad adds it."""
-    if not dice:
-        return profile
-    centres = np.array([truth.centre for truth in dice], np.float64)
-    side = float(np.median([np.linalg.norm(truth.corners[0] - truth.corners[1])
-                            for truth in dice]))
     crops, faces = [], []
-    for read in reading.dice:
-        distances = np.hypot(*(centres - np.asarray(read.centre)).T)
-        nearest = int(np.argmin(distances))
-        if distances[nearest] <= MATCH_RADIUS * side and read.die != dice[nearest].die:
+    for read, nearest in zip(reading.dice, nearest_truth(reading, dice), strict=True):
+        if nearest is not None and read.die != dice[nearest].die:
             crops.append(crop_face(image, np.asarray(read.corners, np.float32)))
             faces.append(dice[nearest].die)
-    if not crops:
-        return profile
-    classifier = reader.classifier
-    array = np.stack(crops)
-    return described_for(reader, profile).add(
-        array, faces, classifier.describe(array, reader.turns), classifier.sha256
-    )
+    return with_examples(reader, profile, crops, faces)
 
 
 def main(argv: list[str] | None = None) -> int:
