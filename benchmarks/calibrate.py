@@ -34,7 +34,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.dice import FULL_ROLL
+from scorer.dice import FULL_ROLL, Die
 from vision.evaluation import STEEP_VIEW, evaluation_scene, match_dice
 from vision.read.classifier import FaceClassifier
 from vision.read.face_probe import PROBE_FILE, FaceProbe
@@ -46,6 +46,7 @@ from vision.read.trust import (
     DieEvidence,
     MonotoneMap,
     TrustSettings,
+    ValueTrust,
     fit_weights,
 )
 from vision.reading import Reading
@@ -101,6 +102,7 @@ class Records:
     ink_spread: np.ndarray | None = None  # (S,) the dice's ink spread asked (NaN: the renderer's)
     locator_score: np.ndarray | None = None  # (D,) the locator's confidence in the die's box
     phase10_odds: np.ndarray | None = None  # (D,) the face probe's odds (NaN: not probed)
+    value_confidence: np.ndarray | None = None  # (D,) the posterior of the value read
 
     def save(self, path: Path) -> None:
         np.savez_compressed(path, **{k: v for k, v in self.__dict__.items() if v is not None})
@@ -144,6 +146,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
     spreads: list[float] = []
     locator_score: list[float] = []
     phase10_odds: list[float] = []
+    value_confidence: list[float] = []
     by_place = reader.settings.sort.doubtful_face.by_place
     index = 0
     for number, (view, key) in enumerate((v, g) for v in VIEWS for g in GROUPS):
@@ -170,6 +173,8 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
                 agreement.append(evidence.agreement)
                 locator_score.append(die.locator_score)
                 phase10_odds.append(np.nan if die.phase10_odds is None else die.phase10_odds)
+                value_confidence.append(die.confidence if die.value_confidence is None
+                                        else die.value_confidence)
             found.append(reading.found_count())
             flagged.append(bool(reading.flags))
             complete.append(shown_complete(reading))
@@ -183,7 +188,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
                    np.array(network_prob), np.array(side), np.array(aspect),
                    np.array(found), np.array(flagged, bool), np.array(agreement),
                    np.array(size_ratio), np.array(spreads), np.array(locator_score),
-                   np.array(phase10_odds, np.float64))
+                   np.array(phase10_odds, np.float64), np.array(value_confidence))
 
 
 def evidences(records: Records) -> list[DieEvidence]:
@@ -193,9 +198,54 @@ def evidences(records: Records) -> list[DieEvidence]:
     side = records.side if records.side is not None else np.full(count, 60.0)
     aspect = records.aspect if records.aspect is not None else np.ones(count)
     agreement = records.agreement if records.agreement is not None else np.ones(count)
-    return [DieEvidence(float(c), float(f), float(n), float(d), float(a), float(g))
-            for c, f, n, d, a, g in zip(records.confidence, records.face_prob, network, side,
-                                        aspect, agreement, strict=True)]
+    value = (records.value_confidence if records.value_confidence is not None
+             else records.confidence)
+    return [DieEvidence(float(c), float(f), float(n), float(d), float(a), float(g), float(v))
+            for c, f, n, d, a, g, v in zip(records.confidence, records.face_prob, network, side,
+                                           aspect, agreement, value, strict=True)]
+
+
+def value_right(records: Records) -> np.ndarray:
+    """(D,) whether each read die's value is its true die's, whatever the colours (a die on
+    no true die: wrong)."""
+    if records.read_as is None or records.truth is None:
+        raise ValueError("these records keep no faces read and true: read them again")
+    return np.array([bool(true) and Die.from_text(true).value == Die.from_text(read).value
+                     for read, true in zip(records.read_as, records.truth, strict=True)], bool)
+
+
+def as_values(records: Records) -> Records:
+    """The records as the values alone see them: each die's posterior the value's (whatever
+    the colour), right when its value is, no die overruled (the classifier's belief in the
+    face is of its colour too). Every fit and figure of the faces then holds for values."""
+    if records.value_confidence is None:
+        raise ValueError("these records keep no value posteriors: read them again")
+    return replace(records, confidence=records.value_confidence, right=value_right(records),
+                   network_prob=np.ones(len(records.confidence)))
+
+
+def values_calibration(calibration: Calibration) -> Calibration | None:
+    """`calibration` with the value maps and threshold in place of the face's (its box and
+    die thresholds kept): what `simulate` and `report` read value records with."""
+    if calibration.value is None:
+        return None
+    values = calibration.value
+    return Calibration(values.die, values.roll,
+                       replace(calibration.settings, roll_sure=values.roll_sure,
+                               overruled_below=None),
+                       calibration.classifier_sha256)
+
+
+def fit_values(records: Records, calibration: Calibration, target: float,
+               probe: FaceProbe | None = None) -> ValueTrust:
+    """The value maps and the lowest value roll threshold keeping rolls sure of their values
+    but with a value wrong within `target` of each view, fitted as `fit` fits the faces',
+    with the same dice marked whatever the roll."""
+    settings = calibration.settings
+    fitted = fit(as_values(records), target, settings.die_sure, calibration.classifier_sha256,
+                 max_size_ratio=settings.max_size_ratio,
+                 min_locator_score=settings.min_locator_score, probe=probe)
+    return ValueTrust(fitted.die, fitted.roll, fitted.settings.roll_sure)
 
 
 def part(records: Records, scenes: np.ndarray) -> Records:
@@ -527,6 +577,10 @@ def main(argv: list[str] | None = None) -> int:
         calibration = fit(records, args.target, args.die_sure, classifier.sha256, args.weighted,
                           second_look, args.max_size_ratio or None,
                           args.overruled_below or None, args.min_locator_score or None, probe)
+        if records.value_confidence is not None:
+            print("the values alone:", file=sys.stderr)
+            calibration = replace(calibration,
+                                  value=fit_values(records, calibration, args.target, probe))
         calibration.save(args.output)
         print(f"wrote {args.output}", file=sys.stderr)
     else:
@@ -534,6 +588,9 @@ def main(argv: list[str] | None = None) -> int:
         if calibration is None:
             parser.error(f"no calibration for this classifier at {args.output}; fit one first")
     result = report(records, calibration, probe)
+    values = values_calibration(calibration)
+    if values is not None and records.value_confidence is not None:
+        result["values"] = report(as_values(records), values, probe)
     if args.json:
         print(json.dumps(result))
         return 0
@@ -546,7 +603,20 @@ def main(argv: list[str] | None = None) -> int:
           f"{calibration.settings.die_sure}: {json.dumps(result['marking'])}")
     for key, figures in result["by_slice"].items():
         print(f"  {key}: {json.dumps(figures)}")
+    if "values" in result:
+        print_values(result["values"], calibration)
     return 0
+
+
+def print_values(result: dict, calibration: Calibration) -> None:
+    """The values alone (what a phase that does not count colour rests on): reliability
+    tables, and rolls shown with every value sure and those with a value wrong."""
+    print_table("dice, values alone", result["dice"]["table"], result["dice"]["ece"])
+    print_table("rolls, values alone", result["rolls"]["table"], result["rolls"]["ece"])
+    assert calibration.value is not None
+    print(f"value roll threshold {calibration.value.roll_sure}: {json.dumps(result['marking'])}")
+    for key, figures in result["by_slice"].items():
+        print(f"  {key}: {json.dumps(figures)}")
 
 
 if __name__ == "__main__":

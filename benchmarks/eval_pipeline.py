@@ -21,7 +21,9 @@ draw the same scenes at another frame size, or with the dice larger or smaller.
 colour printed alike (the renderer draws each die's ink up to 12 grey levels off its
 set's). Every group also reports the trust figures: per die
 right and unmarked, right but marked, wrong but marked, wrong and unmarked (silent),
-not found; rolls shown as sure (complete, nothing marked) and those sure but wrong.
+not found; rolls shown as sure (complete, nothing marked) and those sure but wrong;
+and the values alone, what the nine phases that do not count colour rest on: rolls
+whose every value is shown as sure, and those with a value wrong.
 """
 
 from __future__ import annotations
@@ -65,6 +67,10 @@ def print_score(title: str, score: PipelineScore, unit: str = "scenes") -> None:
     print(f"rolls shown as sure:       {trust['rolls_shown_sure']:.2%}; sure but wrong "
           f"{trust['rolls_sure_but_wrong']:.2%} of all rolls "
           f"({trust['sure_rolls_wrong']:.2%} of the sure ones)")
+    print(f"values alone (9 phases):   every value shown as sure "
+          f"{trust['rolls_values_shown_sure']:.2%}; sure but a value wrong "
+          f"{trust['rolls_values_sure_but_wrong']:.2%} of all rolls; "
+          f"dice whose value is wrong and unmarked {trust['dice_value_wrong_unmarked']:.3%}")
     print(f"median read time:          {score.median_ms:.1f} ms")
     failed = [s.seed for s in score.failures()]
     if failed:

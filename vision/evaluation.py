@@ -52,6 +52,14 @@ class SceneScore:
     """Dice read wrong but marked unsure, or found and listed unreadable: one tap each."""
     shown_sure: bool = False
     """The reading showed the roll as sure: complete, no die marked, none unreadable."""
+    values_shown_sure: bool = False
+    """The reading showed every die's value as sure (`Reading.values_complete`): a phase
+    that does not count colour would be scored without a check."""
+    values_read_right: int = 0
+    """Dice whose reading names their true value, whatever the colour, marked or not."""
+    value_silent: int = 0
+    """Dice whose value is read wrong and not marked for it: what a phase that does not
+    count colour would score wrong without a check."""
 
     @property
     def marked_right(self) -> int:
@@ -66,6 +74,11 @@ class SceneScore:
     def sure_but_wrong(self) -> bool:
         """Shown as sure, yet some die is wrong or missing (a silently wrong score)."""
         return self.shown_sure and not self.all_read_right()
+
+    def values_sure_but_wrong(self) -> bool:
+        """Every value shown as sure, yet some die's value is wrong or a die is missing."""
+        return self.values_shown_sure and not (
+            self.all_found() and self.values_read_right == self.dice)
 
     def all_found(self) -> bool:
         return self.missed == 0 and self.extra == 0
@@ -118,7 +131,10 @@ class PipelineScore:
     def trust(self) -> dict[str, float]:
         """Per die: right and unmarked, right but marked, wrong but marked, wrong and
         unmarked (silent), not found; per roll: all right (first readings), shown as
-        sure, sure but wrong (of all rolls, and of the rolls shown as sure)."""
+        sure, sure but wrong (of all rolls, and of the rolls shown as sure). And the values
+        alone, what the nine phases that do not count colour rest on: dice whose value is
+        wrong and unmarked for it, rolls whose every value is shown as sure, and those of
+        them with a value wrong (of all rolls)."""
         scenes = self.scenes
         sure = sum(s.shown_sure for s in scenes)
         sure_wrong = sum(s.sure_but_wrong() for s in scenes)
@@ -132,6 +148,11 @@ class PipelineScore:
             "rolls_shown_sure": _share(sure, len(scenes)),
             "rolls_sure_but_wrong": _share(sure_wrong, len(scenes)),
             "sure_rolls_wrong": _share(sure_wrong, sure),
+            "dice_value_wrong_unmarked": self._per_die(sum(s.value_silent for s in scenes)),
+            "rolls_values_shown_sure": _share(sum(s.values_shown_sure for s in scenes),
+                                              len(scenes)),
+            "rolls_values_sure_but_wrong": _share(
+                sum(s.values_sure_but_wrong() for s in scenes), len(scenes)),
         }
 
     @property
@@ -200,6 +221,7 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
     matched = match_dice(truth, reading)
     unread = [np.asarray(die.centre, np.float64) for die in reading.unreadable]
     missed = right = unsure = read_right = silent = marked_wrong = 0
+    values_right = value_silent = 0
     colours: dict[str, list[int]] = {}
     for die, index in zip(truth, matched, strict=True):
         tally = colours.setdefault(die.die.colour, [0, 0])
@@ -221,6 +243,9 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
         if read.die != die.die:
             marked_wrong += read.unsure
             silent += not read.unsure
+        value_right = read.die.value == die.die.value
+        values_right += value_right
+        value_silent += not value_right and not read.value_doubtful
     free = len(reading.dice) - sum(index is not None for index in matched)
     return SceneScore(
         seed,
@@ -236,6 +261,9 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
         silent,
         marked_wrong,
         reading.is_complete(),
+        reading.values_complete(),
+        values_right,
+        value_silent,
     )
 
 

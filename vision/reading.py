@@ -64,6 +64,20 @@ class ReadDie:
     phase10_odds: float | None = None
     """The face probe's log-odds that the crop is a Phase 10 face rather than another
     numeral die's (`vision.read.face_probe`); None where the reader has no probe."""
+    value_confidence: float | None = None
+    """The decoder's posterior of the value read, whatever the colour; None: `confidence`."""
+    value_probability: float | None = None
+    """The share of dice read like this one whose value is right (`vision.read.trust`);
+    None where the calibration has no value maps."""
+    value_unsure: bool | None = None
+    """The value itself is doubtful, not only the colour: to be checked for a phase that
+    does not count colour too (a die so marked is `unsure` as well). None where the reader
+    did not judge the value apart: then it is as doubtful as the face (`unsure`)."""
+
+    @property
+    def value_doubtful(self) -> bool:
+        """Whether the value must be checked: `value_unsure`, or `unsure` where not judged."""
+        return self.unsure if self.value_unsure is None else self.value_unsure
 
     @property
     def right_probability(self) -> float:
@@ -83,6 +97,9 @@ class ReadDie:
             "confidence": round(float(self.confidence), 4),
             "probability": round(float(self.right_probability), 4),
             "unsure": bool(self.unsure),
+            "value_probability": (None if self.value_probability is None
+                                  else round(float(self.value_probability), 4)),
+            "value_unsure": self.value_doubtful,
             "unreadable": False,
             "box": [_point(corner) for corner in self.corners],
         }
@@ -109,6 +126,8 @@ class UnreadableDie:
             "confidence": 0.0,
             "probability": 0.0,
             "unsure": True,
+            "value_probability": 0.0,
+            "value_unsure": True,
             "unreadable": True,
             "box": [_point(corner) for corner in self.corners],
         }
@@ -132,6 +151,9 @@ class Reading:
     unreadable: tuple[UnreadableDie, ...] = ()
     roll_probability: float | None = None
     """The probability that every die read is right (`vision.read.trust`), None where unknown."""
+    value_probability: float | None = None
+    """The probability that every die's value is read right, whatever the colours: what the
+    score of a phase that does not count colour rests on; None where unknown."""
 
     @classmethod
     def empty(cls, frame_size: tuple[int, int] = (0, 0), *flags: ReadingFlag) -> Reading:
@@ -153,6 +175,15 @@ class Reading:
             and not any(read.unsure for read in self.dice)
         )
 
+    def values_complete(self) -> bool:
+        """All ten dice are on the table and read, and no die's value is doubtful: the
+        score of a phase that does not count colour can be taken as read."""
+        return (
+            len(self.dice) == FULL_ROLL
+            and not self.unreadable
+            and not any(read.value_doubtful for read in self.dice)
+        )
+
     def found_count(self) -> int:
         """Dice found, read or not."""
         return len(self.dice) + len(self.unreadable)
@@ -167,6 +198,16 @@ class Reading:
 
     def unsure_count(self) -> int:
         return sum(read.unsure for read in self.dice)
+
+    def unsure_indices(self) -> tuple[int, ...]:
+        """The dice read (by index) marked for the players to check."""
+        return tuple(i for i, read in enumerate(self.dice) if read.unsure)
+
+    def colour_doubt_indices(self) -> tuple[int, ...]:
+        """The marked dice whose value is sure, doubted for their colour alone: a phase that
+        does not count colour needs no check of them."""
+        return tuple(i for i, read in enumerate(self.dice)
+                     if read.unsure and not read.value_doubtful)
 
     def within(self, box: tuple[int, int, int, int]) -> Reading:
         """This reading in the pixels of the crop `box` (left, top, right, bottom) of its
@@ -211,6 +252,8 @@ class Reading:
             "complete": self.is_complete(),
             "roll_probability": (None if self.roll_probability is None
                                  else round(float(self.roll_probability), 4)),
+            "value_probability": (None if self.value_probability is None
+                                  else round(float(self.value_probability), 4)),
             "dice": [die.to_dict() for die in found],
         }
 

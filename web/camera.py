@@ -242,13 +242,13 @@ class CameraFeed:
         roll_number = int(event.roll_number)
         if pending is not None and pending.game_id == game_id:
             roll_number = pending.roll_number
-        unsure = tuple(i for i, read in enumerate(reading.dice) if read.unsure)
         try:
             state = self._service.set_roll(
                 game_id, roll,
                 roll_number=max(1, min(roll_number, ROLLS_PER_TURN)),
-                source=RollSource.CAMERA, unsure=unsure, flags=tuple(reading.flags),
-                unreadable=unreadable,
+                source=RollSource.CAMERA, unsure=reading.unsure_indices(),
+                flags=tuple(reading.flags), unreadable=unreadable,
+                colour_doubt=reading.colour_doubt_indices(),
             )
         except ValueError:
             log.exception("camera roll refused for game %s", game_id)

@@ -28,6 +28,7 @@ from scorer import (
     InvalidFirstFinishRuleError,
     InvalidWinnerRuleError,
     Roll,
+    get_phase,
     replay_log,
 )
 from scorer.dice_set import PRINTED_DICE, DiceSet
@@ -339,12 +340,14 @@ class GameService:
             table_roll = _table_roll(stored.current)
             _check_seen(action.seen, game, table_roll)
             _check_readable(action, table_roll)
+            colour_counts = _colour_counts(game)  # the phase scored, before the turn moves on
             before = len(game.events)
             _run(game, action, None if table_roll is None else table_roll.scorable_roll())
             new_events = game.events[before:]
             try:  # after the rules' own refusals (not your turn, phase not made): theirs first
                 if isinstance(action, ScoreTurn) and not action.confirmed:
-                    _check_confirmed(action.roll, table_roll, self.dice.current)
+                    _check_confirmed(action.roll, table_roll, self.dice.current,
+                                     colour_counts)
             except BaseException:
                 self._games.pop(game_id, None)  # the engine took it: replay from the disk
                 raise
@@ -392,6 +395,7 @@ class GameService:
         replace: bool = False,
         unreadable: int = 0,
         seen: Seen | None = None,
+        colour_doubt: tuple[int, ...] = (),
     ) -> GameState:
         """Put a roll on the table (typed, tapped or read); the verdict comes with the state.
 
@@ -400,7 +404,8 @@ class GameService:
         is edited instead (a typo fixed): it keeps its roll number, since no dice
         were thrown, and the advice keeps counting the same rolls left. `unreadable`
         counts dice the camera found but could not read: the roll cannot be scored
-        until each is fixed (`correct_die`). `seen` is a phone's request body: its
+        until each is fixed (`correct_die`); `colour_doubt` are the unsure dice doubted for
+        their colour alone (`TableRoll.to_check`). `seen` is a phone's request body: its
         `version` and `roll_id` must be the game's and the table's now (the camera and a
         photo, which show the dice as they lie, send none).
         """
@@ -421,7 +426,7 @@ class GameService:
                 roll_number = min(previous + 1, ROLLS_PER_TURN)
             table_roll = TableRoll.new(
                 roll, roll_number=roll_number, source=source, unsure=unsure, flags=flags,
-                roll_id=self._next_roll_id(), unreadable=unreadable,
+                roll_id=self._next_roll_id(), unreadable=unreadable, colour_doubt=colour_doubt,
             )
             self.store.set_current(game_id, table_roll.to_dict())
             state = self.state(game_id)
@@ -533,21 +538,31 @@ def _check_readable(action: GameAction, table_roll: TableRoll | None) -> None:
             f"roll (die {which}, shown as ?): tap it and say what it shows before scoring")
 
 
+def _colour_counts(game: Game | CardGame) -> bool:
+    """Whether the active player's phase counts the dice's colours (phase 8); True where
+    no phase is active, so nothing is let through on a guess."""
+    phase = None if isinstance(game, CardGame) else game.active_phase
+    return phase is None or get_phase(phase).is_colour_phase()
+
+
 def _check_confirmed(sent: Roll | None, table_roll: TableRoll | None,
-                     dice_set: DiceSet) -> None:
+                     dice_set: DiceSet, colour_counts: bool = True) -> None:
     """Scoring a roll with dice to check waits for the players' word that they checked them.
 
-    Dice to check: those the camera was unsure of (of the roll on the table), and
-    faces the ten dice (of `dice_set`) cannot show together (of whichever roll is scored,
-    `sent` or the table's). The players confirm by correcting the dice (each corrected die
-    is sure; a fixed face makes the roll possible again) or by sending `"confirmed": true`.
+    Dice to check: those the camera was unsure of (of the roll on the table; where the
+    phase does not count colour, only those whose value is in doubt,
+    `TableRoll.to_check`), and faces the ten dice (of `dice_set`) cannot show together
+    (of whichever roll is scored, `sent` or the table's). The players confirm by
+    correcting the dice (each corrected die is sure; a fixed face makes the roll possible
+    again) or by sending `"confirmed": true`.
     """
     roll = sent if sent is not None else None if table_roll is None else table_roll.roll
     if roll is None:
         return  # nothing to score: the engine says so
     problems = []
-    if sent is None and table_roll is not None and table_roll.unsure:
-        unsure = sorted(table_roll.unsure)
+    to_check = () if table_roll is None else table_roll.to_check(colour_counts)
+    if sent is None and to_check:
+        unsure = sorted(to_check)
         names = ", ".join(f"{i + 1} ({roll.dice[i]})" for i in unsure if i < len(roll.dice))
         problems.append(f"the camera was unsure of {'die' if len(unsure) == 1 else 'dice'} "
                         f"{names}")

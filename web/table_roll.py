@@ -32,7 +32,10 @@ class TableRoll:
     `unreadable` counts dice the camera found but could not read: they come
     after `roll`'s dice, and the roll cannot be scored until each is fixed.
     `unsure` holds indices of dice the reader was not sure of (sorted, once
-    each); `flags` are the reading's flags, what the players should know.
+    each); `colour_doubt` those of them whose value the reader was sure of, doubted
+    for their colour alone (red against orange): a phase that does not count colour
+    needs no check of them (`to_check`). `flags` are the reading's flags, what the
+    players should know.
     """
 
     roll: Roll
@@ -42,15 +45,27 @@ class TableRoll:
     unsure: tuple[int, ...] = ()
     flags: tuple[ReadingFlag, ...] = ()
     unreadable: int = 0
+    colour_doubt: tuple[int, ...] = ()
 
     @classmethod
     def new(cls, roll: Roll, *, roll_number: int, source: RollSource, roll_id: int | None,
             unsure: Sequence[int] = (), flags: Sequence[str] = (),
-            unreadable: int = 0) -> TableRoll:
-        """A roll put on the table; unsure indices are sorted and kept once each, flags
-        read from their words (a stored roll's) or given as they are."""
-        return cls(roll, roll_number, source, roll_id, tuple(sorted(set(unsure))),
-                   tuple(ReadingFlag(flag) for flag in flags), int(unreadable))
+            unreadable: int = 0, colour_doubt: Sequence[int] = ()) -> TableRoll:
+        """A roll put on the table; unsure indices are sorted and kept once each (and
+        `colour_doubt` only among them), flags read from their words (a stored roll's) or
+        given as they are."""
+        marked = tuple(sorted(set(unsure)))
+        return cls(roll, roll_number, source, roll_id, marked,
+                   tuple(ReadingFlag(flag) for flag in flags), int(unreadable),
+                   tuple(i for i in marked if i in set(colour_doubt)))
+
+    def to_check(self, colour_counts: bool) -> tuple[int, ...]:
+        """The unsure dice the players must check before scoring: all of them where
+        `colour_counts` (phase 8, "7 of all one colour"), else only those whose value is
+        doubtful too, since no other phase's score depends on a die's colour."""
+        if colour_counts:
+            return self.unsure
+        return tuple(i for i in self.unsure if i not in self.colour_doubt)
 
     @property
     def dice_count(self) -> int:
@@ -77,10 +92,12 @@ class TableRoll:
             unreadable -= 1
         return replace(self, roll=Roll.from_dice(dice), roll_id=None,
                        unsure=tuple(i for i in self.unsure if i != index),
+                       colour_doubt=tuple(i for i in self.colour_doubt if i != index),
                        unreadable=unreadable)
 
     def to_dict(self) -> dict[str, Any]:
-        """The stored form (`id`: the roll id; `unreadable` only when some dice are)."""
+        """The stored form (`id`: the roll id; `unreadable` and `colour_doubt` only when some
+        dice are)."""
         stored: dict[str, Any] = {
             "id": self.roll_id,
             "dice": [str(die) for die in self.roll.dice],
@@ -91,6 +108,8 @@ class TableRoll:
         }
         if self.unreadable:
             stored["unreadable"] = self.unreadable
+        if self.colour_doubt:
+            stored["colour_doubt"] = list(self.colour_doubt)
         return stored
 
     @classmethod
@@ -104,4 +123,5 @@ class TableRoll:
             unsure=stored.get("unsure", ()),
             flags=stored.get("flags", ()),
             unreadable=int(stored.get("unreadable", 0)),
+            colour_doubt=stored.get("colour_doubt", ()),
         )

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
+import pytest
 from benchmark_modules import load_benchmark
 
 calibrate = load_benchmark("calibrate")
@@ -170,3 +173,60 @@ def test_marking_the_boxes_the_locator_doubts_lets_more_rolls_be_sure():
     with_marks, without = (calibrate.simulate(records, c) for c in (marking, plain))
     assert with_marks["rolls_sure_but_wrong"] <= 0.004
     assert with_marks["rolls_shown_sure"] > without["rolls_shown_sure"] + 0.05
+
+
+def _colour_torn_records(rng: np.random.Generator, scenes: int):
+    """Steep and upright scenes of ten dice; in a tenth of them one die's colour is torn
+    between two inks (its posterior low, the value's sure), and read wrong half the time;
+    in a hundredth a die's value is read wrong, and doubted."""
+    scene, confidence, value_confidence, right, read_as, truth, names = ([] for _ in range(7))
+    for key in ("held-out-light-upright", "held-out-light-steep"):
+        for _ in range(scenes):
+            index = len(names)
+            names.append(key)
+            torn, misread = rng.random() < 0.1, rng.random() < 0.01
+            for die in range(10):
+                scene.append(index)
+                true = "7R"
+                read, posterior, value = "7R", rng.uniform(0.995, 0.9999), 0.9999
+                if die == 0 and torn:
+                    posterior = rng.uniform(0.5, 0.7)
+                    read = "7O" if rng.random() < 0.5 else "7R"
+                if die == 1 and misread:
+                    read, posterior = "1R", rng.uniform(0.5, 0.7)
+                    value = posterior
+                confidence.append(posterior)
+                value_confidence.append(value)
+                right.append(read == true)
+                read_as.append(read)
+                truth.append(true)
+    count = len(scene)
+    return calibrate.Records(
+        np.array(scene), np.array(confidence), np.ones(count), np.array(right, bool),
+        np.ones(len(names), bool), np.array(names), read_as=np.array(read_as),
+        truth=np.array(truth), value_confidence=np.array(value_confidence))
+
+
+def test_the_values_are_fitted_apart_and_a_colour_torn_roll_keeps_sure_values():
+    rng = np.random.default_rng(11)
+    records = _colour_torn_records(rng, 600)
+    assert calibrate.value_right(records).sum() > records.right.sum()  # 7O for 7R: value right
+    faces = calibrate.fit(records, 0.004, 0.8, "")
+    values = calibrate.fit_values(records, faces, 0.004)
+    both = replace(faces, value=values)
+    face_figures = calibrate.simulate(records, faces)
+    value_figures = calibrate.simulate(calibrate.as_values(records),
+                                       calibrate.values_calibration(both))
+    # The torn colours hold a tenth of the rolls back from sure, but not their values.
+    assert face_figures["rolls_shown_sure"] < 0.92 < value_figures["rolls_shown_sure"]
+    assert value_figures["rolls_sure_but_wrong"] <= 0.004
+    saved = calibrate.Calibration.from_dict(both.to_dict())
+    assert saved.value is not None and saved.value.roll_sure == values.roll_sure
+    assert saved.value.die.values == pytest.approx(values.die.values, abs=1e-6)
+
+
+def test_records_without_faces_or_value_posteriors_are_refused_for_values():
+    rng = np.random.default_rng(12)
+    plain = _records(rng, {"a": 0.1}, 3)
+    with pytest.raises(ValueError, match="read them again"):
+        calibrate.as_values(plain)

@@ -65,3 +65,33 @@ def test_a_die_read_far_from_any_true_die_is_missed_and_extra():
     far = Reading((read_die("8R", 600, unsure=False),), (640, 480))
     score = score_reading(3, TRUTH[:1], far, 0.0)
     assert (score.missed, score.extra, score.read_right) == (1, 1, 0)
+
+
+def test_the_values_alone_are_scored_apart_from_the_colours():
+    """3G read for a 3B is a silent error of its face but not of its value; a die marked for
+    its colour alone leaves the values sure, and a value read wrong under it is counted."""
+    from dataclasses import replace
+
+    score = score_reading(1, TRUTH, READING, 0.0)
+    assert score.values_read_right == 4  # WR read for WG is a W, 3G for 3B a 3
+    assert score.value_silent == 0 and score.silent == 1
+
+    ten = [true_die(f"{v}R", 60 * v) for v in range(1, 5)] + [
+        true_die(f"{v}B", 60 * v) for v in range(5, 11)]
+    colour_doubt = [read_die(str(t.die), t.centre[0], unsure=False) for t in ten]
+    colour_doubt[0] = replace(colour_doubt[0], die=Die.from_text("1O"), unsure=True,
+                              value_unsure=False)
+    colour_doubt = [d if i == 0 else replace(d, value_unsure=False)
+                    for i, d in enumerate(colour_doubt)]
+    doubted = score_reading(4, ten, Reading(tuple(colour_doubt), (640, 480)), 0.0)
+    assert not doubted.shown_sure and doubted.values_shown_sure
+    assert not doubted.values_sure_but_wrong() and doubted.marked_wrong == 1
+    wrong_value = list(colour_doubt)
+    wrong_value[3] = replace(wrong_value[3], die=Die.from_text("2R"))  # a 4 read as a 2
+    missed = score_reading(5, ten, Reading(tuple(wrong_value), (640, 480)), 0.0)
+    assert missed.values_shown_sure and missed.values_sure_but_wrong()
+    assert missed.value_silent == 1
+    trust = PipelineScore((doubted, missed)).trust
+    assert trust["rolls_values_shown_sure"] == 1.0 and trust["rolls_shown_sure"] == 0.0
+    assert trust["rolls_values_sure_but_wrong"] == 0.5
+    assert trust["dice_value_wrong_unmarked"] == pytest.approx(1 / 20)

@@ -15,6 +15,7 @@ from vision.read.trust import (
     DieEvidence,
     MonotoneMap,
     TrustSettings,
+    ValueTrust,
     fit_weights,
     raw_score,
 )
@@ -186,3 +187,56 @@ def test_the_overruled_map_round_trips_through_the_file_and_older_files_load(tmp
     (tmp_path / "old.json").write_text(json.dumps(older))
     old = Calibration.load(tmp_path / "old.json", "abc")
     assert old is not None and old.overruled is None and old.settings.overruled_below is None
+
+
+def _with_values(calibration: Calibration, roll_sure: float = 0.99) -> Calibration:
+    """`calibration` with value maps like its face maps and a value threshold of its own."""
+    from dataclasses import replace
+
+    return replace(calibration, value=ValueTrust(calibration.die, calibration.roll, roll_sure))
+
+
+def test_a_die_doubted_for_its_colour_alone_keeps_a_sure_value():
+    """Red against orange: the face's posterior is split between two colours of one value,
+    so the face is marked, but the value's posterior (their sum) is sure."""
+    calibration = _with_values(_calibration(roll_sure=0.99))
+    evidence = [DieEvidence(0.9999, 1.0, value_confidence=0.9999)] * 9 + [
+        DieEvidence(0.55, 1.0, value_confidence=0.9999)]
+    faces = [calibration.die_probability(e) for e in evidence]
+    values = [calibration.value.die_probability(e) for e in evidence]
+    assert calibration.marked(faces) == (False,) * 9 + (True,)
+    assert calibration.value_marked(values) == (False,) * 10
+    assert calibration.value.roll_probability(values) > 0.99 > calibration.roll_probability(faces)
+
+
+def test_a_roll_whose_values_are_under_the_threshold_has_its_least_sure_value_marked():
+    calibration = _with_values(_calibration(roll_sure=0.9), roll_sure=0.99)
+    values = [0.9999] * 8 + [0.995, 0.97]
+    assert calibration.value.roll_probability(values) < 0.99
+    assert calibration.value_marked(values) == (False,) * 9 + (True,)
+    # A die under die_sure, or doubted for its box, is marked for its value too.
+    assert calibration.value_marked([0.9999] * 9 + [0.7]) == (False,) * 9 + (True,)
+    assert calibration.value_marked([0.9999] * 10, [True] + [False] * 9)[0]
+
+
+def test_without_value_maps_no_value_is_judged_apart():
+    calibration = _calibration()
+    assert calibration.value is None
+    assert calibration.value_marked([0.9999] * 10) is None
+    # Older evidence with no value posterior reads the face's.
+    assert DieEvidence(0.9, 1.0).value_score() == raw_score(0.9, 1.0)
+
+
+def test_the_value_maps_round_trip_through_the_file_and_older_files_load(tmp_path):
+    calibration = _with_values(_calibration(), roll_sure=0.97)
+    calibration.save(tmp_path / "c.json")
+    loaded = Calibration.load(tmp_path / "c.json")
+    assert loaded is not None and loaded.value is not None
+    assert loaded.value.roll_sure == 0.97
+    assert loaded.value.die_probability(DieEvidence(0.5, 1.0, value_confidence=0.97)) == (
+        pytest.approx(0.97, abs=1e-3))
+    older = json.loads((tmp_path / "c.json").read_text())
+    del older["value"]
+    (tmp_path / "old.json").write_text(json.dumps(older))
+    old = Calibration.load(tmp_path / "old.json")
+    assert old is not None and old.value is None

@@ -66,10 +66,31 @@ def test_to_dict_is_json_safe_and_complete():
     assert data["complete"] is False
     assert data["dice"][0] == {"value": "W", "colour": "B", "notation": "WB",
                                "centre": [10.1, 20.0], "confidence": 0.4123,
-                               "probability": 0.4123, "unsure": True, "unreadable": False,
+                               "probability": 0.4123, "unsure": True,
+                               "value_probability": None, "value_unsure": True,
+                               "unreadable": False,
                                "box": [[-9.9, 0.0], [30.1, 0.0], [30.1, 40.0], [-9.9, 40.0]]}
     assert data["dice"][1]["value"] == 10 and data["dice"][1]["notation"] == "10O"
     assert data["roll_probability"] is None  # a reading made without a reader's trust
+    assert data["value_probability"] is None
+
+
+def test_a_die_doubted_for_its_colour_alone_is_told_apart():
+    """An unsure die whose value was judged sure is a colour doubt; one whose value was not
+    judged apart (older readers, `value_unsure` None) is as doubtful as its face."""
+    texts = "5R 6R 7R 8R 9R 10R 1G 2G 3G 4G".split()
+    dice = [read_die(text, 50 * i, 50) for i, text in enumerate(texts)]
+    dice[1] = replace(dice[1], unsure=True, value_unsure=False)  # 6R: red or orange?
+    dice[2] = replace(dice[2], unsure=True, value_unsure=True)  # 7R: a 7 or a 1?
+    dice[3] = replace(dice[3], unsure=True)  # 8R: not judged apart
+    reading = Reading(tuple(dice), (640, 480))
+    assert reading.unsure_indices() == (1, 2, 3)
+    assert reading.colour_doubt_indices() == (1,)
+    assert not reading.values_complete()
+    sure = [replace(die, unsure=False, value_unsure=False) for die in dice[2:4]]
+    only_colour = Reading((*dice[:2], *sure, *dice[4:]), (640, 480))
+    assert only_colour.values_complete() and not only_colour.is_complete()
+    assert [d["value_unsure"] for d in reading.to_dict()["dice"][1:4]] == [False, True, True]
 
 
 def test_a_calibrated_probability_is_what_the_json_and_the_roll_carry():

@@ -100,9 +100,14 @@ def run_demo_frames(source: DemoSource, count: int) -> None:
     wait_until(lambda: source.frames_shown >= target, f"{count} more demo frames")
 
 
-def reading_of(notation: str, unsure: tuple[int, ...] = ()) -> Reading:
+def reading_of(notation: str, unsure: tuple[int, ...] = (),
+               colour_doubt: tuple[int, ...] = ()) -> Reading:
+    """A reading of `notation`: dice `unsure` marked (their value not judged apart), dice
+    `colour_doubt` marked for their colour alone (their value judged sure)."""
     dice = tuple(
-        ReadDie(die, 0.6 if i in unsure else 0.99, (10.0 * i, 5.0), (), i in unsure)
+        ReadDie(die, 0.6 if i in unsure or i in colour_doubt else 0.99, (10.0 * i, 5.0), (),
+                i in unsure or i in colour_doubt,
+                value_unsure=False if i in colour_doubt else None)
         for i, die in enumerate(parse_roll(notation).dice)
     )
     return Reading(dice, (640, 480))

@@ -122,6 +122,30 @@ def test_unsure_dice_are_marked_and_scoring_waits_for_the_check(app, watcher, pa
     assert client.get(f"/api/games/{game_id}").json["turns"][0]["score"] == MAKES[1][1]
 
 
+def test_a_die_in_doubt_of_its_colour_alone_is_marked_but_phase_1_scores_without_a_check(
+        app, watcher, page):
+    client = app.test_client()
+    game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+    client.put("/api/camera/game", json={"game": game_id})
+    page.goto(f"{page.base_url}/games/{game_id}")
+    page.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
+    watcher.push(RollEvent(reading_of(MAKES[1][0], colour_doubt=(5,)), 1))
+    page.wait_for_function(f"document.getElementById('game').dataset.roll === '{MAKES[1][0]}'")
+
+    doubted = page.locator("[data-testid=dice] .die.colour-doubt")
+    assert doubted.count() == 1 and doubted.get_attribute("data-index") == "5"
+    assert doubted.locator(".unsure-mark").inner_text() == "?"
+    assert "unsure of its colour" in doubted.get_attribute("aria-label")
+    note = page.inner_text("[data-testid=colour-doubt-note]")
+    assert "unsure of the colour of one die" in note and "Phase 1" in note
+    assert page.locator("[data-testid=confirm-box]").is_hidden()
+    take = page.locator("[data-testid=take-score]")
+    assert take.inner_text() == "Take 34 points" and take.is_enabled()
+    take.click()
+    page.wait_for_function("document.getElementById('game').dataset.version === '2'")
+    assert client.get(f"/api/games/{game_id}").json["turns"][0]["score"] == MAKES[1][1]
+
+
 def test_faces_the_dice_cannot_show_together_are_marked_and_confirmed(app, page):
     client = app.test_client()
     game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]

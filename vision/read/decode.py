@@ -64,6 +64,9 @@ def carried_faces(dice_set: DiceSet) -> np.ndarray:
 #: FACE_OF_DIE[j, f]: die j of the set in use carries face f.
 FACE_OF_DIE: Final[np.ndarray] = carried_faces(PRINTED_DICE)
 _HIGH_FACE: Final[np.ndarray] = np.array([face.value in HIGH_VALUES for face in FACES])
+#: _SAME_VALUE[f]: the faces showing face f's value, in any colour.
+_SAME_VALUE: Final[np.ndarray] = np.array(
+    [[other.value == face.value for other in FACES] for face in FACES])
 
 
 def by_face(colour_evidence: np.ndarray) -> np.ndarray:
@@ -83,6 +86,9 @@ class DecodedFace:
     confidence: float
     unsure: bool
     alternatives: tuple[tuple[Die, float], ...]
+    value_confidence: float | None = None
+    """The posterior of the value read, whatever the colour (the sum over the faces of
+    that value): what a phase that does not count colour depends on. None: `confidence`."""
 
 
 @dataclass(frozen=True)
@@ -220,8 +226,10 @@ def _decoded(row: np.ndarray, chosen: int, settings: DecodeSettings) -> DecodedF
         for f in order[: settings.alternatives + 1]
         if int(f) != chosen and row[f] >= settings.min_alternative
     )[: settings.alternatives]
+    same_value = _SAME_VALUE[chosen]
+    value_confidence = min(1.0, float(row[same_value].sum()))
     return DecodedFace(FACES[chosen], confidence, confidence < settings.unsure_below,
-                       alternatives)
+                       alternatives, round(value_confidence, 6))
 
 
 @lru_cache(maxsize=4)

@@ -285,8 +285,9 @@ class DiceReader:
         dice = _read_dice(candidates, decoding.faces, self.settings.sort,
                           self._phase10_odds(readout, keep))
         flags += [flag for flag in decoding.flags if flag not in flags]
-        dice, roll_probability = self._trusted(dice)
-        return Reading(tuple(dice), size, tuple(flags), unreadable, roll_probability)
+        dice, roll_probability, value_probability = self._trusted(dice)
+        return Reading(tuple(dice), size, tuple(flags), unreadable, roll_probability,
+                       value_probability)
 
     def _phase10_odds(self, readout: Readout, index: np.ndarray) -> np.ndarray | None:
         """The face probe's odds of boxes `index` (None without a probe or descriptors)."""
@@ -333,36 +334,48 @@ class DiceReader:
             return frame
         return household + frame * matcher.frame_ink_weight
 
-    def _trusted(self, dice: list[ReadDie]) -> tuple[list[ReadDie], float]:
+    def _trusted(self, dice: list[ReadDie]) -> tuple[list[ReadDie], float, float | None]:
         """The dice with their calibrated probabilities and marks (`vision.read.trust`; a die
-        the face probe doubts is marked whatever the roll), and the probability that all of
-        them are right; without a calibration, as decoded, the probe's doubts marked."""
+        the face probe doubts is marked whatever the roll), the probability that all of
+        them are right, and that all their values are (None without value maps); without a
+        calibration, as decoded, the probe's doubts marked and no value judged apart."""
         calibration = self.calibration
         probe = self.face_probe
         kind_doubted = [probe is not None and probe.doubts(die.phase10_odds) for die in dice]
         if calibration is None:
             dice = [replace(die, unsure=True) if doubt else die
                     for die, doubt in zip(dice, kind_doubted, strict=True)]
-            return dice, float(np.prod([die.right_probability for die in dice]))
+            return dice, float(np.prod([die.right_probability for die in dice])), None
         # The plain score reads only the posterior, the face belief and (to choose the map)
         # the network's own belief: the box's shape is measured only for a calibration
         # that weighs it.
-        evidence = (evidence_of if calibration.weights is not None
-                    else lambda die: DieEvidence(die.confidence, die.face_prob,
-                                                 die.network_prob, agreement=die.agreement))
-        probs = [calibration.die_probability(evidence(die)) for die in dice]
+        evidence = [evidence_of(die) if calibration.weights is not None
+                    else DieEvidence(die.confidence, die.face_prob, die.network_prob,
+                                     agreement=die.agreement,
+                                     value_confidence=die.value_confidence)
+                    for die in dice]
+        probs = [calibration.die_probability(item) for item in evidence]
         settings = calibration.settings
         ratios = (size_ratios(dice, self.settings.sort.doubtful_face.by_place)
                   if settings.max_size_ratio is not None else np.ones(len(dice)))
         doubted = [settings.box_doubted(float(ratio), die.locator_score) or kind
                    for ratio, die, kind in zip(ratios, dice, kind_doubted, strict=True)]
         marks = calibration.marked(probs, doubted)
+        values = calibration.value
+        value_probs = ([values.die_probability(item) for item in evidence]
+                       if values is not None else list(probs))
+        value_marks = calibration.value_marked(value_probs, doubted) or marks
+        illegible = [die.face_prob < self.settings.sort.min_face_prob for die in dice]
         trusted = [
             replace(die, probability=round(p, 4),  # a legible die stays marked
-                    unsure=mark or die.face_prob < self.settings.sort.min_face_prob)
-            for die, p, mark in zip(dice, probs, marks, strict=True)
+                    value_probability=None if values is None else round(v, 4),
+                    unsure=mark or value_mark or faint,
+                    value_unsure=None if values is None else value_mark or faint)
+            for die, p, v, mark, value_mark, faint in zip(
+                dice, probs, value_probs, marks, value_marks, illegible, strict=True)
         ]
-        return trusted, calibration.roll_probability(probs)
+        value_probability = None if values is None else values.roll_probability(value_probs)
+        return trusted, calibration.roll_probability(probs), value_probability
 
     def _frame_colours(
         self, crops: np.ndarray, chroma: np.ndarray, colour_probs: np.ndarray
@@ -476,6 +489,7 @@ def _read_dice(candidates: Candidates, faces: Sequence[DecodedFace],
             agreement=_agreement(readout, int(index), face.die),
             locator_score=_locator_score(readout.located, int(index)),
             phase10_odds=kind,
+            value_confidence=face.value_confidence,
         )
         for face, index, kind in zip(faces, candidates.dice, odds, strict=True)
     ]
@@ -489,7 +503,7 @@ def evidence_of(die: ReadDie) -> DieEvidence:
     sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
     return DieEvidence(die.confidence, die.face_prob, die.network_prob,
                        float(sides.mean()), float(sides.min() / max(sides.max(), 1e-6)),
-                       die.agreement)
+                       die.agreement, die.value_confidence)
 
 
 def size_ratios(dice: Sequence[ReadDie], by_place: SizeByPlace | None) -> np.ndarray:

@@ -19,6 +19,13 @@ or the composition chose it over the network's own reading) is right far less of
 than its posterior says: such dice have a map of their own (`Calibration.overruled`,
 under `TrustSettings.overruled_below`).
 
+Nine phases of ten do not count colour: there only the dice's values decide the score.
+`Calibration.value` (`ValueTrust`) judges the values alone the same way, from each
+die's posterior of the value read whatever its colour, with maps and a roll threshold
+of their own. A die whose value is doubtful is `value_unsure` (and marked); a die
+doubted only for its colour (red against orange, green against blue) is marked but not
+`value_unsure`, and the scorepad asks for no tap for it where colour does not count.
+
 The fitted tables live in `models/calibration.json` beside the networks they were
 measured with (the classifier's SHA-256 is recorded; a file fitted for another
 network is refused and the reader falls back to the posterior as it is).
@@ -106,6 +113,13 @@ class DieEvidence:
     side: float = 60.0  # the top's side, pixels
     aspect: float = 1.0  # the box's shortest side over its longest (a steep view: lower)
     agreement: float = 1.0  # the classifier's belief in the value read, mean of its looks
+    value_confidence: float | None = None  # the posterior of the value read (None: confidence)
+
+    def value_score(self) -> float:
+        """The log-odds the value map reads: the value's posterior (whatever the colour)
+        times the face belief, times the looks' agreement on the value."""
+        value = self.confidence if self.value_confidence is None else self.value_confidence
+        return raw_score(value, self.face_prob, self.agreement)
 
     def features(self) -> np.ndarray:
         """The features a fitted score weighs, FEATURES in order."""
@@ -217,6 +231,56 @@ def _weights(data: dict) -> tuple[float, ...] | None:
     return tuple(float(w) for w in weights)
 
 
+def roll_log(die_probabilities: Sequence[float]) -> float:
+    """The log of the product of the dice's probabilities, what a roll map reads."""
+    if not die_probabilities:
+        return 0.0
+    return math.log(float(np.prod(np.clip(die_probabilities, _EPSILON, 1.0))))
+
+
+def least_probable_marked(die_probabilities: Sequence[float], marks: Sequence[bool],
+                          roll: MonotoneMap, sure: float) -> tuple[bool, ...]:
+    """`marks`, then the least probable unmarked dice one at a time, until the unmarked
+    dice's roll probability (`roll` of `roll_log`) reaches `sure`."""
+    probs = list(die_probabilities)
+    marked = list(marks)
+    for index in sorted(range(len(probs)), key=lambda i: probs[i]):
+        rest = [p for p, mark in zip(probs, marked, strict=True) if not mark]
+        if not rest or roll(roll_log(rest)) >= sure:
+            break
+        marked[index] = True
+    return tuple(marked)
+
+
+@dataclass(frozen=True)
+class ValueTrust:
+    """How far the values read can be trusted whatever the colours: the die map (of
+    `DieEvidence.value_score`), the roll map, and the roll threshold (fitted like the
+    face's, on the same scenes, `benchmarks/calibrate.py`)."""
+
+    die: MonotoneMap
+    roll: MonotoneMap
+    roll_sure: float
+
+    def die_probability(self, evidence: DieEvidence) -> float:
+        """The share of dice read with this evidence whose value is right."""
+        return self.die(evidence.value_score())
+
+    def roll_probability(self, die_probabilities: Sequence[float]) -> float:
+        """The share of rolls whose dice have these value probabilities with every value
+        right."""
+        return self.roll(roll_log(die_probabilities)) if die_probabilities else 1.0
+
+    def to_dict(self) -> dict:
+        return {"roll_sure": self.roll_sure, "die": self.die.to_dict(),
+                "roll": self.roll.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ValueTrust:
+        return cls(MonotoneMap.from_dict(data["die"]), MonotoneMap.from_dict(data["roll"]),
+                   float(data["roll_sure"]))
+
+
 @dataclass(frozen=True)
 class Calibration:
     """Die and roll probabilities fitted to how often readings are right."""
@@ -230,6 +294,8 @@ class Calibration:
     overruled: MonotoneMap | None = None
     """The map of the dice the classifier did not favour (`TrustSettings.overruled_below`);
     None: `die` maps them too."""
+    value: ValueTrust | None = None
+    """The values' own maps and threshold; None: a value is as doubtful as its face."""
 
     def is_overruled(self, evidence: DieEvidence) -> bool:
         """Whether the die is judged by the `overruled` map."""
@@ -253,23 +319,29 @@ class Calibration:
         """The share of rolls whose dice have these probabilities that are all right."""
         if not die_probabilities:
             return 1.0
-        product = float(np.prod(np.clip(die_probabilities, _EPSILON, 1.0)))
-        return self.roll(math.log(product))
+        return self.roll(roll_log(die_probabilities))
 
     def marked(self, die_probabilities: Sequence[float],
                doubted: Sequence[bool] | None = None) -> tuple[bool, ...]:
         """Which dice to mark: each under `die_sure` or `doubted` for its box
         (`TrustSettings.box_doubted`), then the least probable of the rest, one at a time,
         until the unmarked dice's roll probability reaches `roll_sure`."""
-        probs = list(die_probabilities)
+        return self._marked(die_probabilities, doubted, self.roll, self.settings.roll_sure)
+
+    def value_marked(self, value_probabilities: Sequence[float],
+                     doubted: Sequence[bool] | None = None) -> tuple[bool, ...] | None:
+        """Which dice to mark for their value, as `marked` marks faces, by the value maps
+        and threshold; None without value maps."""
+        if self.value is None:
+            return None
+        return self._marked(value_probabilities, doubted, self.value.roll, self.value.roll_sure)
+
+    def _marked(self, probabilities: Sequence[float], doubted: Sequence[bool] | None,
+                roll: MonotoneMap, sure: float) -> tuple[bool, ...]:
+        probs = list(probabilities)
         boxes = [False] * len(probs) if doubted is None else list(doubted)
         marks = [p < self.settings.die_sure or odd for p, odd in zip(probs, boxes, strict=True)]
-        for index in sorted(range(len(probs)), key=lambda i: probs[i]):
-            rest = [p for p, mark in zip(probs, marks, strict=True) if not mark]
-            if self.roll_probability(rest) >= self.settings.roll_sure:
-                break
-            marks[index] = True
-        return tuple(marks)
+        return least_probable_marked(probs, marks, roll, sure)
 
     def to_dict(self) -> dict:
         return {
@@ -285,6 +357,7 @@ class Calibration:
             "die": self.die.to_dict(),
             "roll": self.roll.to_dict(),
             "overruled": None if self.overruled is None else self.overruled.to_dict(),
+            "value": None if self.value is None else self.value.to_dict(),
         }
 
     @classmethod
@@ -300,6 +373,7 @@ class Calibration:
             str(data.get("classifier_sha256", "")),
             _weights(data),
             None if data.get("overruled") is None else MonotoneMap.from_dict(data["overruled"]),
+            None if data.get("value") is None else ValueTrust.from_dict(data["value"]),
         )
 
     def save(self, path: Path = CALIBRATION_FILE) -> None:

@@ -209,6 +209,14 @@
         ": tap the ? and say what it shows. The roll cannot be scored until then." }));
     }
     if (!current.full && !unreadable) notes.push(el("p", { class: "muted", text: `${current.dice.length} of 10 dice` }));
+    const colourDoubt = current.colour_doubt_count || 0;
+    if (colourDoubt && verdict) {
+      notes.push(el("p", { class: "muted", "data-testid": "colour-doubt-note", text:
+        `The ${current.source === "photo" ? "photo" : "camera"} was unsure of the colour of ` +
+        (colourDoubt === 1 ? "one die (marked ?)" : `${colourDoubt} dice (marked ?)`) +
+        `, not of ${colourDoubt === 1 ? "its number" : "their numbers"}. Colour does not count ` +
+        `in Phase ${verdict.phase}, so the score stands; tap a die to correct it if you like.` }));
+    }
     if (verdict) {
       verdictBox.className = "verdict " + (verdict.made ? "made" : "not-made");
       const groups = verdict.groups.map((g) => el("li", {}, el("strong", { text: g.label + ": " }), g.text));
@@ -241,7 +249,7 @@
     if (key !== checkedRoll) $("confirm-dice").checked = false;
     if (!current || !current.needs_confirmation) { box.hidden = true; return true; }
     const parts = [];
-    const unsure = current.unsure_count;
+    const unsure = current.unsure_count - (current.colour_doubt_count || 0);
     const impossible = current.impossible_count;
     if (unsure) parts.push(`the ${current.source === "photo" ? "photo" : "camera"} was unsure of ` +
       (unsure === 1 ? "one die (marked ?)" : `${unsure} dice (marked ?)`));

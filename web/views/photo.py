@@ -135,10 +135,10 @@ def read_photo(game_id: int) -> ResponseReturnValue:
         raise NoRollInPhotoError(refusal, photo)
     reading = result.reading
     roll = reading.roll()
-    unsure = tuple(i for i, read in enumerate(reading.dice) if read.unsure)
     state = tab.service.set_roll(
-        game_id, roll, source=RollSource.PHOTO, unsure=unsure, flags=tuple(reading.flags),
-        unreadable=len(reading.unreadable),
+        game_id, roll, source=RollSource.PHOTO, unsure=reading.unsure_indices(),
+        flags=tuple(reading.flags), unreadable=len(reading.unreadable),
+        colour_doubt=reading.colour_doubt_indices(),
     )
     # The picture the dice were read from: a die corrected later teaches the dice profile.
     if tab.profile is not None:

@@ -1,0 +1,73 @@
+"""The values judged apart from the colours: a die doubted for its colour alone keeps a
+sure value, which a phase that does not count colour needs no check of."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.read.decode import decode
+from vision.read.trust import Calibration, MonotoneMap, TrustSettings, ValueTrust
+
+pytestmark = pytest.mark.slow
+
+ALWAYS = MonotoneMap((0.0,), (0.999999,))
+"""A map that finds every die (or roll) all but certain."""
+NEVER = MonotoneMap((0.0,), (0.5,))
+"""A map that finds every die (or roll) a coin toss."""
+
+
+def _reading(face: MonotoneMap, value: MonotoneMap):
+    from vision.read.pipeline import DiceReader
+    from vision.synth import render_scene
+    from vision.synth.seeds import HELD_OUT_SEED_BASE
+
+    calibration = Calibration(face, face, TrustSettings(roll_sure=0.99, die_sure=0.8),
+                              value=ValueTrust(value, value, 0.99))
+    scene = render_scene(HELD_OUT_SEED_BASE + 4)
+    return DiceReader(calibration=calibration, face_probe=False).read(scene.image)
+
+
+def test_faces_in_doubt_with_sure_values_are_colour_doubts():
+    reading = _reading(face=NEVER, value=ALWAYS)
+    assert len(reading.dice) == 10
+    assert all(die.unsure for die in reading.dice) and not reading.is_complete()
+    assert not any(die.value_unsure for die in reading.dice)
+    assert reading.colour_doubt_indices() == tuple(range(10))
+    assert reading.values_complete()
+    assert reading.value_probability == pytest.approx(0.999999)
+    assert reading.to_dict()["value_probability"] == 1.0
+
+
+def test_values_in_doubt_mark_their_dice_whatever_the_faces_say():
+    reading = _reading(face=ALWAYS, value=NEVER)
+    assert all(die.unsure and die.value_unsure for die in reading.dice)
+    assert reading.colour_doubt_indices() == () and not reading.values_complete()
+
+
+def test_without_value_maps_every_doubt_is_a_value_s():
+    from vision.read.pipeline import DiceReader
+    from vision.synth import render_scene
+    from vision.synth.seeds import HELD_OUT_SEED_BASE
+
+    calibration = Calibration(NEVER, NEVER, TrustSettings(roll_sure=0.99, die_sure=0.8))
+    scene = render_scene(HELD_OUT_SEED_BASE + 4)
+    reading = DiceReader(calibration=calibration, face_probe=False).read(scene.image)
+    assert all(die.unsure and die.value_unsure is None for die in reading.dice)
+    assert reading.colour_doubt_indices() == () and reading.value_probability is None
+
+
+def test_a_value_s_posterior_sums_its_colours_and_is_never_under_the_face_s():
+    rng = np.random.default_rng(7)
+    values = rng.dirichlet(np.full(11, 0.3), size=10).astype(np.float32)
+    colours = rng.dirichlet(np.full(4, 0.3), size=10).astype(np.float32)
+    for face in decode(values, colours, use_inventory=False).faces:
+        assert face.value_confidence is not None
+        assert face.confidence - 1e-6 <= face.value_confidence <= 1.0
+    # One value, two colours near even: the face is doubtful, the value is not.
+    split = np.zeros((1, 11), np.float32)
+    split[0, 6] = 1.0  # a 7
+    torn = np.array([[0.5, 0.5, 0.0, 0.0]], np.float32)  # red or orange
+    face = decode(split, torn, use_inventory=False).faces[0]
+    assert face.die.value == 7 and face.confidence < 0.6
+    assert face.value_confidence == pytest.approx(1.0, abs=1e-3)
