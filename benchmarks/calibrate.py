@@ -226,7 +226,7 @@ def as_values(records: Records) -> Records:
 
 def values_calibration(calibration: Calibration) -> Calibration | None:
     """`calibration` with the value maps and threshold in place of the face's (its box and
-    die thresholds kept): what `simulate` and `report` read value records with."""
+    die thresholds kept): what the value view of records is judged by."""
     if calibration.value is None:
         return None
     values = calibration.value
@@ -236,16 +236,99 @@ def values_calibration(calibration: Calibration) -> Calibration | None:
                        calibration.classifier_sha256)
 
 
+@dataclass(frozen=True)
+class ValueMarking:
+    """What the value marking of each scene starts from: the dice marked for their face
+    (fixed), the dice's value probabilities and the dice marked whatever the roll."""
+
+    face_marks: list[np.ndarray]
+    value_probs: np.ndarray
+    doubted: np.ndarray
+
+
+def value_marking(records: Records, calibration: Calibration, values: ValueTrust,
+                  probe: FaceProbe | None = None) -> ValueMarking:
+    """The face marks under `calibration` (with `probe`'s) and the value probabilities
+    under `values`, per scene, for `value_checks`."""
+    doubted = doubted_boxes(records, calibration, probe)
+    probs = die_probabilities(records, calibration)
+    scenes = dice_of_scenes(records)
+    face_marks = [np.array(calibration.marked(list(probs[dice]), list(doubted[dice])), bool)
+                  for dice in scenes]
+    value_probs = np.array([values.die_probability(e) for e in evidences(records)])
+    return ValueMarking(face_marks, value_probs, doubted)
+
+
+def simulate_values(records: Records, calibration: Calibration, marking: ValueMarking,
+                    roll_sure: float) -> dict[str, float]:
+    """`simulate` for a phase that does not count colour: a die is checked when marked for
+    its face and for its value (`vision.read.pipeline`, the value threshold `roll_sure`),
+    a roll is shown as sure of its values when complete with none checked, and right when
+    every value is."""
+    assert calibration.value is not None
+    trust = replace(calibration, value=replace(calibration.value, roll_sure=roll_sure))
+    right = value_right(records)
+    sure = sure_wrong = right_unmarked = silent = 0
+    for scene, dice in enumerate(dice_of_scenes(records)):
+        value_marks = trust.value_marked(list(marking.value_probs[dice]),
+                                         list(marking.doubted[dice]))
+        checked = marking.face_marks[scene] & np.array(value_marks, bool)
+        ok = right[dice]
+        right_unmarked += int((ok & ~checked).sum())
+        silent += int((~ok & ~checked).sum())
+        if records.complete[scene] and not checked.any():
+            sure += 1
+            sure_wrong += not ok.all()
+    scenes, count = len(records.complete), max(1, len(right))
+    return {"rolls_shown_sure": sure / scenes, "rolls_sure_but_wrong": sure_wrong / scenes,
+            "dice_right_unmarked": right_unmarked / count, "dice_silent": silent / count}
+
+
+#: The value thresholds a fit tries, lowest first.
+VALUE_THRESHOLDS = tuple(float(t) for t in np.round(np.arange(0.50, 0.99951, 0.0005), 4))
+
+
 def fit_values(records: Records, calibration: Calibration, target: float,
                probe: FaceProbe | None = None) -> ValueTrust:
-    """The value maps and the lowest value roll threshold keeping rolls sure of their values
-    but with a value wrong within `target` of each view, fitted as `fit` fits the faces',
-    with the same dice marked whatever the roll."""
+    """The value maps (isotonic, as `fit` fits the face's, on each die's value posterior
+    and whether its value is right), and the lowest value threshold keeping the rolls shown
+    as sure of their values (no die marked for both its face and its value) but with a
+    value wrong within `target` of the rolls of each view. A higher threshold marks more
+    dice, so the lowest one that holds is found by halving."""
     settings = calibration.settings
     fitted = fit(as_values(records), target, settings.die_sure, calibration.classifier_sha256,
                  max_size_ratio=settings.max_size_ratio,
                  min_locator_score=settings.min_locator_score, probe=probe)
-    return ValueTrust(fitted.die, fitted.roll, fitted.settings.roll_sure)
+    values = ValueTrust(fitted.die, fitted.roll, VALUE_THRESHOLDS[-1])
+    trust = replace(calibration, value=values)
+    marking = value_marking(records, trust, values, probe)
+    views = scene_views(records)
+
+    def worst(roll_sure: float) -> float:
+        return max(simulate_values(part(records, np.flatnonzero(views == key)), trust,
+                                   _part_marking(marking, records, views == key), roll_sure
+                                   )["rolls_sure_but_wrong"] for key in set(views))
+
+    low, high = 0, len(VALUE_THRESHOLDS) - 1
+    while low < high:
+        middle = (low + high) // 2
+        if worst(VALUE_THRESHOLDS[middle]) <= target:
+            high = middle
+        else:
+            low = middle + 1
+    chosen = VALUE_THRESHOLDS[low]
+    figures = simulate_values(records, trust, marking, chosen)
+    print(f"value threshold {chosen}: {json.dumps(rounded(figures))}, every view within "
+          f"{target}" if worst(chosen) <= target else
+          "no value threshold reaches the target; the strictest kept", file=sys.stderr)
+    return replace(values, roll_sure=chosen)
+
+
+def _part_marking(marking: ValueMarking, records: Records, scenes: np.ndarray) -> ValueMarking:
+    """`marking` of the scenes where `scenes` (a mask) holds, as `part` takes them."""
+    dice = np.isin(records.scene, np.flatnonzero(scenes))
+    return ValueMarking([m for m, keep in zip(marking.face_marks, scenes, strict=True) if keep],
+                        marking.value_probs[dice], marking.doubted[dice])
 
 
 def part(records: Records, scenes: np.ndarray) -> Records:
@@ -490,6 +573,35 @@ def report(records: Records, calibration: Calibration, probe: FaceProbe | None =
             "by_slice": by_slice}
 
 
+def report_values(records: Records, calibration: Calibration,
+                  probe: FaceProbe | None = None) -> dict:
+    """`report` for the values alone: reliability of the value maps per die and per roll,
+    and the rolls a phase that does not count colour shows as sure (`simulate_values`),
+    in all and by view and slice."""
+    values = values_calibration(calibration)
+    assert values is not None and calibration.value is not None
+    seen = as_values(records)
+    probs = die_probabilities(seen, values)
+    die_rows, die_ece = reliability(probs, seen.right)
+    _, y, dice = roll_rows(seen, probs)
+    roll_probs = np.array([values.roll_probability(list(p)) for p, _ in dice])
+    roll_table, roll_ece = reliability(roll_probs, y)
+    marking = value_marking(records, calibration, calibration.value, probe)
+    threshold = calibration.value.roll_sure
+    by_slice = {}
+    views, slices = scene_views(records), with_print(records, records.slices)
+    for labels in (views, slices):
+        for key in sorted(set(labels)):
+            inside = labels == key
+            by_slice[str(key)] = rounded(simulate_values(
+                part(records, np.flatnonzero(inside)), calibration,
+                _part_marking(marking, records, inside), threshold))
+    return {"dice": {"table": die_rows, "ece": die_ece},
+            "rolls": {"table": roll_table, "ece": roll_ece},
+            "marking": rounded(simulate_values(records, calibration, marking, threshold)),
+            "by_slice": by_slice}
+
+
 def print_table(title: str, rows: list[dict], ece: float) -> None:
     print(f"== {title} (expected calibration error {ece:.4f})")
     print(f"{'probability':<14}{'count':>7}{'mean':>9}{'right':>9}")
@@ -588,9 +700,8 @@ def main(argv: list[str] | None = None) -> int:
         if calibration is None:
             parser.error(f"no calibration for this classifier at {args.output}; fit one first")
     result = report(records, calibration, probe)
-    values = values_calibration(calibration)
-    if values is not None and records.value_confidence is not None:
-        result["values"] = report(as_values(records), values, probe)
+    if calibration.value is not None and records.value_confidence is not None:
+        result["values"] = report_values(records, calibration, probe)
     if args.json:
         print(json.dumps(result))
         return 0
@@ -610,7 +721,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def print_values(result: dict, calibration: Calibration) -> None:
     """The values alone (what a phase that does not count colour rests on): reliability
-    tables, and rolls shown with every value sure and those with a value wrong."""
+    tables, and the rolls shown as sure of their values (no die marked for both its face
+    and its value) and those with a value wrong."""
     print_table("dice, values alone", result["dice"]["table"], result["dice"]["ece"])
     print_table("rolls, values alone", result["rolls"]["table"], result["rolls"]["ece"])
     assert calibration.value is not None

@@ -70,14 +70,18 @@ class ReadDie:
     """The share of dice read like this one whose value is right (`vision.read.trust`);
     None where the calibration has no value maps."""
     value_unsure: bool | None = None
-    """The value itself is doubtful, not only the colour: to be checked for a phase that
-    does not count colour too (a die so marked is `unsure` as well). None where the reader
-    did not judge the value apart: then it is as doubtful as the face (`unsure`)."""
+    """The value is doubtful too: to be checked for a phase that does not count colour, as
+    `unsure` is for phase 8. Judged by the calibration's value maps
+    (`vision.read.trust.ValueTrust`) among the dice marked `unsure`: a die unsure of its
+    colour alone keeps a sure value. None where the reader did not judge the value apart:
+    then it is as doubtful as the face."""
 
     @property
     def value_doubtful(self) -> bool:
-        """Whether the value must be checked: `value_unsure`, or `unsure` where not judged."""
-        return self.unsure if self.value_unsure is None else self.value_unsure
+        """Whether the value must be checked: `unsure`, and `value_unsure` unless unjudged.
+        Never a die whose face is sure: a value read wrong is a face read wrong, which
+        the face's marks hold in check."""
+        return self.unsure and (self.value_unsure is None or self.value_unsure)
 
     @property
     def right_probability(self) -> float:
@@ -203,11 +207,10 @@ class Reading:
         """The dice read (by index) marked for the players to check."""
         return tuple(i for i, read in enumerate(self.dice) if read.unsure)
 
-    def colour_doubt_indices(self) -> tuple[int, ...]:
-        """The marked dice whose value is sure, doubted for their colour alone: a phase that
-        does not count colour needs no check of them."""
-        return tuple(i for i, read in enumerate(self.dice)
-                     if read.unsure and not read.value_doubtful)
+    def value_unsure_indices(self) -> tuple[int, ...]:
+        """The dice read (by index) whose value is doubtful: those to check where the phase
+        does not count colour (`ReadDie.value_doubtful`)."""
+        return tuple(i for i, read in enumerate(self.dice) if read.value_doubtful)
 
     def within(self, box: tuple[int, int, int, int]) -> Reading:
         """This reading in the pixels of the crop `box` (left, top, right, bottom) of its

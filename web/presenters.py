@@ -100,19 +100,21 @@ def table_roll_dict(table_roll: TableRoll | None, phase_number: int | None,
     Dice the camera was unsure of (`unsure`) and faces the ten dice of `dice_set`
     cannot show together (`impossible`, `DiceSet.impossible`) are marked per die;
     while any is, scoring the roll needs the players' confirmation
-    (`needs_confirmation`). An unsure die whose value is sure, doubted for its colour
-    alone (`colour_doubt`), needs none where the phase does not count colour
-    (`colour_doubt_count`: such dice let through; `unsure_count` counts every marked die).
+    (`needs_confirmation`). Where the phase does not count colour, the dice to check are
+    those whose value the camera doubted (`TableRoll.to_check`), and a die unsure of its
+    colour alone is marked `colour_doubt` and needs none (`colour_doubt_count`;
+    `unsure_count` counts every die marked, either way).
     """
     if table_roll is None:
         return None
     roll = table_roll.roll
-    unsure = set(table_roll.unsure)
     colour_counts = phase_number is None or get_phase(phase_number).is_colour_phase()
     to_check = set(table_roll.to_check(colour_counts))
+    colour_doubt = set(table_roll.colour_doubts(colour_counts))
+    unsure = to_check | colour_doubt
     impossible = set(dice_set.impossible(roll))
     dice = [{**die_dict(die), "unsure": index in unsure,
-             "colour_doubt": index in unsure and index not in to_check,
+             "colour_doubt": index in colour_doubt,
              "unreadable": False, "impossible": index in impossible}
             for index, die in enumerate(roll.dice)]
     dice += [{**unreadable_die_dict(), "unsure": True, "colour_doubt": False,
@@ -131,7 +133,7 @@ def table_roll_dict(table_roll: TableRoll | None, phase_number: int | None,
         "source": table_roll.source.value,
         "flags": list(table_roll.flags),
         "unsure_count": len(unsure),
-        "colour_doubt_count": len(unsure - to_check),
+        "colour_doubt_count": len(colour_doubt),
         "unreadable_count": table_roll.unreadable,
         "impossible_count": len(impossible),
         "needs_confirmation": bool(to_check or impossible),

@@ -395,7 +395,7 @@ class GameService:
         replace: bool = False,
         unreadable: int = 0,
         seen: Seen | None = None,
-        colour_doubt: tuple[int, ...] = (),
+        value_unsure: tuple[int, ...] | None = None,
     ) -> GameState:
         """Put a roll on the table (typed, tapped or read); the verdict comes with the state.
 
@@ -404,10 +404,10 @@ class GameService:
         is edited instead (a typo fixed): it keeps its roll number, since no dice
         were thrown, and the advice keeps counting the same rolls left. `unreadable`
         counts dice the camera found but could not read: the roll cannot be scored
-        until each is fixed (`correct_die`); `colour_doubt` are the unsure dice doubted for
-        their colour alone (`TableRoll.to_check`). `seen` is a phone's request body: its
-        `version` and `roll_id` must be the game's and the table's now (the camera and a
-        photo, which show the dice as they lie, send none).
+        until each is fixed (`correct_die`); `value_unsure` are the dice whose value the
+        camera doubted, judged apart (`TableRoll.to_check`). `seen` is a phone's request
+        body: its `version` and `roll_id` must be the game's and the table's now (the
+        camera and a photo, which show the dice as they lie, send none).
         """
         if roll_number is not None and not 1 <= roll_number <= ROLLS_PER_TURN:
             raise BadActionError(f"roll_number {roll_number} is outside 1-{ROLLS_PER_TURN}")
@@ -426,7 +426,7 @@ class GameService:
                 roll_number = min(previous + 1, ROLLS_PER_TURN)
             table_roll = TableRoll.new(
                 roll, roll_number=roll_number, source=source, unsure=unsure, flags=flags,
-                roll_id=self._next_roll_id(), unreadable=unreadable, colour_doubt=colour_doubt,
+                roll_id=self._next_roll_id(), unreadable=unreadable, value_unsure=value_unsure,
             )
             self.store.set_current(game_id, table_roll.to_dict())
             state = self.state(game_id)
@@ -550,8 +550,8 @@ def _check_confirmed(sent: Roll | None, table_roll: TableRoll | None,
     """Scoring a roll with dice to check waits for the players' word that they checked them.
 
     Dice to check: those the camera was unsure of (of the roll on the table; where the
-    phase does not count colour, only those whose value is in doubt,
-    `TableRoll.to_check`), and faces the ten dice (of `dice_set`) cannot show together
+    phase does not count colour, those whose value is in doubt, `TableRoll.to_check`),
+    and faces the ten dice (of `dice_set`) cannot show together
     (of whichever roll is scored, `sent` or the table's). The players confirm by
     correcting the dice (each corrected die is sure; a fixed face makes the roll possible
     again) or by sending `"confirmed": true`.

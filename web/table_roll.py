@@ -32,10 +32,11 @@ class TableRoll:
     `unreadable` counts dice the camera found but could not read: they come
     after `roll`'s dice, and the roll cannot be scored until each is fixed.
     `unsure` holds indices of dice the reader was not sure of (sorted, once
-    each); `colour_doubt` those of them whose value the reader was sure of, doubted
-    for their colour alone (red against orange): a phase that does not count colour
-    needs no check of them (`to_check`). `flags` are the reading's flags, what the
-    players should know.
+    each); `value_unsure` those of them whose value it was not sure of either, judged
+    apart (None: not judged apart, all of them). A die unsure but of sure value is
+    doubted for its colour alone (red against orange): a phase that does not count colour
+    needs no check of it (`to_check`). `flags` are the reading's flags, what the players
+    should know.
     """
 
     roll: Roll
@@ -45,27 +46,31 @@ class TableRoll:
     unsure: tuple[int, ...] = ()
     flags: tuple[ReadingFlag, ...] = ()
     unreadable: int = 0
-    colour_doubt: tuple[int, ...] = ()
+    value_unsure: tuple[int, ...] | None = None
 
     @classmethod
     def new(cls, roll: Roll, *, roll_number: int, source: RollSource, roll_id: int | None,
             unsure: Sequence[int] = (), flags: Sequence[str] = (),
-            unreadable: int = 0, colour_doubt: Sequence[int] = ()) -> TableRoll:
-        """A roll put on the table; unsure indices are sorted and kept once each (and
-        `colour_doubt` only among them), flags read from their words (a stored roll's) or
-        given as they are."""
-        marked = tuple(sorted(set(unsure)))
-        return cls(roll, roll_number, source, roll_id, marked,
+            unreadable: int = 0, value_unsure: Sequence[int] | None = None) -> TableRoll:
+        """A roll put on the table; unsure indices (of faces and of values) are sorted and
+        kept once each, flags read from their words (a stored roll's) or given as they are."""
+        return cls(roll, roll_number, source, roll_id, tuple(sorted(set(unsure))),
                    tuple(ReadingFlag(flag) for flag in flags), int(unreadable),
-                   tuple(i for i in marked if i in set(colour_doubt)))
+                   None if value_unsure is None else tuple(sorted(set(value_unsure))))
 
     def to_check(self, colour_counts: bool) -> tuple[int, ...]:
-        """The unsure dice the players must check before scoring: all of them where
-        `colour_counts` (phase 8, "7 of all one colour"), else only those whose value is
+        """The dice the players must check before scoring: the unsure ones where
+        `colour_counts` (phase 8, "7 of all one colour"), else those whose value is
         doubtful too, since no other phase's score depends on a die's colour."""
-        if colour_counts:
+        if colour_counts or self.value_unsure is None:
             return self.unsure
-        return tuple(i for i in self.unsure if i not in self.colour_doubt)
+        doubtful = set(self.value_unsure)
+        return tuple(i for i in self.unsure if i in doubtful)
+
+    def colour_doubts(self, colour_counts: bool) -> tuple[int, ...]:
+        """The unsure dice that need no check, their value sure (none where colour counts)."""
+        checked = set(self.to_check(colour_counts))
+        return tuple(i for i in self.unsure if i not in checked)
 
     @property
     def dice_count(self) -> int:
@@ -92,12 +97,13 @@ class TableRoll:
             unreadable -= 1
         return replace(self, roll=Roll.from_dice(dice), roll_id=None,
                        unsure=tuple(i for i in self.unsure if i != index),
-                       colour_doubt=tuple(i for i in self.colour_doubt if i != index),
+                       value_unsure=None if self.value_unsure is None
+                       else tuple(i for i in self.value_unsure if i != index),
                        unreadable=unreadable)
 
     def to_dict(self) -> dict[str, Any]:
-        """The stored form (`id`: the roll id; `unreadable` and `colour_doubt` only when some
-        dice are)."""
+        """The stored form (`id`: the roll id; `unreadable` only when some dice are,
+        `value_unsure` only when the values were judged apart)."""
         stored: dict[str, Any] = {
             "id": self.roll_id,
             "dice": [str(die) for die in self.roll.dice],
@@ -108,8 +114,8 @@ class TableRoll:
         }
         if self.unreadable:
             stored["unreadable"] = self.unreadable
-        if self.colour_doubt:
-            stored["colour_doubt"] = list(self.colour_doubt)
+        if self.value_unsure is not None:
+            stored["value_unsure"] = list(self.value_unsure)
         return stored
 
     @classmethod
@@ -123,5 +129,5 @@ class TableRoll:
             unsure=stored.get("unsure", ()),
             flags=stored.get("flags", ()),
             unreadable=int(stored.get("unreadable", 0)),
-            colour_doubt=stored.get("colour_doubt", ()),
+            value_unsure=stored.get("value_unsure"),
         )

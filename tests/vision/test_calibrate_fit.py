@@ -215,8 +215,8 @@ def test_the_values_are_fitted_apart_and_a_colour_torn_roll_keeps_sure_values():
     values = calibrate.fit_values(records, faces, 0.004)
     both = replace(faces, value=values)
     face_figures = calibrate.simulate(records, faces)
-    value_figures = calibrate.simulate(calibrate.as_values(records),
-                                       calibrate.values_calibration(both))
+    marking = calibrate.value_marking(records, both, values)
+    value_figures = calibrate.simulate_values(records, both, marking, values.roll_sure)
     # The torn colours hold a tenth of the rolls back from sure, but not their values.
     assert face_figures["rolls_shown_sure"] < 0.92 < value_figures["rolls_shown_sure"]
     assert value_figures["rolls_sure_but_wrong"] <= 0.004

@@ -28,21 +28,26 @@ def _reading(face: MonotoneMap, value: MonotoneMap):
     return DiceReader(calibration=calibration, face_probe=False).read(scene.image)
 
 
-def test_faces_in_doubt_with_sure_values_are_colour_doubts():
+def test_faces_in_doubt_with_sure_values_leave_the_values_sure():
     reading = _reading(face=NEVER, value=ALWAYS)
     assert len(reading.dice) == 10
     assert all(die.unsure for die in reading.dice) and not reading.is_complete()
     assert not any(die.value_unsure for die in reading.dice)
-    assert reading.colour_doubt_indices() == tuple(range(10))
-    assert reading.values_complete()
+    assert reading.value_unsure_indices() == () and reading.values_complete()
     assert reading.value_probability == pytest.approx(0.999999)
     assert reading.to_dict()["value_probability"] == 1.0
 
 
-def test_values_in_doubt_mark_their_dice_whatever_the_faces_say():
+def test_values_are_checked_only_on_dice_whose_face_is_in_doubt():
+    """A value read wrong is a face read wrong: where the face's marks leave every die
+    sure, no value needs a check; where every face and every value is doubted, all do."""
     reading = _reading(face=ALWAYS, value=NEVER)
-    assert all(die.unsure and die.value_unsure for die in reading.dice)
-    assert reading.colour_doubt_indices() == () and not reading.values_complete()
+    assert not any(die.unsure or die.value_unsure for die in reading.dice)
+    assert reading.is_complete() and reading.values_complete()
+    doubted = _reading(face=NEVER, value=NEVER)
+    assert all(die.unsure and die.value_unsure for die in doubted.dice)
+    assert doubted.value_unsure_indices() == tuple(range(10))
+    assert not doubted.values_complete()
 
 
 def test_without_value_maps_every_doubt_is_a_value_s():
@@ -54,7 +59,8 @@ def test_without_value_maps_every_doubt_is_a_value_s():
     scene = render_scene(HELD_OUT_SEED_BASE + 4)
     reading = DiceReader(calibration=calibration, face_probe=False).read(scene.image)
     assert all(die.unsure and die.value_unsure is None for die in reading.dice)
-    assert reading.colour_doubt_indices() == () and reading.value_probability is None
+    assert reading.value_unsure_indices() == tuple(range(10))
+    assert reading.value_probability is None
 
 
 def test_a_value_s_posterior_sums_its_colours_and_is_never_under_the_face_s():

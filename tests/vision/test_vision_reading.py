@@ -75,22 +75,25 @@ def test_to_dict_is_json_safe_and_complete():
     assert data["value_probability"] is None
 
 
-def test_a_die_doubted_for_its_colour_alone_is_told_apart():
-    """An unsure die whose value was judged sure is a colour doubt; one whose value was not
-    judged apart (older readers, `value_unsure` None) is as doubtful as its face."""
+def test_the_values_are_judged_apart_from_the_faces():
+    """An unsure die of sure value is doubted for its colour alone; a die whose value was
+    not judged apart (older readers, `value_unsure` None) is as doubtful as its face; and
+    a die whose face is sure needs no check of its value either."""
     texts = "5R 6R 7R 8R 9R 10R 1G 2G 3G 4G".split()
-    dice = [read_die(text, 50 * i, 50) for i, text in enumerate(texts)]
+    dice = [replace(read_die(text, 50 * i, 50), value_unsure=False)
+            for i, text in enumerate(texts)]
     dice[1] = replace(dice[1], unsure=True, value_unsure=False)  # 6R: red or orange?
     dice[2] = replace(dice[2], unsure=True, value_unsure=True)  # 7R: a 7 or a 1?
-    dice[3] = replace(dice[3], unsure=True)  # 8R: not judged apart
+    dice[3] = replace(dice[3], unsure=True, value_unsure=None)  # 8R: not judged apart
+    dice[4] = replace(dice[4], value_unsure=True)  # 9R: its face sure, so its value too
     reading = Reading(tuple(dice), (640, 480))
     assert reading.unsure_indices() == (1, 2, 3)
-    assert reading.colour_doubt_indices() == (1,)
-    assert not reading.values_complete()
-    sure = [replace(die, unsure=False, value_unsure=False) for die in dice[2:4]]
-    only_colour = Reading((*dice[:2], *sure, *dice[4:]), (640, 480))
-    assert only_colour.values_complete() and not only_colour.is_complete()
-    assert [d["value_unsure"] for d in reading.to_dict()["dice"][1:4]] == [False, True, True]
+    assert reading.value_unsure_indices() == (2, 3)
+    assert not reading.values_complete() and not reading.is_complete()
+    sure_values = [replace(die, value_unsure=False) for die in dice]
+    assert Reading(tuple(sure_values), (640, 480)).values_complete()
+    assert [d["value_unsure"] for d in reading.to_dict()["dice"][1:5]] == [
+        False, True, True, False]
 
 
 def test_a_calibrated_probability_is_what_the_json_and_the_roll_carry():

@@ -101,13 +101,20 @@ def run_demo_frames(source: DemoSource, count: int) -> None:
 
 
 def reading_of(notation: str, unsure: tuple[int, ...] = (),
-               colour_doubt: tuple[int, ...] = ()) -> Reading:
-    """A reading of `notation`: dice `unsure` marked (their value not judged apart), dice
+               colour_doubt: tuple[int, ...] = (),
+               value_doubt: tuple[int, ...] | None = None) -> Reading:
+    """A reading of `notation`: dice `unsure` marked (their value not judged apart, unless
+    `value_doubt` is given: then those are the dice whose value is doubtful), and dice
     `colour_doubt` marked for their colour alone (their value judged sure)."""
+
+    def value_unsure(i: int) -> bool | None:
+        if value_doubt is not None:
+            return i in value_doubt
+        return False if i in colour_doubt else None
+
     dice = tuple(
         ReadDie(die, 0.6 if i in unsure or i in colour_doubt else 0.99, (10.0 * i, 5.0), (),
-                i in unsure or i in colour_doubt,
-                value_unsure=False if i in colour_doubt else None)
+                i in unsure or i in colour_doubt, value_unsure=value_unsure(i))
         for i, die in enumerate(parse_roll(notation).dice)
     )
     return Reading(dice, (640, 480))

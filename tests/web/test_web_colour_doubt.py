@@ -77,16 +77,22 @@ def test_in_phase_8_a_colour_doubt_waits_for_the_players(camera_app, watcher):
     assert confirmed.status_code == 200
 
 
-def test_the_table_roll_keeps_its_colour_doubts_and_loses_one_when_fixed():
+def test_the_table_roll_keeps_its_value_doubts_and_loses_one_when_fixed():
     roll = TableRoll.new(parse_roll(MAKES[1][0]), roll_number=1, source=RollSource.CAMERA,
-                         roll_id=3, unsure=[2, 5], colour_doubt=[5, 7])  # 7 is not unsure
-    assert roll.colour_doubt == (5,)
+                         roll_id=3, unsure=[2, 5], value_unsure=[7, 2, 2])
+    assert roll.value_unsure == (2, 7)
+    # Die 7's value doubted on a face the camera is sure of: never more checks than phase 8.
     assert roll.to_check(colour_counts=False) == (2,)
+    assert roll.colour_doubts(colour_counts=False) == (5,)
     assert roll.to_check(colour_counts=True) == (2, 5)
+    assert roll.colour_doubts(colour_counts=True) == ()
     stored = roll.to_dict()
-    assert stored["colour_doubt"] == [5] and TableRoll.from_dict(stored) == roll
-    fixed = roll.with_die(5, Die.from_text("7O"))
-    assert fixed.unsure == (2,) and fixed.colour_doubt == ()
-    # A roll stored before colour doubts were kept: every unsure die is checked.
-    del stored["colour_doubt"]
-    assert TableRoll.from_dict(stored).to_check(colour_counts=False) == (2, 5)
+    assert stored["value_unsure"] == [2, 7] and TableRoll.from_dict(stored) == roll
+    fixed = roll.with_die(2, Die.from_text("8G"))
+    assert fixed.unsure == (5,) and fixed.value_unsure == (7,)
+    assert fixed.to_check(colour_counts=False) == ()
+    # A roll stored before values were judged apart: every unsure die is checked.
+    del stored["value_unsure"]
+    older = TableRoll.from_dict(stored)
+    assert older.value_unsure is None and older.to_check(colour_counts=False) == (2, 5)
+    assert older.colour_doubts(colour_counts=False) == ()

@@ -369,8 +369,10 @@ class DiceReader:
         trusted = [
             replace(die, probability=round(p, 4),  # a legible die stays marked
                     value_probability=None if values is None else round(v, 4),
-                    unsure=mark or value_mark or faint,
-                    value_unsure=None if values is None else value_mark or faint)
+                    unsure=mark or faint,
+                    # checked where colour does not count: doubted for its face and value
+                    value_unsure=None if values is None else (mark or faint) and (
+                        value_mark or faint))
             for die, p, v, mark, value_mark, faint in zip(
                 dice, probs, value_probs, marks, value_marks, illegible, strict=True)
         ]

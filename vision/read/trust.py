@@ -22,9 +22,12 @@ under `TrustSettings.overruled_below`).
 Nine phases of ten do not count colour: there only the dice's values decide the score.
 `Calibration.value` (`ValueTrust`) judges the values alone the same way, from each
 die's posterior of the value read whatever its colour, with maps and a roll threshold
-of their own. A die whose value is doubtful is `value_unsure` (and marked); a die
-doubted only for its colour (red against orange, green against blue) is marked but not
-`value_unsure`, and the scorepad asks for no tap for it where colour does not count.
+of their own, fitted on the same scenes: the dice whose values are doubtful are marked
+`value_unsure`, apart from the face's marks (`unsure`). A die doubted only for its
+colour (red against orange, green against blue) is `unsure` but not `value_unsure`, and
+the scorepad asks for no tap for it where colour does not count. Each set of marks
+holds its own errors to the target: a value read wrong is a face read wrong, so phase 8
+needs only the face's marks, and the other phases only the values'.
 
 The fitted tables live in `models/calibration.json` beside the networks they were
 measured with (the classifier's SHA-256 is recorded; a file fitted for another

@@ -138,7 +138,7 @@ def read_photo(game_id: int) -> ResponseReturnValue:
     state = tab.service.set_roll(
         game_id, roll, source=RollSource.PHOTO, unsure=reading.unsure_indices(),
         flags=tuple(reading.flags), unreadable=len(reading.unreadable),
-        colour_doubt=reading.colour_doubt_indices(),
+        value_unsure=reading.value_unsure_indices(),
     )
     # The picture the dice were read from: a die corrected later teaches the dice profile.
     if tab.profile is not None:
