@@ -9,7 +9,9 @@ with numerals 1 to 20 in one ink, drawn in the held-out fonts on the renderer's 
 trays. None is a Phase 10 face. Per shape: the faces drawn, the share found (read or
 listed as unreadable within the face's radius), and `sure_face_share`, the share of
 those found that the reader shows as a die with no mark, as `eval_real.py` counts the
-real pip dice. A roll of such faces should never be shown as sure either.
+real pip dice, and `sure_value_share`, those a phase that does not count colour would
+take without a check (unmarked, or marked for their colour alone). A roll of such faces
+should never be shown as sure either.
 `--view steep` tips each tray as a phone held over it (up to 35 degrees).
 `--no-face-probe` reads without the face probe (`vision.read.face_probe`), as the reader
 read before it.
@@ -36,8 +38,10 @@ from vision.synth.seeds import OTHER_DICE_SEED_BASE
 
 
 def tally(scene: OtherDiceScene, reading: Reading, drawn: Counter, found: Counter,
-          sure: Counter) -> None:
-    """Count each drawn face of `scene` by shape: drawn, found, read as a sure face."""
+          sure: Counter, sure_value: Counter | None = None) -> None:
+    """Count each drawn face of `scene` by shape: drawn, found, read as a sure face, and
+    read as a sure number (`sure_value`: unmarked, or marked for its colour alone, so a
+    phase that does not count colour would take it without a check)."""
     for die in scene.dice:
         def near(centre: tuple[float, float], die=die) -> bool:
             return bool(np.hypot(centre[0] - die.centre[0], centre[1] - die.centre[1])
@@ -47,19 +51,22 @@ def tally(scene: OtherDiceScene, reading: Reading, drawn: Counter, found: Counte
         drawn[die.shape] += 1
         found[die.shape] += bool(read) or any(near(u.centre) for u in reading.unreadable)
         sure[die.shape] += any(not d.unsure for d in read)
+        if sure_value is not None:
+            sure_value[die.shape] += any(not d.value_doubtful for d in read)
 
 
 def evaluate(reader: DiceReader, fonts: list[str], first: int, scenes: int,
              steep: bool = False) -> dict:
-    drawn, found, sure = Counter(), Counter(), Counter()
-    rolls_sure = 0
+    drawn, found, sure, sure_value = Counter(), Counter(), Counter(), Counter()
+    rolls_sure = rolls_values_sure = 0
     for seed in range(first, first + scenes):
         scene = other_dice_scene(seed, fonts)
         if steep:
             scene = steep_other_dice(scene, seed)
         reading = reader.read(scene.image)
-        tally(scene, reading, drawn, found, sure)
+        tally(scene, reading, drawn, found, sure, sure_value)
         rolls_sure += bool(reading.dice) and reading.is_complete()
+        rolls_values_sure += bool(reading.dice) and reading.values_complete()
     shapes = {
         shape: {"drawn": drawn[shape],
                 "found_share": round(found[shape] / drawn[shape], 4) if drawn[shape] else 0.0,
@@ -70,7 +77,10 @@ def evaluate(reader: DiceReader, fonts: list[str], first: int, scenes: int,
     return {"scenes": scenes, "first_seed": first, "faces": sum(drawn.values()),
             "found_share": round(total_found / max(1, sum(drawn.values())), 4),
             "sure_face_share": round(sum(sure.values()) / total_found, 4) if total_found else 0.0,
-            "rolls_shown_sure": rolls_sure, "by_shape": shapes}
+            "sure_value_share": (round(sum(sure_value.values()) / total_found, 4)
+                                 if total_found else 0.0),
+            "rolls_shown_sure": rolls_sure, "rolls_values_shown_sure": rolls_values_sure,
+            "by_shape": shapes}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -107,6 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{figures['faces']} faces of other dice on {args.scenes} trays: "
           f"{figures['found_share']:.1%} found, {figures['sure_face_share']:.1%} of those "
           f"read as a sure Phase 10 face; {figures['rolls_shown_sure']} rolls shown as sure")
+    print(f"  read as a sure number (the phases that do not count colour): "
+          f"{figures['sure_value_share']:.1%} of those found; "
+          f"{figures['rolls_values_shown_sure']} rolls shown as sure of their numbers")
     for shape, row in figures["by_shape"].items():
         print(f"  {shape:9} {row['drawn']:4} drawn, {row['found_share']:.1%} found, "
               f"{row['sure_face_share']:.1%} read as a sure face")

@@ -21,7 +21,9 @@ a JPEG or PNG (the scorepad's photo reader: re-looks at the dice's size, the tra
 crop), matched the same way in its own pixels. Pip faces are not Phase 10 faces, so
 values are not scored: the full read should list them as unreadable or marked, and
 `sure_face_share` is the share of the dice found that it reads as a Phase 10 face
-anyway, unmarked (a silent error in a game).
+anyway, unmarked (a silent error in a game), and `sure_value_share` the share whose
+number a phase that does not count colour would take without a check (unmarked, or
+marked for its colour alone).
 
 Exits 0 with a message when the folder is absent (it lives outside the repository).
 """
@@ -59,6 +61,7 @@ class Tally:
     hands: int = 0
     seconds: list[float] = field(default_factory=list)
     sure_faces: int = 0  # labelled (pip) dice read as a Phase 10 face, unmarked
+    sure_values: int = 0  # the same, or marked for their colour alone (no check outside phase 8)
 
     def add(self, labelled: int, located: int, found: int, hand: bool, seconds: float) -> None:
         self.photos += 1
@@ -68,6 +71,13 @@ class Tally:
         self.hands += bool(hand)
         self.seconds.append(seconds)
 
+    def count_sure(self, reading, dice: np.ndarray) -> None:
+        """Count the labelled dice `reading` shows as a sure face, and those whose number a
+        phase that does not count colour would take without a check."""
+        self.sure_faces += match([die.centre for die in reading.dice if not die.unsure], dice)
+        self.sure_values += match(
+            [die.centre for die in reading.dice if not die.value_doubtful], dice)
+
     def summary(self) -> dict[str, float | int]:
         return {
             "photos": self.photos,
@@ -76,6 +86,8 @@ class Tally:
             "false_per_photo": round(self.false / self.photos, 3) if self.photos else 0.0,
             "hand_flagged_share": round(self.hands / self.photos, 4) if self.photos else 0.0,
             "sure_face_share": round(self.sure_faces / self.located, 4) if self.located else 0.0,
+            "sure_value_share": (round(self.sure_values / self.located, 4) if self.located
+                                 else 0.0),
             "median_ms": round(1000 * statistics.median(self.seconds), 1) if self.seconds else 0.0,
         }
 
@@ -137,7 +149,7 @@ def evaluate(reader, photos: Sequence[Photo], die_px: float) -> dict[str, dict]:
         centres = list(reading.centres())
         hand = reading.has_flag(ReadingFlag.HAND)
         read.add(len(dice), match(centres, dice), len(centres), hand, seconds)
-        read.sure_faces += match([die.centre for die in reading.dice if not die.unsure], dice)
+        read.count_sure(reading, dice)
     return {"locate": locate.summary(), "read": read.summary()}
 
 
@@ -160,7 +172,7 @@ def evaluate_as_photos(photo_reader, photos: Sequence[Photo]) -> dict[str, float
         centres = list(reading.centres())
         tally.add(len(dice), match(centres, dice), len(centres),
                   reading.has_flag(ReadingFlag.HAND), seconds)
-        tally.sure_faces += match([die.centre for die in reading.dice if not die.unsure], dice)
+        tally.count_sure(reading, dice)
     return tally.summary()
 
 
@@ -237,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"photos flagged (hand): {figures['hand_flagged_share']:.2%}")
         if step != "locate":
             print(f"read as a sure face:   {figures['sure_face_share']:.2%} of the dice found")
+            print(f"a sure number (9 phases): {figures['sure_value_share']:.2%} of the dice found")
         print(f"median time:           {figures['median_ms']:.1f} ms per photo")
     return 0
 
