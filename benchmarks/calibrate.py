@@ -244,27 +244,33 @@ class ValueMarking:
     face_marks: list[np.ndarray]
     value_probs: np.ndarray
     doubted: np.ndarray
+    kind_doubted: np.ndarray  # (D,) the probe's odds keep the value in doubt
 
 
 def value_marking(records: Records, calibration: Calibration, values: ValueTrust,
                   probe: FaceProbe | None = None) -> ValueMarking:
-    """The face marks under `calibration` (with `probe`'s) and the value probabilities
-    under `values`, per scene, for `value_checks`."""
+    """The face marks under `calibration` (with `probe`'s), the value probabilities under
+    `values` and the dice whose probe odds keep their value in doubt, for
+    `simulate_values`."""
     doubted = doubted_boxes(records, calibration, probe)
     probs = die_probabilities(records, calibration)
     scenes = dice_of_scenes(records)
     face_marks = [np.array(calibration.marked(list(probs[dice]), list(doubted[dice])), bool)
                   for dice in scenes]
     value_probs = np.array([values.die_probability(e) for e in evidences(records)])
-    return ValueMarking(face_marks, value_probs, doubted)
+    count = len(records.scene)
+    odds = records.phase10_odds if records.phase10_odds is not None else np.full(count, np.nan)
+    kind = np.array([values.kind_doubted(None if np.isnan(o) else float(o)) for o in odds],
+                    bool)
+    return ValueMarking(face_marks, value_probs, doubted, kind)
 
 
 def simulate_values(records: Records, calibration: Calibration, marking: ValueMarking,
                     roll_sure: float) -> dict[str, float]:
     """`simulate` for a phase that does not count colour: a die is checked when marked for
-    its face and for its value (`vision.read.pipeline`, the value threshold `roll_sure`),
-    a roll is shown as sure of its values when complete with none checked, and right when
-    every value is."""
+    its face and for its value (`vision.read.pipeline`, the value threshold `roll_sure`) or
+    for the probe's odds, a roll is shown as sure of its values when complete with none
+    checked, and right when every value is."""
     assert calibration.value is not None
     trust = replace(calibration, value=replace(calibration.value, roll_sure=roll_sure))
     right = value_right(records)
@@ -272,7 +278,8 @@ def simulate_values(records: Records, calibration: Calibration, marking: ValueMa
     for scene, dice in enumerate(dice_of_scenes(records)):
         value_marks = trust.value_marked(list(marking.value_probs[dice]),
                                          list(marking.doubted[dice]))
-        checked = marking.face_marks[scene] & np.array(value_marks, bool)
+        checked = marking.face_marks[scene] & (np.array(value_marks, bool)
+                                               | marking.kind_doubted[dice])
         ok = right[dice]
         right_unmarked += int((ok & ~checked).sum())
         silent += int((~ok & ~checked).sum())
@@ -284,12 +291,19 @@ def simulate_values(records: Records, calibration: Calibration, marking: ValueMa
             "dice_right_unmarked": right_unmarked / count, "dice_silent": silent / count}
 
 
+#: How far over the face probe's threshold (log-odds) a die marked for its face must lie
+#: to be doubted for its colour alone (`ValueTrust.min_phase10_odds`). Chosen on tuning
+#: trays of other dice (OTHER_DICE_SEED_BASE + 5,000,000 on) and the calibration scenes:
+#: 3 keeps 3 of the 40 other dice's faces that were doubted for their colour alone there,
+#: for 0.2 % of the rolls sure of their values (MODEL_CARD.md).
+COLOUR_DOUBT_ODDS_MARGIN = 3.0
 #: The value thresholds a fit tries, lowest first.
 VALUE_THRESHOLDS = tuple(float(t) for t in np.round(np.arange(0.50, 0.99951, 0.0005), 4))
 
 
 def fit_values(records: Records, calibration: Calibration, target: float,
-               probe: FaceProbe | None = None) -> ValueTrust:
+               probe: FaceProbe | None = None,
+               min_phase10_odds: float | None = None) -> ValueTrust:
     """The value maps (isotonic, as `fit` fits the face's, on each die's value posterior
     and whether its value is right), and the lowest value threshold keeping the rolls shown
     as sure of their values (no die marked for both its face and its value) but with a
@@ -299,7 +313,7 @@ def fit_values(records: Records, calibration: Calibration, target: float,
     fitted = fit(as_values(records), target, settings.die_sure, calibration.classifier_sha256,
                  max_size_ratio=settings.max_size_ratio,
                  min_locator_score=settings.min_locator_score, probe=probe)
-    values = ValueTrust(fitted.die, fitted.roll, VALUE_THRESHOLDS[-1])
+    values = ValueTrust(fitted.die, fitted.roll, VALUE_THRESHOLDS[-1], min_phase10_odds)
     trust = replace(calibration, value=values)
     marking = value_marking(records, trust, values, probe)
     views = scene_views(records)
@@ -328,7 +342,8 @@ def _part_marking(marking: ValueMarking, records: Records, scenes: np.ndarray) -
     """`marking` of the scenes where `scenes` (a mask) holds, as `part` takes them."""
     dice = np.isin(records.scene, np.flatnonzero(scenes))
     return ValueMarking([m for m, keep in zip(marking.face_marks, scenes, strict=True) if keep],
-                        marking.value_probs[dice], marking.doubted[dice])
+                        marking.value_probs[dice], marking.doubted[dice],
+                        marking.kind_doubted[dice])
 
 
 def part(records: Records, scenes: np.ndarray) -> Records:
@@ -691,8 +706,9 @@ def main(argv: list[str] | None = None) -> int:
                           args.overruled_below or None, args.min_locator_score or None, probe)
         if records.value_confidence is not None:
             print("the values alone:", file=sys.stderr)
-            calibration = replace(calibration,
-                                  value=fit_values(records, calibration, args.target, probe))
+            odds = None if probe is None else probe.min_odds + COLOUR_DOUBT_ODDS_MARGIN
+            calibration = replace(calibration, value=fit_values(
+                records, calibration, args.target, probe, odds))
         calibration.save(args.output)
         print(f"wrote {args.output}", file=sys.stderr)
     else:

@@ -225,6 +225,29 @@ def test_the_values_are_fitted_apart_and_a_colour_torn_roll_keeps_sure_values():
     assert saved.value.die.values == pytest.approx(values.die.values, abs=1e-6)
 
 
+def test_a_colour_doubt_the_probe_finds_unlike_a_phase_10_face_is_checked():
+    rng = np.random.default_rng(13)
+    records = _colour_torn_records(rng, 300)
+    faces = calibrate.fit(records, 0.004, 0.8, "")
+    values = calibrate.fit_values(records, faces, 0.004)
+    both = replace(faces, value=values)
+    plain = calibrate.simulate_values(records, both, calibrate.value_marking(records, both,
+                                                                            values),
+                                      values.roll_sure)
+    # The probe finds every die a Phase 10 face but the torn ones, which it doubts.
+    torn = records.confidence < 0.8
+    odds = replace(records, phase10_odds=np.where(torn, -2.0, 5.0))
+    strict = replace(values, min_phase10_odds=0.0)
+    checked = calibrate.simulate_values(odds, replace(faces, value=strict),
+                                        calibrate.value_marking(odds, faces, strict),
+                                        values.roll_sure)
+    # Every roll with a torn die is now checked (a few were already, for a misread too).
+    lost = plain["rolls_shown_sure"] - checked["rolls_shown_sure"]
+    share_torn = len(set(records.scene[torn])) / len(records.complete)
+    assert 0.9 * share_torn <= lost <= share_torn
+    assert checked["rolls_sure_but_wrong"] <= plain["rolls_sure_but_wrong"]
+
+
 def test_records_without_faces_or_value_posteriors_are_refused_for_values():
     rng = np.random.default_rng(12)
     plain = _records(rng, {"a": 0.1}, 3)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -191,8 +192,6 @@ def test_the_overruled_map_round_trips_through_the_file_and_older_files_load(tmp
 
 def _with_values(calibration: Calibration, roll_sure: float = 0.99) -> Calibration:
     """`calibration` with value maps like its face maps and a value threshold of its own."""
-    from dataclasses import replace
-
     return replace(calibration, value=ValueTrust(calibration.die, calibration.roll, roll_sure))
 
 
@@ -235,6 +234,14 @@ def test_the_value_maps_round_trip_through_the_file_and_older_files_load(tmp_pat
     assert loaded.value.roll_sure == 0.97
     assert loaded.value.die_probability(DieEvidence(0.5, 1.0, value_confidence=0.97)) == (
         pytest.approx(0.97, abs=1e-3))
+    assert loaded.value.min_phase10_odds is None and not loaded.value.kind_doubted(-50.0)
+    probed = _with_values(_calibration())
+    probed = replace(probed, value=replace(probed.value, min_phase10_odds=-0.5))
+    probed.save(tmp_path / "p.json")
+    again = Calibration.load(tmp_path / "p.json")
+    assert again is not None and again.value is not None
+    assert again.value.kind_doubted(-0.6) and not again.value.kind_doubted(-0.4)
+    assert not again.value.kind_doubted(None)  # no probe, no such doubt
     older = json.loads((tmp_path / "c.json").read_text())
     del older["value"]
     (tmp_path / "old.json").write_text(json.dumps(older))

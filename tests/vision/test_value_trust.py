@@ -17,15 +17,16 @@ NEVER = MonotoneMap((0.0,), (0.5,))
 """A map that finds every die (or roll) a coin toss."""
 
 
-def _reading(face: MonotoneMap, value: MonotoneMap):
+def _reading(face: MonotoneMap, value: MonotoneMap, min_phase10_odds: float | None = None):
     from vision.read.pipeline import DiceReader
     from vision.synth import render_scene
     from vision.synth.seeds import HELD_OUT_SEED_BASE
 
     calibration = Calibration(face, face, TrustSettings(roll_sure=0.99, die_sure=0.8),
-                              value=ValueTrust(value, value, 0.99))
+                              value=ValueTrust(value, value, 0.99, min_phase10_odds))
     scene = render_scene(HELD_OUT_SEED_BASE + 4)
-    return DiceReader(calibration=calibration, face_probe=False).read(scene.image)
+    probe = min_phase10_odds is not None  # the probe's odds only where they are asked for
+    return DiceReader(calibration=calibration, face_probe=probe).read(scene.image)
 
 
 def test_faces_in_doubt_with_sure_values_leave_the_values_sure():
@@ -48,6 +49,19 @@ def test_values_are_checked_only_on_dice_whose_face_is_in_doubt():
     assert all(die.unsure and die.value_unsure for die in doubted.dice)
     assert doubted.value_unsure_indices() == tuple(range(10))
     assert not doubted.values_complete()
+
+
+def test_a_colour_doubt_needs_the_probe_to_find_a_phase_10_face():
+    """Another die's numeral with a doubtful ink is checked in every phase: a die marked
+    for its face is doubted for its colour alone only at the probe's odds asked or more."""
+    trusted = _reading(face=NEVER, value=ALWAYS, min_phase10_odds=-1e6)
+    assert all(die.phase10_odds is not None for die in trusted.dice)
+    assert trusted.value_unsure_indices() == () and trusted.values_complete()
+    doubted = _reading(face=NEVER, value=ALWAYS, min_phase10_odds=1e6)
+    assert doubted.value_unsure_indices() == tuple(range(10))
+    odds = sorted(die.phase10_odds for die in trusted.dice)
+    middle = _reading(face=NEVER, value=ALWAYS, min_phase10_odds=odds[4] + 1e-6)
+    assert len(middle.value_unsure_indices()) == 5  # the five the probe finds least alike
 
 
 def test_without_value_maps_every_doubt_is_a_value_s():

@@ -366,15 +366,18 @@ class DiceReader:
                        if values is not None else list(probs))
         value_marks = calibration.value_marked(value_probs, doubted) or marks
         illegible = [die.face_prob < self.settings.sort.min_face_prob for die in dice]
+        other_kind = [values is not None and values.kind_doubted(die.phase10_odds)
+                      for die in dice]
         trusted = [
             replace(die, probability=round(p, 4),  # a legible die stays marked
                     value_probability=None if values is None else round(v, 4),
                     unsure=mark or faint,
                     # checked where colour does not count: doubted for its face and value
                     value_unsure=None if values is None else (mark or faint) and (
-                        value_mark or faint))
-            for die, p, v, mark, value_mark, faint in zip(
-                dice, probs, value_probs, marks, value_marks, illegible, strict=True)
+                        value_mark or faint or kind))
+            for die, p, v, mark, value_mark, faint, kind in zip(
+                dice, probs, value_probs, marks, value_marks, illegible, other_kind,
+                strict=True)
         ]
         value_probability = None if values is None else values.roll_probability(value_probs)
         return trusted, calibration.roll_probability(probs), value_probability

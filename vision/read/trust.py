@@ -264,10 +264,21 @@ class ValueTrust:
     die: MonotoneMap
     roll: MonotoneMap
     roll_sure: float
+    min_phase10_odds: float | None = None
+    """A die marked for its face is doubted for its colour alone only if the face probe
+    (`vision.read.face_probe`) finds it a Phase 10 face at these log-odds or more: a
+    numeral die of another shape, read with a sure number and a doubtful ink, is checked
+    in every phase. None: no such condition."""
 
     def die_probability(self, evidence: DieEvidence) -> float:
         """The share of dice read with this evidence whose value is right."""
         return self.die(evidence.value_score())
+
+    def kind_doubted(self, phase10_odds: float | None) -> bool:
+        """Whether the probe's odds keep a marked die's value in doubt (never without
+        odds: a reader with no probe)."""
+        return (self.min_phase10_odds is not None and phase10_odds is not None
+                and phase10_odds < self.min_phase10_odds)
 
     def roll_probability(self, die_probabilities: Sequence[float]) -> float:
         """The share of rolls whose dice have these value probabilities with every value
@@ -275,13 +286,15 @@ class ValueTrust:
         return self.roll(roll_log(die_probabilities)) if die_probabilities else 1.0
 
     def to_dict(self) -> dict:
-        return {"roll_sure": self.roll_sure, "die": self.die.to_dict(),
-                "roll": self.roll.to_dict()}
+        odds = self.min_phase10_odds
+        return {"roll_sure": self.roll_sure,
+                "min_phase10_odds": None if odds is None else round(odds, 6),
+                "die": self.die.to_dict(), "roll": self.roll.to_dict()}
 
     @classmethod
     def from_dict(cls, data: dict) -> ValueTrust:
         return cls(MonotoneMap.from_dict(data["die"]), MonotoneMap.from_dict(data["roll"]),
-                   float(data["roll_sure"]))
+                   float(data["roll_sure"]), _optional(data.get("min_phase10_odds")))
 
 
 @dataclass(frozen=True)
