@@ -89,14 +89,22 @@ def test_a_phone_showing_a_deleted_game_is_told(app, new_tab):
     assert phone.evaluate("document.getElementById('turn-area').inert") is True
 
 
-def test_unsure_dice_are_marked_and_scoring_waits_for_the_check(app, watcher, page):
+def camera_roll_on_page(app, watcher, page, reading) -> tuple:
+    """A new game on the camera, its page open and live, and `reading` (of MAKES[1]) put on
+    the table by the camera: (the app's client, the game's id)."""
     client = app.test_client()
     game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
     client.put("/api/camera/game", json={"game": game_id})
     page.goto(f"{page.base_url}/games/{game_id}")
     page.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
-    watcher.push(RollEvent(reading_of(MAKES[1][0], unsure=(2,)), 1))
+    watcher.push(RollEvent(reading, 1))
     page.wait_for_function(f"document.getElementById('game').dataset.roll === '{MAKES[1][0]}'")
+    return client, game_id
+
+
+def test_unsure_dice_are_marked_and_scoring_waits_for_the_check(app, watcher, page):
+    client, game_id = camera_roll_on_page(app, watcher, page,
+                                          reading_of(MAKES[1][0], unsure=(2,)))
 
     unsure = page.locator("[data-testid=dice] .die.unsure")
     assert unsure.count() == 1 and unsure.get_attribute("data-index") == "2"
@@ -124,13 +132,8 @@ def test_unsure_dice_are_marked_and_scoring_waits_for_the_check(app, watcher, pa
 
 def test_a_die_in_doubt_of_its_colour_alone_is_marked_but_phase_1_scores_without_a_check(
         app, watcher, page):
-    client = app.test_client()
-    game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
-    client.put("/api/camera/game", json={"game": game_id})
-    page.goto(f"{page.base_url}/games/{game_id}")
-    page.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
-    watcher.push(RollEvent(reading_of(MAKES[1][0], colour_doubt=(5,)), 1))
-    page.wait_for_function(f"document.getElementById('game').dataset.roll === '{MAKES[1][0]}'")
+    client, game_id = camera_roll_on_page(app, watcher, page,
+                                          reading_of(MAKES[1][0], colour_doubt=(5,)))
 
     doubted = page.locator("[data-testid=dice] .die.colour-doubt")
     assert doubted.count() == 1 and doubted.get_attribute("data-index") == "5"
