@@ -56,15 +56,17 @@ def unreadable_die_dict() -> dict[str, Any]:
 
 
 def read_dice_dicts(dice: Iterable[ReadDie], unreadable: int) -> list[dict[str, Any]]:
-    """A reading's dice for a reply: those read (with confidence), then those not read."""
+    """A reading's dice for a reply: those read (with confidence, and whether their value is
+    doubtful too, `ReadDie.value_doubtful`), then those not read."""
     listed = [
         {**die_dict(read.die), "confidence": round(float(read.confidence), 4),
          "probability": round(float(read.right_probability), 4),
-         "unsure": bool(read.unsure), "unreadable": False}
+         "unsure": bool(read.unsure), "value_unsure": read.value_doubtful,
+         "unreadable": False}
         for read in dice
     ]
     return listed + [{**unreadable_die_dict(), "confidence": 0.0, "probability": 0.0,
-                      "unsure": True}] * unreadable
+                      "unsure": True, "value_unsure": True}] * unreadable
 
 
 def _placement(roll: Roll, result: PhaseResult) -> list[tuple[int, int | None] | None]:

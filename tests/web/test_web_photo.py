@@ -91,6 +91,9 @@ def test_a_phone_photo_puts_its_roll_on_the_table(client, good_photo):
     assert photo["orientation"] == 6
     assert photo["photo_size"] == [1600, 1200]  # upright: the tag was honoured
     assert sorted(die["notation"] for die in photo["dice"]) == good_photo.truth
+    # a value in doubt is a face in doubt too; the shipped calibration judges values apart
+    assert all(die["unsure"] or not die["value_unsure"] for die in photo["dice"])
+    assert 0.0 <= photo["value_probability"] <= 1.0
     assert photo["overlay"].startswith("data:image/jpeg;base64,")
     overlay = cv2.imdecode(np.frombuffer(base64.b64decode(photo["overlay"].split(",")[1]),
                                          np.uint8), cv2.IMREAD_COLOR)

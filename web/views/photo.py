@@ -91,6 +91,8 @@ def _photo_dict(result: Any) -> dict[str, Any]:
         "unsure": reading.unsure_count(),
         "roll_probability": (None if reading.roll_probability is None
                              else round(float(reading.roll_probability), 4)),
+        "value_probability": (None if reading.value_probability is None
+                              else round(float(reading.value_probability), 4)),
         "flags": list(reading.flags),
         "photo_size": list(info.upright_size),
         "orientation": info.orientation,
