@@ -500,12 +500,13 @@ class TableProfile:
 
 
 def doubtful_dice(reading: Reading) -> tuple[int, ...]:
-    """The dice of `reading` not marked and less probable than `LEARN_UNCHECKED_FROM`
-    (their confidence, where the reader has no calibration): learnt from a score only
-    once the players correct them."""
+    """The dice of `reading` marked, or less probable than `LEARN_UNCHECKED_FROM` (their
+    confidence, where the reader has no calibration): learnt from a score only once the
+    players checked them (still marked on the roll scored, `TableRoll.as_checked`) or
+    corrected them."""
     return tuple(
-        index for index, die in enumerate(reading.dice) if not die.unsure
-        and (die.confidence if die.probability is None else die.probability)
+        index for index, die in enumerate(reading.dice) if die.unsure
+        or (die.confidence if die.probability is None else die.probability)
         < LEARN_UNCHECKED_FROM)
 
 

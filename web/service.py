@@ -162,9 +162,11 @@ class GameService:
 
     def on_roll_scored(self, listener: RollScoredListener) -> None:
         """Call `listener(game_id, table_roll)` after a turn is scored with the roll on the
-        table as it lies (its marked dice checked or corrected by the players: the dice
-        profile learns the whole roll). A roll sent with the score instead is not the
-        table's, and is not told. A listener that fails is logged; the score stands."""
+        table as it lies (its marked dice, `unsure`, those the players checked or
+        corrected: the dice profile learns the whole roll; a die doubted for its colour
+        alone and taken unchecked where colour does not count is not marked there). A
+        roll sent with the score instead is not the table's, and is not told. A listener
+        that fails is logged; the score stands."""
         self._scored_listeners.append(listener)
 
     # --- reading ---------------------------------------------------------------------
@@ -370,11 +372,12 @@ class GameService:
                 listener(game_id)
         self._announce(state)
         if isinstance(action, ScoreTurn) and table_roll is not None and new_events:
-            self._tell_scored(game_id, action, table_roll)
+            self._tell_scored(game_id, action, table_roll.as_checked(colour_counts))
         return state
 
     def _tell_scored(self, game_id: int, action: ScoreTurn, table_roll: TableRoll) -> None:
-        """Tell the roll-scored listeners when the score took the roll on the table."""
+        """Tell the roll-scored listeners when the score took the roll on the table (marked
+        where the players were asked to check it, `TableRoll.as_checked`)."""
         if action.roll is not None and action.roll != table_roll.roll:
             return  # the players sent another roll: the table's was not what they scored
         for listener in self._scored_listeners:

@@ -67,6 +67,12 @@ class TableRoll:
         doubtful = set(self.value_unsure)
         return tuple(i for i in self.unsure if i in doubtful)
 
+    def as_checked(self, colour_counts: bool) -> TableRoll:
+        """This roll as the players scored it: marked only where they were asked to check
+        (`to_check`), so a die doubted for its colour alone, taken unchecked where colour
+        does not count, is no longer among the dice they vouched for."""
+        return replace(self, unsure=self.to_check(colour_counts), value_unsure=None)
+
     def colour_doubts(self, colour_counts: bool) -> tuple[int, ...]:
         """The unsure dice that need no check, their value sure (none where colour counts)."""
         checked = set(self.to_check(colour_counts))

@@ -88,6 +88,9 @@ def test_the_table_roll_keeps_its_value_doubts_and_loses_one_when_fixed():
     assert roll.colour_doubts(colour_counts=True) == ()
     stored = roll.to_dict()
     assert stored["value_unsure"] == [2, 7] and TableRoll.from_dict(stored) == roll
+    # As scored: marked where the players were asked to check (what the profile learns).
+    assert roll.as_checked(colour_counts=False).unsure == (2,)
+    assert roll.as_checked(colour_counts=True).unsure == (2, 5)
     fixed = roll.with_die(2, Die.from_text("8G"))
     assert fixed.unsure == (5,) and fixed.value_unsure == (7,)
     assert fixed.to_check(colour_counts=False) == ()

@@ -110,6 +110,29 @@ def test_a_roll_scored_as_it_lies_teaches_every_die(app, watcher, frame_and_dice
     assert read_progress(folder).from_scored_rolls == 1
 
 
+def test_a_colour_doubt_taken_unchecked_is_not_learnt(app, watcher, frame_and_dice):
+    """In phase 1 a die doubted for its colour alone needs no check, so the score takes it
+    as read: no one vouched for its colour, and the profile does not learn it."""
+    from dataclasses import replace
+
+    frame, dice = frame_and_dice
+    colour_doubt = [replace(die, value_unsure=False) if index == UNSURE
+                    else replace(die, value_unsure=False if die.unsure else None)
+                    for index, die in enumerate(dice)]
+    client = app.test_client()
+    game_id, state = _camera_roll(app, watcher, (frame, colour_doubt))
+    assert state["current"]["colour_doubt_count"] == 1
+    assert not state["current"]["needs_confirmation"]
+    scored = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
+    assert scored.status_code == 200
+    app.extensions["phase10"].profile.wait_learnt()
+    summary = client.get("/api/profile").json
+    assert summary["examples"] == 8 and summary["from_scored_rolls"] == 1
+    assert _counts(summary) == Counter(str(die) for index, die in
+                                       enumerate(parse_roll(ROLL).dice)
+                                       if index not in (UNSURE, DOUBTFUL))
+
+
 def test_a_die_corrected_before_the_score_is_learnt_once(app, watcher, frame_and_dice):
     client = app.test_client()
     game_id, state = _camera_roll(app, watcher, frame_and_dice)
