@@ -14,6 +14,9 @@ did not favour judged by a map of their own (`--overruled-below`), and writes th
 file. Without `--fit`, the shipped calibration is checked on the scenes asked for: a
 reliability table per die and per roll (confidence bins against the share right) and
 the expected calibration error.
+The values are fitted and reported apart too (`fit_values`, `report_values`): their
+maps, and the value threshold under which the dice marked for their face and their value
+are the ones a phase that does not count colour asks for, held to the same target.
 `--records FILE` keeps what was read (an .npz), so a fit can be tried again in seconds.
 Dice the face probe doubts as another numeral die's face (`vision.read.face_probe`) are
 marked whatever the roll, as the reader marks them; `--no-face-probe` leaves them to the
