@@ -208,8 +208,9 @@ def evaluate_scored_rolls(
 def scored_dice(image: np.ndarray, reading: Reading, dice: Sequence
                 ) -> tuple[list[np.ndarray], list]:
     """The crops of `reading`'s dice a scored roll teaches, and their faces: a marked
-    die's true face (the true die nearest it, within `MATCH_RADIUS` sides), any other as
-    read, unless it is too doubtful to learn unchecked (`web.profile_service.
+    die's true face (the true die nearest it, within `MATCH_RADIUS` sides: the players
+    checked it, as every phase asks but for a die doubted for its colour alone), any
+    other as read, unless it is too doubtful to learn unchecked (`web.profile_service.
     doubtful_dice`). A die on no true die is left out (no roll of ten would be scored
     with it)."""
     from web.profile_service import doubtful_dice
@@ -218,7 +219,7 @@ def scored_dice(image: np.ndarray, reading: Reading, dice: Sequence
     crops, faces = [], []
     for index, (read, nearest) in enumerate(zip(reading.dice, nearest_truth(reading, dice),
                                                 strict=True)):
-        if nearest is None or index in doubtful:
+        if nearest is None or (index in doubtful and not read.unsure):
             continue
         crops.append(crop_face(image, np.asarray(read.corners, np.float32)))
         faces.append(dice[nearest].die if read.unsure else read.die)
