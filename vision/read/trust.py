@@ -234,22 +234,23 @@ def _weights(data: dict) -> tuple[float, ...] | None:
     return tuple(float(w) for w in weights)
 
 
-def roll_log(die_probabilities: Sequence[float]) -> float:
-    """The log of the product of the dice's probabilities, what a roll map reads."""
+def roll_probability(roll: MonotoneMap, die_probabilities: Sequence[float]) -> float:
+    """What the roll map `roll` makes of these dice's probabilities (the log of their
+    product; 1.0 for no dice)."""
     if not die_probabilities:
-        return 0.0
-    return math.log(float(np.prod(np.clip(die_probabilities, _EPSILON, 1.0))))
+        return 1.0
+    return roll(math.log(float(np.prod(np.clip(die_probabilities, _EPSILON, 1.0)))))
 
 
 def least_probable_marked(die_probabilities: Sequence[float], marks: Sequence[bool],
                           roll: MonotoneMap, sure: float) -> tuple[bool, ...]:
     """`marks`, then the least probable unmarked dice one at a time, until the unmarked
-    dice's roll probability (`roll` of `roll_log`) reaches `sure`."""
+    dice's roll probability (`roll_probability` under `roll`) reaches `sure`."""
     probs = list(die_probabilities)
     marked = list(marks)
     for index in sorted(range(len(probs)), key=lambda i: probs[i]):
         rest = [p for p, mark in zip(probs, marked, strict=True) if not mark]
-        if not rest or roll(roll_log(rest)) >= sure:
+        if roll_probability(roll, rest) >= sure:
             break
         marked[index] = True
     return tuple(marked)
@@ -283,7 +284,7 @@ class ValueTrust:
     def roll_probability(self, die_probabilities: Sequence[float]) -> float:
         """The share of rolls whose dice have these value probabilities with every value
         right."""
-        return self.roll(roll_log(die_probabilities)) if die_probabilities else 1.0
+        return roll_probability(self.roll, die_probabilities)
 
     def to_dict(self) -> dict:
         odds = self.min_phase10_odds
@@ -333,9 +334,7 @@ class Calibration:
 
     def roll_probability(self, die_probabilities: Sequence[float]) -> float:
         """The share of rolls whose dice have these probabilities that are all right."""
-        if not die_probabilities:
-            return 1.0
-        return self.roll(roll_log(die_probabilities))
+        return roll_probability(self.roll, die_probabilities)
 
     def marked(self, die_probabilities: Sequence[float],
                doubted: Sequence[bool] | None = None) -> tuple[bool, ...]:
