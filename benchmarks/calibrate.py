@@ -75,6 +75,8 @@ DIE_BINS = 40
 #: Bins of the overruled dice's map (a few hundred dice in 4,800 scenes).
 OVERRULED_BINS = 8
 ROLL_BINS = 20
+#: The roll thresholds a fit tries (the faces' and the values'), lowest first.
+ROLL_THRESHOLDS = tuple(float(t) for t in np.round(np.arange(0.50, 0.99951, 0.0005), 4))
 #: Confidence bins of the reliability tables.
 TABLE_EDGES = (0.0, 0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 1.0001)
 
@@ -300,23 +302,18 @@ def simulate_values(records: Records, calibration: Calibration, marking: ValueMa
 #: 3 keeps 3 of the 40 other dice's faces that were doubted for their colour alone there,
 #: for 0.2 % of the rolls sure of their values (MODEL_CARD.md).
 COLOUR_DOUBT_ODDS_MARGIN = 3.0
-#: The value thresholds a fit tries, lowest first.
-VALUE_THRESHOLDS = tuple(float(t) for t in np.round(np.arange(0.50, 0.99951, 0.0005), 4))
 
 
 def fit_values(records: Records, calibration: Calibration, target: float,
                probe: FaceProbe | None = None,
                min_phase10_odds: float | None = None) -> ValueTrust:
-    """The value maps (isotonic, as `fit` fits the face's, on each die's value posterior
-    and whether its value is right), and the lowest value threshold keeping the rolls shown
+    """The value maps (isotonic, `fit_maps` on each die's value posterior and whether its
+    value is right), and the lowest value threshold keeping the rolls shown
     as sure of their values (no die marked for both its face and its value) but with a
     value wrong within `target` of the rolls of each view. A higher threshold marks more
     dice, so the lowest one that holds is found by halving."""
-    settings = calibration.settings
-    fitted = fit(as_values(records), target, settings.die_sure, calibration.classifier_sha256,
-                 max_size_ratio=settings.max_size_ratio,
-                 min_locator_score=settings.min_locator_score, probe=probe)
-    values = ValueTrust(fitted.die, fitted.roll, VALUE_THRESHOLDS[-1], min_phase10_odds)
+    fitted = fit_maps(as_values(records))
+    values = ValueTrust(fitted.die, fitted.roll, ROLL_THRESHOLDS[-1], min_phase10_odds)
     trust = replace(calibration, value=values)
     marking = value_marking(records, trust, values, probe)
     views = scene_views(records)
@@ -326,14 +323,14 @@ def fit_values(records: Records, calibration: Calibration, target: float,
                                    _part_marking(marking, records, views == key), roll_sure
                                    )["rolls_sure_but_wrong"] for key in set(views))
 
-    low, high = 0, len(VALUE_THRESHOLDS) - 1
+    low, high = 0, len(ROLL_THRESHOLDS) - 1
     while low < high:
         middle = (low + high) // 2
-        if worst(VALUE_THRESHOLDS[middle]) <= target:
+        if worst(ROLL_THRESHOLDS[middle]) <= target:
             high = middle
         else:
             low = middle + 1
-    chosen = VALUE_THRESHOLDS[low]
+    chosen = ROLL_THRESHOLDS[low]
     figures = simulate_values(records, trust, marking, chosen)
     print(f"value threshold {chosen}: {json.dumps(rounded(figures))}, every view within "
           f"{target}" if worst(chosen) <= target else
@@ -462,19 +459,12 @@ def sure_at(records: Records, calibration: Calibration, probs: np.ndarray,
     return eligible, roll, all_right
 
 
-def fit(records: Records, target: float, die_sure: float, sha256: str,
-        weighted: bool = False, second_look_below: float | None = None,
-        max_size_ratio: float | None = None,
-        overruled_below: float | None = None,
-        min_locator_score: float | None = None, probe: FaceProbe | None = None
-        ) -> Calibration:
+def fit_maps(records: Records, weighted: bool = False,
+             overruled_below: float | None = None) -> Calibration:
     """The die score's weights (logistic, on every feature `DieEvidence` has; `weighted`
     False: the raw score), its map to the share right (isotonic; the dice the classifier
-    believes less than `overruled_below` apart, on a map of their own), the roll's map,
-    and the lowest roll threshold keeping sure-but-wrong rolls within `target` of the
-    rolls of each view (upright, steep), dice whose box is more than `max_size_ratio`
-    times the size at its place, or scored under `min_locator_score` by the locator, or
-    doubted by the face `probe`, marked whatever the roll."""
+    believes less than `overruled_below` apart, on a map of their own) and the roll's
+    map; no threshold chosen (`fit` chooses the face's, `fit_values` the values')."""
     dice = evidences(records)
     weights = None
     if weighted:
@@ -491,38 +481,49 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
         print(f"{int(apart.sum())} dice the classifier believed less than {overruled_below}: "
               f"{float(records.right[apart].mean()):.3f} right", file=sys.stderr)
     die_map = MonotoneMap.fit(scores[~apart], records.right[~apart], DIE_BINS)
+    plain = Calibration(die_map, MonotoneMap((-1.0, 0.0), (0.0, 1.0)),
+                        TrustSettings(overruled_below=overruled_below), weights=weights,
+                        overruled=overruled)
+    x, y, _ = roll_rows(records, die_probabilities(records, plain))
+    return replace(plain, roll=MonotoneMap.fit(x, y, ROLL_BINS))
+
+
+def fit(records: Records, target: float, die_sure: float, sha256: str,
+        weighted: bool = False, second_look_below: float | None = None,
+        max_size_ratio: float | None = None,
+        overruled_below: float | None = None,
+        min_locator_score: float | None = None, probe: FaceProbe | None = None
+        ) -> Calibration:
+    """The maps of `fit_maps`, and the lowest roll threshold keeping sure-but-wrong rolls
+    within `target` of the rolls of each view (upright, steep), dice whose box is more
+    than `max_size_ratio` times the size at its place, or scored under
+    `min_locator_score` by the locator, or doubted by the face `probe`, marked whatever
+    the roll."""
+    maps = fit_maps(records, weighted, overruled_below)
     settings = TrustSettings(0.5, die_sure, second_look_below, max_size_ratio, overruled_below,
                              min_locator_score)
-    plain = Calibration(die_map, MonotoneMap((-1.0, 0.0), (0.0, 1.0)), settings,
-                        weights=weights, overruled=overruled)
-    probs = die_probabilities(records, plain)
-    x, y, _ = roll_rows(records, probs)
-    roll_map = MonotoneMap.fit(x, y, ROLL_BINS)
+
+    def at(roll_sure: float) -> Calibration:
+        return replace(maps, settings=replace(settings, roll_sure=roll_sure),
+                       classifier_sha256=sha256)
+
+    probs = die_probabilities(records, maps)
     # Each view (upright, steep; light and dark dice together) must keep within the target
     # on its own: a pooled figure could hide the steep views' errors behind the upright
     # ones'. Light and dark apart, 1,200 scenes a slice, let a roll or two decide it. Scenes
     # read with their dice printed otherwise (`--ink-spread`) are views of their own.
     views = scene_views(records)
-    eligible, roll, all_right = sure_at(
-        records, Calibration(die_map, roll_map, settings, sha256, weights, overruled), probs,
-        probe)
-    best = None
-    for roll_sure in np.round(np.arange(0.50, 0.99951, 0.0005), 4):
-        candidate = Calibration(die_map, roll_map, replace(settings, roll_sure=float(roll_sure)),
-                                sha256, weights, overruled)
+    eligible, roll, all_right = sure_at(records, at(settings.roll_sure), probs, probe)
+    for roll_sure in ROLL_THRESHOLDS:
         sure_wrong = eligible & (roll >= roll_sure) & ~all_right
         worst = max((float(sure_wrong[views == key].mean()) for key in set(views)), default=0.0)
         if worst <= target:
-            best = candidate
-            figures = simulate(records, candidate, probs, probe)
+            figures = simulate(records, at(roll_sure), probs, probe)
             print(f"roll threshold {roll_sure}: {json.dumps(rounded(figures))}, every slice "
                   f"within {target}", file=sys.stderr)
-            break
-    if best is None:
-        best = Calibration(die_map, roll_map, replace(settings, roll_sure=0.9995), sha256,
-                           weights, overruled)
-        print("no threshold reaches the target; the strictest kept", file=sys.stderr)
-    return best
+            return at(roll_sure)
+    print("no threshold reaches the target; the strictest kept", file=sys.stderr)
+    return at(ROLL_THRESHOLDS[-1])
 
 
 def view_of(slice_key: str) -> str:
