@@ -111,9 +111,8 @@ def table_roll_dict(table_roll: TableRoll | None, phase_number: int | None,
         return None
     roll = table_roll.roll
     unsure = set(table_roll.unsure)
-    colour_counts = phase_number is None or get_phase(phase_number).is_colour_phase()
-    to_check = set(table_roll.to_check(colour_counts))
-    colour_doubt = set(table_roll.colour_doubts(colour_counts))
+    to_check = set(table_roll.to_check(phase_number))
+    colour_doubt = set(table_roll.colour_doubts(phase_number))
     impossible = set(dice_set.impossible(roll))
     dice = [{**die_dict(die), "unsure": index in unsure,
              "colour_doubt": index in colour_doubt,

@@ -28,7 +28,6 @@ from scorer import (
     InvalidFirstFinishRuleError,
     InvalidWinnerRuleError,
     Roll,
-    get_phase,
     replay_log,
 )
 from scorer.dice_set import PRINTED_DICE, DiceSet
@@ -342,14 +341,13 @@ class GameService:
             table_roll = _table_roll(stored.current)
             _check_seen(action.seen, game, table_roll)
             _check_readable(action, table_roll)
-            colour_counts = _colour_counts(game)  # the phase scored, before the turn moves on
+            phase = _active_phase(game)  # the phase scored, before the turn moves on
             before = len(game.events)
             _run(game, action, None if table_roll is None else table_roll.scorable_roll())
             new_events = game.events[before:]
             try:  # after the rules' own refusals (not your turn, phase not made): theirs first
                 if isinstance(action, ScoreTurn) and not action.confirmed:
-                    _check_confirmed(action.roll, table_roll, self.dice.current,
-                                     colour_counts)
+                    _check_confirmed(action.roll, table_roll, self.dice.current, phase)
             except BaseException:
                 self._games.pop(game_id, None)  # the engine took it: replay from the disk
                 raise
@@ -372,7 +370,7 @@ class GameService:
                 listener(game_id)
         self._announce(state)
         if isinstance(action, ScoreTurn) and table_roll is not None and new_events:
-            self._tell_scored(game_id, action, table_roll.as_checked(colour_counts))
+            self._tell_scored(game_id, action, table_roll.as_checked(phase))
         return state
 
     def _tell_scored(self, game_id: int, action: ScoreTurn, table_roll: TableRoll) -> None:
@@ -541,19 +539,17 @@ def _check_readable(action: GameAction, table_roll: TableRoll | None) -> None:
             f"roll (die {which}, shown as ?): tap it and say what it shows before scoring")
 
 
-def _colour_counts(game: Game | CardGame) -> bool:
-    """Whether the active player's phase counts the dice's colours (phase 8); True where
-    no phase is active, so nothing is let through on a guess."""
-    phase = None if isinstance(game, CardGame) else game.active_phase
-    return phase is None or get_phase(phase).is_colour_phase()
+def _active_phase(game: Game | CardGame) -> int | None:
+    """The active player's phase (None: a card game, or no phase active)."""
+    return None if isinstance(game, CardGame) else game.active_phase
 
 
 def _check_confirmed(sent: Roll | None, table_roll: TableRoll | None,
-                     dice_set: DiceSet, colour_counts: bool = True) -> None:
+                     dice_set: DiceSet, phase: int | None = None) -> None:
     """Scoring a roll with dice to check waits for the players' word that they checked them.
 
-    Dice to check: those the camera was unsure of (of the roll on the table; where the
-    phase does not count colour, those whose value is in doubt, `TableRoll.to_check`),
+    Dice to check: those the camera was unsure of (of the roll on the table; where
+    `phase` does not count colour, those whose value is in doubt, `TableRoll.to_check`),
     and faces the ten dice (of `dice_set`) cannot show together
     (of whichever roll is scored, `sent` or the table's). The players confirm by
     correcting the dice (each corrected die is sure; a fixed face makes the roll possible
@@ -563,7 +559,7 @@ def _check_confirmed(sent: Roll | None, table_roll: TableRoll | None,
     if roll is None:
         return  # nothing to score: the engine says so
     problems = []
-    to_check = () if table_roll is None else table_roll.to_check(colour_counts)
+    to_check = () if table_roll is None else table_roll.to_check(phase)
     if sent is None and to_check:
         unsure = sorted(to_check)
         names = ", ".join(f"{i + 1} ({roll.dice[i]})" for i in unsure if i < len(roll.dice))

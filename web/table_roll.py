@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from scorer import Die, Roll
+from scorer import Die, Roll, get_phase
 from vision.reading import ReadingFlag
 
 
@@ -23,6 +23,12 @@ class RollSource(StrEnum):
     HAND = "hand"  # typed or tapped on a phone
     CAMERA = "camera"  # read by the table's camera (the demo table's too)
     PHOTO = "photo"  # read from a phone's photo
+
+
+def colour_counts(phase: int | None) -> bool:
+    """Whether a die's colour can change the score of `phase` (only phase 8 counts it);
+    True where no phase is known, so nothing is let through on a guess."""
+    return phase is None or get_phase(phase).is_colour_phase()
 
 
 @dataclass(frozen=True)
@@ -58,24 +64,26 @@ class TableRoll:
                    tuple(ReadingFlag(flag) for flag in flags), int(unreadable),
                    None if value_unsure is None else tuple(sorted(set(value_unsure))))
 
-    def to_check(self, colour_counts: bool) -> tuple[int, ...]:
-        """The dice the players must check before scoring: the unsure ones where
-        `colour_counts` (phase 8, "7 of all one colour"), else those whose value is
-        doubtful too, since no other phase's score depends on a die's colour."""
-        if colour_counts or self.value_unsure is None:
+    def to_check(self, phase: int | None) -> tuple[int, ...]:
+        """The dice the players must check before scoring for `phase`: the unsure ones
+        where it counts colour (phase 8, "7 of all one colour"; or no phase known), else
+        those whose value is doubtful too, since no other phase's score depends on a
+        die's colour."""
+        if colour_counts(phase) or self.value_unsure is None:
             return self.unsure
         doubtful = set(self.value_unsure)
         return tuple(i for i in self.unsure if i in doubtful)
 
-    def as_checked(self, colour_counts: bool) -> TableRoll:
-        """This roll as the players scored it: marked only where they were asked to check
-        (`to_check`), so a die doubted for its colour alone, taken unchecked where colour
-        does not count, is no longer among the dice they vouched for."""
-        return replace(self, unsure=self.to_check(colour_counts), value_unsure=None)
+    def as_checked(self, phase: int | None) -> TableRoll:
+        """This roll as the players scored it for `phase`: marked only where they were
+        asked to check (`to_check`), so a die doubted for its colour alone, taken unchecked
+        where colour does not count, is no longer among the dice they vouched for."""
+        return replace(self, unsure=self.to_check(phase), value_unsure=None)
 
-    def colour_doubts(self, colour_counts: bool) -> tuple[int, ...]:
-        """The unsure dice that need no check, their value sure (none where colour counts)."""
-        checked = set(self.to_check(colour_counts))
+    def colour_doubts(self, phase: int | None) -> tuple[int, ...]:
+        """The unsure dice `phase` needs no check of, their value sure (none where colour
+        counts)."""
+        checked = set(self.to_check(phase))
         return tuple(i for i in self.unsure if i not in checked)
 
     @property

@@ -82,20 +82,21 @@ def test_the_table_roll_keeps_its_value_doubts_and_loses_one_when_fixed():
                          roll_id=3, unsure=[2, 5], value_unsure=[7, 2, 2])
     assert roll.value_unsure == (2, 7)
     # Die 7's value doubted on a face the camera is sure of: never more checks than phase 8.
-    assert roll.to_check(colour_counts=False) == (2,)
-    assert roll.colour_doubts(colour_counts=False) == (5,)
-    assert roll.to_check(colour_counts=True) == (2, 5)
-    assert roll.colour_doubts(colour_counts=True) == ()
+    assert roll.to_check(phase=1) == (2,)
+    assert roll.colour_doubts(phase=1) == (5,)
+    assert roll.to_check(phase=8) == (2, 5)
+    assert roll.colour_doubts(phase=8) == ()
+    assert roll.to_check(phase=None) == (2, 5)  # no phase known: every unsure die
     stored = roll.to_dict()
     assert stored["value_unsure"] == [2, 7] and TableRoll.from_dict(stored) == roll
     # As scored: marked where the players were asked to check (what the profile learns).
-    assert roll.as_checked(colour_counts=False).unsure == (2,)
-    assert roll.as_checked(colour_counts=True).unsure == (2, 5)
+    assert roll.as_checked(phase=1).unsure == (2,)
+    assert roll.as_checked(phase=8).unsure == (2, 5)
     fixed = roll.with_die(2, Die.from_text("8G"))
     assert fixed.unsure == (5,) and fixed.value_unsure == (7,)
-    assert fixed.to_check(colour_counts=False) == ()
+    assert fixed.to_check(phase=1) == ()
     # A roll stored before values were judged apart: every unsure die is checked.
     del stored["value_unsure"]
     older = TableRoll.from_dict(stored)
-    assert older.value_unsure is None and older.to_check(colour_counts=False) == (2, 5)
-    assert older.colour_doubts(colour_counts=False) == ()
+    assert older.value_unsure is None and older.to_check(phase=1) == (2, 5)
+    assert older.colour_doubts(phase=1) == ()
