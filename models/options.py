@@ -48,11 +48,6 @@ class TrainConfig:
     init: Path | None = None
 
 
-def checkpoint_path(output: Path) -> Path:
-    """Where a training run keeps its last finished epoch, beside the model it will write."""
-    return output.with_name(output.stem + ".checkpoint.pt")
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The training options, shared by `python -m models.train` and `phase10 train`."""
     defaults = TrainConfig()
@@ -127,6 +122,7 @@ class LocatorConfig:
     device: str = "cpu"
     steep_share: float = 0.0
     lean_share: float | None = None
+    resume: bool = False
 
 
 def _window(text: str) -> tuple[int, int]:
@@ -194,6 +190,11 @@ def add_locator_arguments(parser: argparse.ArgumentParser) -> None:
         help="share of the real-world scenes with some dice leaning on the tray wall "
         "(default: the renderer's, 0.35), so the network sees more side faces that are "
         "not tops",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on from the last finished epoch saved beside --output by an interrupted run",
     )
 
 

@@ -23,11 +23,12 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
+from models import checkpoint as checkpoints
 from models.chunk_cache import cached_chunk, look_key
 from models.export import export_model
 from models.net import FaceNet, build_net
 from models.onnx_init import freeze_norms, load_onnx_weights
-from models.options import TrainConfig, add_arguments, checkpoint_path, config_from_args
+from models.options import TrainConfig, add_arguments, config_from_args
 from vision.read.crops import CROP_SIZE, crops_to_tensor
 from vision.synth.font_library import Split, font_files
 from vision.synth.looks import LookMix
@@ -148,47 +149,6 @@ def accuracy(net: FaceNet, crops, values, colours, faces, batch_size: int = 512)
     }
 
 
-def _run_key(config: TrainConfig) -> dict:
-    """What must match for a checkpoint to go on: everything but threads, workers, resume."""
-    skip = {"threads", "workers", "resume", "cache"}
-    return {k: str(v) for k, v in asdict(config).items() if k not in skip}
-
-
-def _save_checkpoint(path, config, epochs_done, history, net, optimiser, schedule, rng) -> None:
-    """The state after a finished epoch, written whole or not at all."""
-    state = {
-        "run": _run_key(config),
-        "epochs_done": epochs_done,
-        "history": history,
-        "net": net.state_dict(),
-        "optimiser": optimiser.state_dict(),
-        "schedule": schedule.state_dict(),
-        "numpy_rng": rng.bit_generator.state,
-        "torch_rng": torch.get_rng_state(),
-    }
-    partial = path.with_name(path.name + ".partial")
-    torch.save(state, partial)
-    partial.replace(path)
-
-
-def _load_checkpoint(path, config, net, optimiser, schedule, rng) -> tuple[int, list[dict]]:
-    """Restore a run from `path`; (0, []) when there is none. A checkpoint of another run
-    (other seed, data or schedule) is refused with a message, never silently mixed in."""
-    if not path.exists():
-        logger.info("no checkpoint at %s: starting from the first epoch", path)
-        return 0, []
-    state = torch.load(path, weights_only=False)
-    if state["run"] != _run_key(config):
-        raise ValueError(f"{path} belongs to another training run; delete it or match its options")
-    net.load_state_dict(state["net"])
-    optimiser.load_state_dict(state["optimiser"])
-    schedule.load_state_dict(state["schedule"])
-    rng.bit_generator.state = state["numpy_rng"]
-    torch.set_rng_state(state["torch_rng"])
-    logger.info("resuming after epoch %d from %s", state["epochs_done"], path)
-    return state["epochs_done"], state["history"]
-
-
 def train(config: TrainConfig) -> dict:
     """Render data, train, export ONNX and check it; returns a summary for the model card."""
     started = time.perf_counter()
@@ -231,11 +191,12 @@ def train(config: TrainConfig) -> dict:
         optimiser, max_lr=config.learning_rate, total_steps=max(steps, 1), pct_start=0.15
     )
     values_t, colours_t, faces_t = (torch.from_numpy(a) for a in (values, colours, faces))
-    history: list[dict] = []
-    checkpoint = checkpoint_path(config.output)
+    state = checkpoints.TrainingState(net, optimiser, schedule, rng)
+    history = state.history
+    checkpoint = checkpoints.checkpoint_path(config.output)
     first_epoch = 0
     if config.resume:
-        first_epoch, history = _load_checkpoint(checkpoint, config, net, optimiser, schedule, rng)
+        first_epoch = checkpoints.load(checkpoint, config, state)
     for epoch in range(first_epoch, config.epochs):
         net.train()
         if config.init is not None:
@@ -257,7 +218,7 @@ def train(config: TrainConfig) -> dict:
         scores = accuracy(net, *val)
         history.append(scores)
         logger.info("epoch %d validation (held-out fonts): %s", epoch + 1, scores)
-        _save_checkpoint(checkpoint, config, epoch + 1, history, net, optimiser, schedule, rng)
+        checkpoints.save(checkpoint, config, epoch + 1, state)
     net.eval()
     check = export_model(net, config.output, sample=val[0][:64])
     checkpoint.unlink(missing_ok=True)

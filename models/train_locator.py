@@ -26,6 +26,7 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
+from models import checkpoint as checkpoints
 from models.chunk_cache import cached_chunk, look_key
 from models.export import export_locator
 from models.locator_net import TopNet
@@ -233,8 +234,9 @@ def training_device(name: str) -> torch.device:
 def train(config: LocatorConfig) -> dict[str, float]:
     """Render, train, export; returns the validation figures of the exported network.
 
-    The network is exported (and checked under ONNX Runtime) after every epoch, so a run
-    cut short keeps its last finished epoch."""
+    The network is exported (and checked under ONNX Runtime) after every epoch, and the
+    training state saved beside it, so a run cut short keeps its last finished epoch and
+    `resume` goes on from there (the scenes come back from the cache)."""
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     device = training_device(config.device)
@@ -286,7 +288,11 @@ def train(config: LocatorConfig) -> dict[str, float]:
     schedule = torch.optim.lr_scheduler.OneCycleLR(
         optimiser, config.learning_rate, total_steps=steps
     )
-    for epoch in range(config.epochs):
+    state = checkpoints.TrainingState(net, optimiser, schedule, rng)
+    checkpoint = checkpoints.checkpoint_path(config.output)
+    first_epoch = checkpoints.load(checkpoint, config, state) if config.resume else 0
+    scores = state.history[-1] if state.history else {}
+    for epoch in range(first_epoch, config.epochs):
         net.train()
         if config.init is not None:
             freeze_norms(net)
@@ -306,10 +312,13 @@ def train(config: LocatorConfig) -> dict[str, float]:
             schedule.step()
             progress.set_postfix(loss=f"{loss.item():.4f}", refresh=False)
         scores = evaluate(net, val_scenes)
+        state.history.append(scores)
         logger.info("epoch %d: %s", epoch + 1, {k: round(v, 4) for k, v in scores.items()})
         net.to("cpu").eval()
         export_locator(net, config.output, val_images[:4])
         net.to(device)
+        checkpoints.save(checkpoint, config, epoch + 1, state)
+    checkpoint.unlink(missing_ok=True)
     logger.info("trained in %.0f s", time.perf_counter() - started)
     return scores
 

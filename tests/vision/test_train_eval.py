@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -198,6 +199,50 @@ def test_tiny_locator_training_run_exports_a_loadable_network(tmp_path, training
     assert 0.0 <= scores["iou_top"] <= 1.0
     finder = TopFinder.load(tmp_path / "tops.onnx")
     assert finder.maps(np.zeros((480, 640, 3), np.uint8)).shape == (3, 120, 160)
+
+
+@pytest.mark.slow
+def test_a_locator_run_cut_short_resumes_to_the_same_network(tmp_path, training_fonts, monkeypatch):
+    """Cut short in its second epoch, `--resume` goes on from the first epoch's checkpoint
+    and exports the network an uninterrupted run exports."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import models.train_locator as train_locator
+    from models.checkpoint import checkpoint_path
+    from models.options import LocatorConfig as Config
+    from vision.read.tops import TopFinder
+
+    config = Config(
+        scenes=16, val_scenes=8, epochs=2, batch_size=8, crop=(96, 64), threads=1, workers=1,
+        cache=tmp_path / "cache", output=tmp_path / "whole.onnx",
+    )
+    train_locator.train(config)
+    cut = replace(config, output=tmp_path / "cut.onnx")
+    exported = train_locator.export_locator
+
+    def export_then_stop(net, path, sample):
+        exported(net, path, sample)
+        if len(list(tmp_path.glob("cut.checkpoint.pt"))):
+            raise KeyboardInterrupt  # the machine went away during the second epoch's export
+
+    monkeypatch.setattr(train_locator, "export_locator", export_then_stop)
+    with pytest.raises(KeyboardInterrupt):
+        train_locator.train(cut)
+    monkeypatch.setattr(train_locator, "export_locator", exported)
+    assert checkpoint_path(cut.output).exists()
+    evaluated = []
+    evaluate = train_locator.evaluate
+    monkeypatch.setattr(
+        train_locator, "evaluate", lambda net, scenes: evaluated.append(1) or evaluate(net, scenes)
+    )
+    train_locator.train(replace(cut, resume=True))
+    assert len(evaluated) == 1  # the second epoch alone was trained again
+    assert not checkpoint_path(cut.output).exists()  # a finished run leaves none behind
+    frame = np.random.default_rng(0).integers(0, 256, (480, 640, 3), np.uint8)
+    np.testing.assert_allclose(
+        TopFinder.load(cut.output).maps(frame), TopFinder.load(config.output).maps(frame),
+        atol=1e-6,
+    )
 
 
 @pytest.mark.slow

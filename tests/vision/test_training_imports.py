@@ -29,7 +29,7 @@ TRAINING = (
     "models.train", "models.train_locator", "models.options", "models.net",
     "models.locator_net", "models.export", "models.onnx_init", "models.chunk_cache",
     "models.evaluate", "models.cut_fonts", "models.train_frame_colours", "models.train_face_probe",
-    "models.readout_reader",
+    "models.readout_reader", "models.checkpoint",
     "vision.synth.training", "vision.synth.locator_training",
 )
 #: The command modules that only train or evaluate the models.
