@@ -68,10 +68,10 @@ def load(path: Path, config: Any, state: TrainingState) -> int:
         logger.info("no checkpoint at %s: starting from the first epoch", path)
         return 0
     saved = torch.load(path, weights_only=False, map_location="cpu")
-    if saved["run"] != run_key(config):
+    wanted = run_key(config)
+    if saved["run"] != wanted:
         differ = sorted(
-            k for k in set(saved["run"]) | set(run_key(config))
-            if saved["run"].get(k) != run_key(config).get(k)
+            k for k in set(saved["run"]) | set(wanted) if saved["run"].get(k) != wanted.get(k)
         )
         raise ValueError(
             f"{path} belongs to another training run (it differs in {', '.join(differ)}); "
