@@ -225,6 +225,36 @@ def test_the_values_are_fitted_apart_and_a_colour_torn_roll_keeps_sure_values():
     assert saved.value.die.values == pytest.approx(values.die.values, abs=1e-6)
 
 
+def test_sure_but_wrong_rolls_with_a_die_on_no_true_die_are_counted_apart():
+    """A roll shown as sure and wrong because a box lies where no true die is (a leaning
+    die's side face) is the locator's error: the figures count it apart from the rolls
+    whose faces were misread, for the faces and for the values alike."""
+    rng = np.random.default_rng(14)
+    records = _colour_torn_records(rng, 300)
+    faces = calibrate.fit(records, 0.004, 0.8, "")
+    values = calibrate.fit_values(records, faces, 0.004)
+    both = replace(faces, value=values)
+    # Three rolls read sure: the first die of each now lies on no true die.
+    sure_scenes = [s for s, dice in enumerate(calibrate.dice_of_scenes(records))
+                   if records.confidence[dice].min() > 0.995][:3]
+    truth, right = records.truth.copy(), records.right.copy()
+    for scene in sure_scenes:
+        first = np.flatnonzero(records.scene == scene)[0]
+        truth[first], right[first] = "", False
+    off = replace(records, truth=truth, right=right)
+    scenes = len(records.complete)
+    before = calibrate.simulate(records, faces)
+    after = calibrate.simulate(off, faces)
+    assert after["rolls_sure_off_box"] - before["rolls_sure_off_box"] == pytest.approx(3 / scenes)
+    assert (after["rolls_sure_but_wrong"] - before["rolls_sure_but_wrong"]
+            == pytest.approx(3 / scenes))
+    value_figures = calibrate.simulate_values(off, both, calibrate.value_marking(off, both,
+                                                                                values),
+                                              values.roll_sure)
+    assert value_figures["rolls_sure_off_box"] >= 3 / scenes
+    assert "rolls_sure_off_box" not in calibrate.simulate(replace(records, truth=None), faces)
+
+
 def test_a_colour_doubt_the_probe_finds_unlike_a_phase_10_face_is_checked():
     rng = np.random.default_rng(13)
     records = _colour_torn_records(rng, 300)
