@@ -18,6 +18,8 @@ The values are fitted and reported apart too (`fit_values`, `report_values`): th
 maps, and the value threshold under which the dice marked for their face and their value
 are the ones a phase that does not count colour asks for, held to the same target.
 `--records FILE` keeps what was read (an .npz), so a fit can be tried again in seconds.
+Beside the rolls sure but wrong, every report gives those of them with a die read where
+no true die lies (`rolls_sure_off_box`: the locator's error, not the classifier's).
 Dice the face probe doubts as another numeral die's face (`vision.read.face_probe`) are
 marked whatever the roll, as the reader marks them; `--no-face-probe` leaves them to the
 roll, as the reader read before it had a probe.
