@@ -251,7 +251,7 @@ def test_sure_but_wrong_rolls_with_a_die_on_no_true_die_are_counted_apart():
     value_figures = calibrate.simulate_values(off, both, calibrate.value_marking(off, both,
                                                                                 values),
                                               values.roll_sure)
-    assert value_figures["rolls_sure_off_box"] >= 3 / scenes
+    assert value_figures["rolls_sure_off_box"] == pytest.approx(3 / scenes)
     assert "rolls_sure_off_box" not in calibrate.simulate(replace(records, truth=None), faces)
 
 
