@@ -77,6 +77,13 @@ DIE_BINS = 40
 #: Bins of the overruled dice's map (a few hundred dice in 4,800 scenes).
 OVERRULED_BINS = 8
 ROLL_BINS = 20
+#: The widest spread of die scores (log-odds) one knot of a die map may stand for
+#: (`--die-span`, `MonotoneMap.fit`); None: equal counts alone. Equal counts give the few
+#: hundred doubtful dice one knot (a die at even odds the probability of one at 0.98);
+#: cut at 1.0 the maps are better calibrated but mark no better (MODEL_CARD.md).
+DIE_SPAN: float | None = None
+#: The fewest dice a knot cut by `--die-span` holds.
+MIN_GROUP = 20
 #: The roll thresholds a fit tries (the faces' and the values'), lowest first.
 ROLL_THRESHOLDS = tuple(float(t) for t in np.round(np.arange(0.50, 0.99951, 0.0005), 4))
 #: Confidence bins of the reliability tables.
@@ -307,13 +314,14 @@ COLOUR_DOUBT_ODDS_MARGIN = 3.0
 
 def fit_values(records: Records, calibration: Calibration, target: float,
                probe: FaceProbe | None = None,
-               min_phase10_odds: float | None = None) -> ValueTrust:
+               min_phase10_odds: float | None = None,
+               die_span: float | None = DIE_SPAN) -> ValueTrust:
     """The value maps (isotonic, `fit_maps` on each die's value posterior and whether its
-    value is right), and the lowest value threshold keeping the rolls shown
-    as sure of their values (no die marked for both its face and its value) but with a
-    value wrong within `target` of the rolls of each view. A higher threshold marks more
-    dice, so the lowest one that holds is found by halving."""
-    fitted = fit_maps(as_values(records))
+    value is right; `die_span` as `fit_maps` takes it), and the lowest value threshold
+    keeping the rolls shown as sure of their values (no die marked for both its face and
+    its value) but with a value wrong within `target` of the rolls of each view. A higher
+    threshold marks more dice, so the lowest one that holds is found by halving."""
+    fitted = fit_maps(as_values(records), die_span=die_span)
     values = ValueTrust(fitted.die, fitted.roll, ROLL_THRESHOLDS[-1], min_phase10_odds)
     trust = replace(calibration, value=values)
     marking = value_marking(records, trust, values, probe)
@@ -480,11 +488,13 @@ def sure_at(records: Records, calibration: Calibration, probs: np.ndarray,
 
 
 def fit_maps(records: Records, weighted: bool = False,
-             overruled_below: float | None = None) -> Calibration:
+             overruled_below: float | None = None,
+             die_span: float | None = DIE_SPAN) -> Calibration:
     """The die score's weights (logistic, on every feature `DieEvidence` has; `weighted`
     False: the raw score), its map to the share right (isotonic; the dice the classifier
     believes less than `overruled_below` apart, on a map of their own) and the roll's
-    map; no threshold chosen (`fit` chooses the face's, `fit_values` the values')."""
+    map (`die_span`: the die maps' groups cut no wider, `MonotoneMap.fit`); no threshold
+    chosen (`fit` chooses the face's, `fit_values` the values')."""
     dice = evidences(records)
     weights = None
     if weighted:
@@ -497,10 +507,12 @@ def fit_maps(records: Records, weighted: bool = False,
              if overruled_below is not None else np.zeros(len(dice), bool))
     overruled = None
     if apart.any():
-        overruled = MonotoneMap.fit(scores[apart], records.right[apart], OVERRULED_BINS)
+        overruled = MonotoneMap.fit(scores[apart], records.right[apart], OVERRULED_BINS,
+                                    die_span, MIN_GROUP)
         print(f"{int(apart.sum())} dice the classifier believed less than {overruled_below}: "
               f"{float(records.right[apart].mean()):.3f} right", file=sys.stderr)
-    die_map = MonotoneMap.fit(scores[~apart], records.right[~apart], DIE_BINS)
+    die_map = MonotoneMap.fit(scores[~apart], records.right[~apart], DIE_BINS, die_span,
+                              MIN_GROUP)
     plain = Calibration(die_map, MonotoneMap((-1.0, 0.0), (0.0, 1.0)),
                         TrustSettings(overruled_below=overruled_below), weights=weights,
                         overruled=overruled)
@@ -512,14 +524,14 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
         weighted: bool = False, second_look_below: float | None = None,
         max_size_ratio: float | None = None,
         overruled_below: float | None = None,
-        min_locator_score: float | None = None, probe: FaceProbe | None = None
-        ) -> Calibration:
-    """The maps of `fit_maps`, and the lowest roll threshold keeping sure-but-wrong rolls
-    within `target` of the rolls of each view (upright, steep), dice whose box is more
-    than `max_size_ratio` times the size at its place, or scored under
-    `min_locator_score` by the locator, or doubted by the face `probe`, marked whatever
-    the roll."""
-    maps = fit_maps(records, weighted, overruled_below)
+        min_locator_score: float | None = None, probe: FaceProbe | None = None,
+        die_span: float | None = DIE_SPAN) -> Calibration:
+    """The maps of `fit_maps` (`die_span` as it takes it), and the lowest roll threshold
+    keeping sure-but-wrong rolls within `target` of the rolls of each view (upright,
+    steep), dice whose box is more than `max_size_ratio` times the size at its place, or
+    scored under `min_locator_score` by the locator, or doubted by the face `probe`,
+    marked whatever the roll."""
+    maps = fit_maps(records, weighted, overruled_below, die_span)
     settings = TrustSettings(0.5, die_sure, second_look_below, max_size_ratio, overruled_below,
                              min_locator_score)
 
@@ -675,6 +687,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-locator-score", type=float, default=MIN_LOCATOR_SCORE,
                         help="with --fit: mark a die whose box the locator scored under this (a "
                         f"die leaning on the tray's wall; {MIN_LOCATOR_SCORE}); 0: never")
+    parser.add_argument("--die-span", type=float, default=DIE_SPAN,
+                        help="cut the die maps' equal-count groups wider than this many "
+                             "log-odds (default: equal counts alone)")
     parser.add_argument("--face-probe", type=Path, default=PROBE_FILE,
                         help="the face probe whose doubts mark dice (models/face_probe.json)")
     parser.add_argument("--no-face-probe", action="store_true",
@@ -727,12 +742,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.fit:
         calibration = fit(records, args.target, args.die_sure, classifier.sha256, args.weighted,
                           second_look, args.max_size_ratio or None,
-                          args.overruled_below or None, args.min_locator_score or None, probe)
+                          args.overruled_below or None, args.min_locator_score or None, probe,
+                          args.die_span)
         if records.value_confidence is not None:
             print("the values alone:", file=sys.stderr)
             odds = None if probe is None else probe.min_odds + COLOUR_DOUBT_ODDS_MARGIN
             calibration = replace(calibration, value=fit_values(
-                records, calibration, args.target, probe, odds))
+                records, calibration, args.target, probe, odds, args.die_span))
         calibration.save(args.output)
         print(f"wrote {args.output}", file=sys.stderr)
     else:

@@ -283,3 +283,23 @@ def test_records_without_faces_or_value_posteriors_are_refused_for_values():
     plain = _records(rng, {"a": 0.1}, 3)
     with pytest.raises(ValueError, match="read them again"):
         calibrate.as_values(plain)
+
+
+def test_die_maps_cut_by_score_give_a_doubtful_die_the_odds_it_is_right_at():
+    """A few doubtful dice spread over a wide range of posteriors: with `die_span` the die map
+    follows their slope (a die at even odds is right about half the time), with equal counts
+    alone they all share one probability."""
+    rng = np.random.default_rng(11)
+    records = _records(rng, {"held-out-light-upright": 0.0, "held-out-light-steep": 0.0}, 300)
+    count = len(records.confidence)
+    doubtful = rng.random(count) < 0.02
+    posterior = np.where(doubtful, rng.uniform(0.05, 0.98, count), records.confidence)
+    records.confidence[:] = posterior
+    records.right[:] = np.where(doubtful, rng.random(count) < posterior, True)
+    even = (doubtful & (posterior > 0.35) & (posterior < 0.65))
+    confident = doubtful & (posterior > 0.9)
+    equal_counts = calibrate.die_probabilities(records, calibrate.fit_maps(records))
+    cut = calibrate.die_probabilities(records, calibrate.fit_maps(records, die_span=1.0))
+    assert np.ptp(equal_counts[doubtful & (posterior < 0.65)]) == 0.0  # one knot for all
+    assert abs(cut[even].mean() - records.right[even].mean()) < 0.1
+    assert cut[confident].mean() - cut[even].mean() > 0.25

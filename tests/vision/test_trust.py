@@ -48,6 +48,43 @@ def test_a_monotone_fit_never_decreases_and_never_says_certain():
     assert fitted(3.0) == pytest.approx(1 / (1 + math.exp(-3)), abs=0.06)
 
 
+def _few_doubtful(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A reader's dice: 9,800 read surely and right, 200 doubtful (scores -4 to 4) right
+    as often as their odds say; the doubtful ones fill less than one of 40 equal groups."""
+    sure = rng.uniform(8, 14, 9800)
+    doubtful = rng.uniform(-4, 4, 200)
+    scores = np.concatenate([sure, doubtful])
+    right = np.concatenate([np.ones(9800, bool), rng.random(200) < 1 / (1 + np.exp(-doubtful))])
+    return scores, right
+
+
+def test_a_fit_cut_by_score_keeps_the_slope_of_the_few_doubtful_dice():
+    scores, right = _few_doubtful(np.random.default_rng(4))
+    equal_counts = MonotoneMap.fit(scores, right, 40)
+    cut = MonotoneMap.fit(scores, right, 40, max_span=1.0, min_count=20)
+    # Equal counts give every doubtful die one probability: a die at long odds against
+    # (right one time in twenty) is said to be right more often than not.
+    assert equal_counts(-3.0) == equal_counts(0.0) > 0.5
+    # Cut by score, a die at long odds against is far less probable than one at 3.
+    assert cut(-3.0) < 0.25
+    assert cut(3.0) > 0.8
+    assert cut(0.0) == pytest.approx(0.5, abs=0.15)
+    # The sure dice stay sure.
+    assert cut(12.0) > 0.999
+
+
+def test_a_cut_group_holds_at_least_the_fewest_readings_asked():
+    scores, right = _few_doubtful(np.random.default_rng(5))
+    cut = MonotoneMap.fit(scores, right, 40, max_span=0.2, min_count=30)
+    few = MonotoneMap.fit(scores, right, 40, max_span=0.2, min_count=5)
+    # 200 doubtful dice over 8 units of score, cut at every 0.2: groups of 30 or more
+    # leave at most 250 / 30 knots in the lowest equal group (200 doubtful, 50 sure),
+    # groups of 5 more (pooling violators joins some either way).
+    tail = sum(1 for knot in cut.knots if knot < 8.0)
+    assert 3 <= tail <= 250 // 30
+    assert sum(1 for knot in few.knots if knot < 8.0) > tail
+
+
 def test_a_map_with_decreasing_values_is_refused():
     with pytest.raises(ValueError, match="must not decrease"):
         MonotoneMap((0.0, 1.0), (0.9, 0.5))

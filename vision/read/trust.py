@@ -185,15 +185,23 @@ class MonotoneMap:
         return float(np.interp(x, self.knots, self.values))
 
     @classmethod
-    def fit(cls, scores: Sequence[float], right: Sequence[bool], bins: int) -> MonotoneMap:
+    def fit(cls, scores: Sequence[float], right: Sequence[bool], bins: int,
+            max_span: float | None = None, min_count: int = 20) -> MonotoneMap:
         """Isotonic regression of `right` on `scores` (pool-adjacent-violators) over
-        `bins` groups of equal count, each group one knot at its mean score."""
+        `bins` groups of equal count, each group one knot at its mean score.
+
+        `max_span`: a group whose scores spread wider than this is cut into groups no
+        wider (of `min_count` readings or more). Equal counts put the few doubtful
+        readings of the low tail into one group, so a die read at even odds and one read
+        at 0.98 would share one probability; cut, the tail keeps its slope."""
         order = np.argsort(np.asarray(scores, np.float64), kind="stable")
         x = np.asarray(scores, np.float64)[order]
         y = np.asarray(right, np.float64)[order]
         if not len(x):
             raise ValueError("no data to fit")
         groups = np.array_split(np.arange(len(x)), min(bins, len(x)))
+        if max_span is not None:
+            groups = [part for group in groups for part in _cut(x, group, max_span, min_count)]
         means = [float(x[g].mean()) for g in groups]
         sums = [float(y[g].sum()) for g in groups]
         counts = [float(len(g)) for g in groups]
@@ -219,6 +227,27 @@ class MonotoneMap:
     @classmethod
     def from_dict(cls, data: dict) -> MonotoneMap:
         return cls(tuple(float(k) for k in data["knots"]), tuple(float(v) for v in data["values"]))
+
+
+def _cut(x: np.ndarray, group: np.ndarray, max_span: float, min_count: int) -> list[np.ndarray]:
+    """`group` (indices into the sorted scores `x`) cut at every `max_span` of score,
+    neighbouring parts joined until each holds `min_count` readings or more (a short last
+    one joined to the one before)."""
+    low, high = float(x[group[0]]), float(x[group[-1]])
+    if high - low <= max_span or len(group) < 2 * min_count:
+        return [group]
+    edges = np.arange(low + max_span, high, max_span)
+    parts = np.split(group, np.searchsorted(x[group], edges, side="right"))
+    joined: list[np.ndarray] = []
+    growing = group[:0]
+    for part in parts:
+        growing = np.concatenate([growing, part])
+        if len(growing) >= min_count:
+            joined.append(growing)
+            growing = group[:0]
+    if len(growing):
+        joined[-1] = np.concatenate([joined[-1], growing])
+    return joined
 
 
 def _optional(value: object) -> float | None:
