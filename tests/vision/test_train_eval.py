@@ -386,6 +386,37 @@ def test_a_streaming_run_can_start_from_the_shipped_export():
         _load_export("small", shipped_file, "cpu")
 
 
+def test_the_hardest_crops_are_the_ones_the_network_reads_worst():
+    """`--hardest-share`: the crops a step learns from are those of highest loss, and the
+    per-crop losses average to the loss the trainers learn from."""
+    torch = pytest.importorskip("torch")
+    from models.net import build_net
+    from models.train import supervised_loss
+    from models.train_stream import crop_losses, hardest
+
+    torch.manual_seed(0)
+    net = build_net("small").eval()
+    x = torch.randn(16, 3, 40, 40)
+    values = torch.randint(0, 11, (16,))
+    colours = torch.randint(0, 4, (16,))
+    faces = torch.arange(16) % 4 != 0  # every fourth crop no face (no value, no colour)
+    values[~faces] = -1
+    colours[~faces] = -1
+    with torch.no_grad():
+        logits = net(x)
+        per_crop = crop_losses(logits, values, colours, faces)
+        faces_part = supervised_loss(logits, values, colours, faces)
+    face_bce = torch.nn.functional.binary_cross_entropy_with_logits(logits[2], faces.float())
+    value_and_colour = per_crop[faces].sum() - torch.nn.functional.binary_cross_entropy_with_logits(
+        logits[2][faces], faces[faces].float(), reduction="sum")
+    # supervised_loss: the face loss over all crops, the value and colour over the faces.
+    assert float(face_bce + value_and_colour / int(faces.sum())) == pytest.approx(
+        float(faces_part), rel=1e-5)
+    picked = hardest(net, x, (values, colours, faces), 0.25)
+    assert len(picked) == 4
+    assert set(picked.tolist()) == set(per_crop.argsort(descending=True)[:4].tolist())
+
+
 @pytest.mark.parametrize("share", ["-0.1", "1.5"])
 def test_a_streaming_run_refuses_a_wide_ink_share_outside_zero_to_one(tmp_path, capsys, share):
     pytest.importorskip("torch")
@@ -465,3 +496,17 @@ def test_training_the_locator_on_a_missing_gpu_is_refused_clearly():
     with pytest.raises(RuntimeError, match="--device cuda: no CUDA device"):
         training_device("cuda")
     assert training_device("cpu").type == "cpu"
+
+
+@pytest.mark.parametrize("share", ["0", "1.5"])
+def test_a_streaming_run_refuses_a_hardest_share_outside_zero_to_one(tmp_path, capsys, share):
+    pytest.importorskip("torch")
+    from models.train_stream import main as stream_main
+
+    argv = ["--seed", "1", "--minutes", "0.1", "--arch", "wide", "--output-dir",
+            str(tmp_path), "--hardest-share", share]
+    with pytest.raises(SystemExit) as stopped:
+        stream_main(argv)
+    assert stopped.value.code == 2
+    assert "--hardest-share must lie in (0, 1]" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
