@@ -259,8 +259,16 @@ def hardest(
     """Indices of the `share` of the batch `net` reads worst (highest `crop_losses`): a
     network that reads 97 % of fresh crops right learns little from the rest, so a step
     spent on the crops it gets wrong or doubts teaches more per second of CPU."""
+    training = net.training
+    net.eval()  # judged by its running statistics: the judging pass must not move them
     with torch.no_grad():
         per_crop = crop_losses(net(x), *labels)
+    if training:
+        net.train()
+        if getattr(net, "frozen_norms", False):  # a shipped export's norms stay folded
+            from models.onnx_init import freeze_norms
+
+            freeze_norms(net)
     count = max(1, int(round(share * len(x))))
     return per_crop.topk(count).indices
 

@@ -415,6 +415,15 @@ def test_the_hardest_crops_are_the_ones_the_network_reads_worst():
     picked = hardest(net, x, (values, colours, faces), 0.25)
     assert len(picked) == 4
     assert set(picked.tolist()) == set(per_crop.argsort(descending=True)[:4].tolist())
+    # Judging a batch mid-training leaves the network training, its norms' statistics as
+    # they were.
+    norms = [m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    assert norms
+    before = [m.running_mean.clone() for m in norms]
+    net.train()
+    hardest(net, x, (values, colours, faces), 0.25)
+    assert net.training
+    assert all(torch.equal(a, m.running_mean) for a, m in zip(before, norms, strict=True))
 
 
 @pytest.mark.parametrize("share", ["-0.1", "1.5"])
