@@ -72,6 +72,13 @@ OVERRULED_BELOW = 0.2
 #: (`TrustSettings.min_locator_score`); 0: never. 0.85, the best on the calibration seeds,
 #: was measured and not kept (MODEL_CARD.md, "The locator's score of a die's box").
 MIN_LOCATOR_SCORE = 0.0
+#: A box narrower than this (shortest side over longest) and more than MERGED_SIZE_RATIO
+#: times its place's side is taken for a leaning die's top and side face boxed as one, and
+#: its die marked (`TrustSettings.merged_aspect`); 0: never. Chosen on the calibration
+#: seeds: right dice's boxes lie above 0.82 (one in twenty under) and within 1.07 of their
+#: place (one in twenty over) (MODEL_CARD.md, "Two faces of a leaning die boxed as one").
+MERGED_ASPECT = 0.8
+MERGED_SIZE_RATIO = 1.2
 VIEWS = ("upright", "steep")
 DIE_BINS = 40
 #: Bins of the overruled dice's map (a few hundred dice in 4,800 scenes).
@@ -417,15 +424,17 @@ def dice_of_scenes(records: Records) -> list[np.ndarray]:
 def doubted_boxes(records: Records, calibration: Calibration,
                   probe: FaceProbe | None = None) -> np.ndarray:
     """(D,) whether each die is marked whatever the roll under `calibration` and `probe`:
-    its box too large for its place, or scored low by the locator, or its face doubted by
-    the probe as another die's (records without a field: never for that)."""
+    its box too large for its place, or long and large like two faces of one die, or scored
+    low by the locator, or its face doubted by the probe as another die's (records without
+    a field: never for that)."""
     count = len(records.scene)
     ratios = records.size_ratio if records.size_ratio is not None else np.ones(count)
     scores = records.locator_score if records.locator_score is not None else np.ones(count)
+    aspects = records.aspect if records.aspect is not None else np.ones(count)
     odds = records.phase10_odds if records.phase10_odds is not None else np.full(count, np.nan)
-    return np.array([calibration.settings.box_doubted(float(r), float(s))
+    return np.array([calibration.settings.box_doubted(float(r), float(s), float(a))
                      or (probe is not None and probe.doubts(None if np.isnan(o) else float(o)))
-                     for r, s, o in zip(ratios, scores, odds, strict=True)], bool)
+                     for r, s, a, o in zip(ratios, scores, aspects, odds, strict=True)], bool)
 
 
 def simulate(records: Records, calibration: Calibration,
@@ -525,15 +534,17 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
         max_size_ratio: float | None = None,
         overruled_below: float | None = None,
         min_locator_score: float | None = None, probe: FaceProbe | None = None,
-        die_span: float | None = DIE_SPAN) -> Calibration:
+        die_span: float | None = DIE_SPAN, merged_aspect: float | None = None,
+        merged_size_ratio: float = MERGED_SIZE_RATIO) -> Calibration:
     """The maps of `fit_maps` (`die_span` as it takes it), and the lowest roll threshold
     keeping sure-but-wrong rolls within `target` of the rolls of each view (upright,
     steep), dice whose box is more than `max_size_ratio` times the size at its place, or
+    narrower than `merged_aspect` and more than `merged_size_ratio` times that size, or
     scored under `min_locator_score` by the locator, or doubted by the face `probe`,
     marked whatever the roll."""
     maps = fit_maps(records, weighted, overruled_below, die_span)
     settings = TrustSettings(0.5, die_sure, second_look_below, max_size_ratio, overruled_below,
-                             min_locator_score)
+                             min_locator_score, merged_aspect, merged_size_ratio)
 
     def at(roll_sure: float) -> Calibration:
         return replace(maps, settings=replace(settings, roll_sure=roll_sure),
@@ -687,6 +698,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-locator-score", type=float, default=MIN_LOCATOR_SCORE,
                         help="with --fit: mark a die whose box the locator scored under this (a "
                         f"die leaning on the tray's wall; {MIN_LOCATOR_SCORE}); 0: never")
+    parser.add_argument("--merged-aspect", type=float, default=MERGED_ASPECT,
+                        help="with --fit: mark a die whose box is narrower than this (shortest "
+                        "side over longest) and larger than --merged-size-ratio times its "
+                        f"place's side (a leaning die's top and side boxed as one; "
+                        f"{MERGED_ASPECT}); 0: never")
+    parser.add_argument("--merged-size-ratio", type=float, default=MERGED_SIZE_RATIO)
     parser.add_argument("--die-span", type=float, default=DIE_SPAN,
                         help="cut the die maps' equal-count groups wider than this many "
                              "log-odds (default: equal counts alone)")
@@ -743,7 +760,7 @@ def main(argv: list[str] | None = None) -> int:
         calibration = fit(records, args.target, args.die_sure, classifier.sha256, args.weighted,
                           second_look, args.max_size_ratio or None,
                           args.overruled_below or None, args.min_locator_score or None, probe,
-                          args.die_span)
+                          args.die_span, args.merged_aspect or None, args.merged_size_ratio)
         if records.value_confidence is not None:
             print("the values alone:", file=sys.stderr)
             odds = None if probe is None else probe.min_odds + COLOUR_DOUBT_ODDS_MARGIN

@@ -303,3 +303,22 @@ def test_die_maps_cut_by_score_give_a_doubtful_die_the_odds_it_is_right_at():
     assert np.ptp(equal_counts[doubtful & (posterior < 0.65)]) == 0.0  # one knot for all
     assert abs(cut[even].mean() - records.right[even].mean()) < 0.1
     assert cut[confident].mean() - cut[even].mean() > 0.25
+
+
+def test_a_fit_marks_the_long_large_boxes_it_is_told_to():
+    """`--merged-aspect`: the fitted calibration carries the rule, and the benchmark marks
+    exactly the dice whose box is both long and larger than its place (as the reader does)."""
+    rng = np.random.default_rng(13)
+    records = _records(rng, {"held-out-light-upright": 0.0, "held-out-light-steep": 0.0}, 40)
+    count = len(records.confidence)
+    records.aspect = np.full(count, 0.95)
+    records.size_ratio = np.ones(count)
+    records.aspect[[3, 17, 250]] = [0.7, 0.7, 0.95]
+    records.size_ratio[[3, 17, 250]] = [1.25, 1.0, 1.25]  # long and large; long; large
+    fitted = calibrate.fit(records, 0.004, 0.8, "", max_size_ratio=1.3, merged_aspect=0.8)
+    assert fitted.settings.merged_aspect == 0.8
+    assert fitted.settings.merged_size_ratio == calibrate.MERGED_SIZE_RATIO
+    doubted = calibrate.doubted_boxes(records, fitted)
+    assert np.flatnonzero(doubted).tolist() == [3]
+    plain = calibrate.fit(records, 0.004, 0.8, "", max_size_ratio=1.3)
+    assert not calibrate.doubted_boxes(records, plain).any()

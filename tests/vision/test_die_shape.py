@@ -148,3 +148,48 @@ def test_a_box_taking_in_a_side_face_is_marked_where_the_calibration_asks():
     again = DiceReader(finder=Enlarging(), calibration=plain).read(scene.image)
     assert not again.dice[grown].unsure  # marked for its size alone
     assert again.dice[grown].probability == reading.dice[grown].probability
+
+
+@pytest.mark.slow
+def test_a_long_box_larger_than_its_place_is_marked_as_two_faces_of_one_die():
+    """A located box stretched along one side to 1.27 times its length (as a leaning die's
+    top and the side face beside it, boxed as one) is too small for `max_size_ratio` to mark,
+    but long and large enough for the shipped calibration's `merged_aspect`."""
+    from dataclasses import replace
+
+    from vision.read.pipeline import DiceReader, box_aspect, size_ratios
+    from vision.read.tops import TopFinder
+    from vision.read.trust import Calibration
+    from vision.synth import render_scene
+    from vision.synth.seeds import HELD_OUT_SEED_BASE
+
+    stretch = 1.27
+
+    class Stretching:
+        """The shipped locator, with its first box stretched along its first side."""
+
+        def __init__(self) -> None:
+            self.finder = TopFinder.load()
+
+        def locate(self, frame: np.ndarray, tray: np.ndarray | None = None) -> Located:
+            located = self.finder.locate(frame, tray)
+            first = located.boxes[0].astype(np.float64)
+            centre = first.mean(axis=0)
+            along = (first[1] - first[0]) / np.linalg.norm(first[1] - first[0])
+            offsets = first - centre
+            stretched = centre + offsets + np.outer(offsets @ along, along) * (stretch - 1)
+            return replace(located, boxes=(stretched.astype(np.float32), *located.boxes[1:]))
+
+    scene = render_scene(HELD_OUT_SEED_BASE + 4)
+    shipped = Calibration.load()
+    assert shipped is not None and shipped.settings.merged_aspect is not None
+    reading = DiceReader(finder=Stretching(), calibration=shipped).read(scene.image)
+    ratios = size_ratios(reading.dice, SizeByPlace())
+    long = int(np.argmax(ratios))
+    assert ratios[long] == pytest.approx(stretch, abs=0.08)
+    assert not shipped.settings.oversized(float(ratios[long]))
+    assert box_aspect(reading.dice[long]) < shipped.settings.merged_aspect
+    assert reading.dice[long].unsure
+    square = replace(shipped, settings=replace(shipped.settings, merged_aspect=None))
+    again = DiceReader(finder=Stretching(), calibration=square).read(scene.image)
+    assert not again.dice[long].unsure  # marked for its shape alone

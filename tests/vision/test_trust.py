@@ -163,16 +163,36 @@ def test_a_die_whose_box_the_locator_doubts_is_marked_whatever_its_face():
     assert calibration.marked(sure) == (False,) * 10
 
 
+def test_a_long_box_larger_than_its_place_is_taken_for_two_faces_of_one_die():
+    """`merged_aspect`: a box both long (shortest side under 0.8 of its longest) and larger
+    than 1.2 times its place's side is a leaning die's top and side face boxed as one, and
+    its die is marked; a long box of a die's size (a steep view foreshortens every top) or
+    a square one a little large is not."""
+    settings = TrustSettings(0.99, 0.8, max_size_ratio=1.3, merged_aspect=0.8,
+                             merged_size_ratio=1.2)
+    assert settings.merged(1.25, 0.7) and settings.box_doubted(1.25, 1.0, 0.7)
+    assert not settings.box_doubted(1.0, 1.0, 0.6)  # foreshortened, a die's size
+    assert not settings.box_doubted(1.25, 1.0, 0.95)  # square, a little large
+    assert settings.box_doubted(1.4, 1.0, 0.95)  # too large for its place, whatever shape
+    assert not TrustSettings(max_size_ratio=1.3).box_doubted(1.25, 1.0, 0.7)  # unless set
+
+
 def test_a_calibration_round_trips_through_its_file(tmp_path):
     calibration = _calibration()
     settings = TrustSettings(0.99, 0.8, second_look_below=0.999, max_size_ratio=1.3,
-                             min_locator_score=0.85)
+                             min_locator_score=0.85, merged_aspect=0.8, merged_size_ratio=1.25)
     calibration = Calibration(calibration.die, calibration.roll, settings, "abc")
     calibration.save(tmp_path / "c.json")
     loaded = Calibration.load(tmp_path / "c.json", "abc")
     assert loaded is not None and loaded.settings == settings
     assert loaded.die_probability(DieEvidence(0.97, 1.0)) == pytest.approx(0.97, abs=1e-3)
     assert Calibration.load(tmp_path / "c.json", "another network") is None
+    older = calibration.to_dict()  # a file from before the long boxes were marked
+    del older["merged_aspect"], older["merged_size_ratio"]
+    (tmp_path / "old.json").write_text(json.dumps(older))
+    old = Calibration.load(tmp_path / "old.json", "abc")
+    assert old is not None and old.settings.merged_aspect is None
+    assert not old.settings.box_doubted(1.25, 1.0, 0.7)
     assert Calibration.load(tmp_path / "missing.json") is None
 
 

@@ -356,10 +356,11 @@ class DiceReader:
                     for die in dice]
         probs = [calibration.die_probability(item) for item in evidence]
         settings = calibration.settings
+        by_size = settings.max_size_ratio is not None or settings.merged_aspect is not None
         ratios = (size_ratios(dice, self.settings.sort.doubtful_face.by_place)
-                  if settings.max_size_ratio is not None else np.ones(len(dice)))
-        doubted = [settings.box_doubted(float(ratio), die.locator_score) or kind
-                   for ratio, die, kind in zip(ratios, dice, kind_doubted, strict=True)]
+                  if by_size else np.ones(len(dice)))
+        doubted = [settings.box_doubted(float(ratio), die.locator_score, box_aspect(die))
+                   or kind for ratio, die, kind in zip(ratios, dice, kind_doubted, strict=True)]
         marks = calibration.marked(probs, doubted)
         values = calibration.value
         value_probs = ([values.die_probability(item) for item in evidence]
@@ -504,11 +505,21 @@ def _read_dice(candidates: Candidates, faces: Sequence[DecodedFace],
 
 def evidence_of(die: ReadDie) -> DieEvidence:
     """What `vision.read.trust` judges a read die's probability from."""
-    corners = np.asarray(die.corners, np.float64)
-    sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
+    sides = _box_sides(die)
     return DieEvidence(die.confidence, die.face_prob, die.network_prob,
-                       float(sides.mean()), float(sides.min() / max(sides.max(), 1e-6)),
-                       die.agreement, die.value_confidence)
+                       float(sides.mean()), box_aspect(die), die.agreement, die.value_confidence)
+
+
+def _box_sides(die: ReadDie) -> np.ndarray:
+    corners = np.asarray(die.corners, np.float64)
+    return np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
+
+
+def box_aspect(die: ReadDie) -> float:
+    """The die's box's shortest side over its longest (1: square; a steep view or two
+    faces boxed as one: less)."""
+    sides = _box_sides(die)
+    return float(sides.min() / max(sides.max(), 1e-6))
 
 
 def size_ratios(dice: Sequence[ReadDie], by_place: SizeByPlace | None) -> np.ndarray:

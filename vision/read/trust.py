@@ -82,16 +82,30 @@ class TrustSettings:
     """A die whose box the locator scored under this (`ReadDie.locator_score`) is marked
     whatever the roll: a die leaning on the tray's wall, its side face boxed in place of
     its top and read as surely as a right die; None: never."""
+    merged_aspect: float | None = None
+    """A die whose box is narrower than this (shortest side over longest) and larger than
+    `merged_size_ratio` times its place's side is marked whatever the roll: a die leaning
+    on the tray's wall, its top and the side face beside it boxed as one and read as
+    surely as a right die; None: never."""
+    merged_size_ratio: float = 1.2
+    """How much larger than its place's side such a long box must be (`merged_aspect`)."""
 
     def oversized(self, size_ratio: float) -> bool:
         """Whether a box this many times the side dice have where it lies is marked."""
         return self.max_size_ratio is not None and size_ratio > self.max_size_ratio
 
-    def box_doubted(self, size_ratio: float, locator_score: float) -> bool:
+    def merged(self, size_ratio: float, aspect: float) -> bool:
+        """Whether a box this long and this large is taken for two faces of one die
+        (`merged_aspect`)."""
+        return (self.merged_aspect is not None and aspect < self.merged_aspect
+                and size_ratio > self.merged_size_ratio)
+
+    def box_doubted(self, size_ratio: float, locator_score: float, aspect: float = 1.0) -> bool:
         """Whether a die is marked whatever the roll for its box: too large for its place
-        (`oversized`), or scored under `min_locator_score` by the locator."""
+        (`oversized`), long and large like two faces of one die (`merged`), or scored under
+        `min_locator_score` by the locator."""
         low = self.min_locator_score is not None and locator_score < self.min_locator_score
-        return self.oversized(size_ratio) or low
+        return self.oversized(size_ratio) or self.merged(size_ratio, aspect) or low
 
 
 def _logit(p: float) -> float:
@@ -396,6 +410,8 @@ class Calibration:
             "max_size_ratio": self.settings.max_size_ratio,
             "overruled_below": self.settings.overruled_below,
             "min_locator_score": self.settings.min_locator_score,
+            "merged_aspect": self.settings.merged_aspect,
+            "merged_size_ratio": self.settings.merged_size_ratio,
             "features": list(FEATURES),
             "weights": None if self.weights is None else [round(w, 6) for w in self.weights],
             "die": self.die.to_dict(),
@@ -413,7 +429,9 @@ class Calibration:
                           _optional(data.get("second_look_below")),
                           _optional(data.get("max_size_ratio")),
                           _optional(data.get("overruled_below")),
-                          _optional(data.get("min_locator_score"))),
+                          _optional(data.get("min_locator_score")),
+                          _optional(data.get("merged_aspect")),
+                          float(data.get("merged_size_ratio", TrustSettings.merged_size_ratio))),
             str(data.get("classifier_sha256", "")),
             _weights(data),
             None if data.get("overruled") is None else MonotoneMap.from_dict(data["overruled"]),
