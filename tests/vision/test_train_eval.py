@@ -426,17 +426,23 @@ def test_the_hardest_crops_are_the_ones_the_network_reads_worst():
     assert all(torch.equal(a, m.running_mean) for a, m in zip(before, norms, strict=True))
 
 
-@pytest.mark.parametrize("share", ["-0.1", "1.5"])
-def test_a_streaming_run_refuses_a_wide_ink_share_outside_zero_to_one(tmp_path, capsys, share):
+@pytest.mark.parametrize(("option", "share", "message"), [
+    ("--wide-ink-share", "-0.1", "--wide-ink-share must lie between 0 and 1"),
+    ("--wide-ink-share", "1.5", "--wide-ink-share must lie between 0 and 1"),
+    ("--hardest-share", "0", "--hardest-share must lie in (0, 1]"),
+    ("--hardest-share", "1.5", "--hardest-share must lie in (0, 1]"),
+])
+def test_a_streaming_run_refuses_a_share_outside_its_range(tmp_path, capsys, option, share,
+                                                           message):
     pytest.importorskip("torch")
     from models.train_stream import main as stream_main
 
     argv = ["--seed", "1", "--minutes", "0.1", "--arch", "wide", "--output-dir",
-            str(tmp_path), "--wide-ink-share", share]
+            str(tmp_path), option, share]
     with pytest.raises(SystemExit) as stopped:
         stream_main(argv)
     assert stopped.value.code == 2
-    assert "--wide-ink-share must lie between 0 and 1" in capsys.readouterr().err
+    assert message in capsys.readouterr().err
     assert not any(tmp_path.iterdir())  # refused before anything was rendered or written
 
 
@@ -506,16 +512,3 @@ def test_training_the_locator_on_a_missing_gpu_is_refused_clearly():
         training_device("cuda")
     assert training_device("cpu").type == "cpu"
 
-
-@pytest.mark.parametrize("share", ["0", "1.5"])
-def test_a_streaming_run_refuses_a_hardest_share_outside_zero_to_one(tmp_path, capsys, share):
-    pytest.importorskip("torch")
-    from models.train_stream import main as stream_main
-
-    argv = ["--seed", "1", "--minutes", "0.1", "--arch", "wide", "--output-dir",
-            str(tmp_path), "--hardest-share", share]
-    with pytest.raises(SystemExit) as stopped:
-        stream_main(argv)
-    assert stopped.value.code == 2
-    assert "--hardest-share must lie in (0, 1]" in capsys.readouterr().err
-    assert not any(tmp_path.iterdir())
