@@ -507,7 +507,7 @@ def evidence_of(die: ReadDie) -> DieEvidence:
     """What `vision.read.trust` judges a read die's probability from."""
     sides = _box_sides(die)
     return DieEvidence(die.confidence, die.face_prob, die.network_prob,
-                       float(sides.mean()), box_aspect(die), die.agreement, die.value_confidence)
+                       float(sides.mean()), _aspect(sides), die.agreement, die.value_confidence)
 
 
 def _box_sides(die: ReadDie) -> np.ndarray:
@@ -515,11 +515,14 @@ def _box_sides(die: ReadDie) -> np.ndarray:
     return np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
 
 
+def _aspect(sides: np.ndarray) -> float:
+    return float(sides.min() / max(sides.max(), 1e-6))
+
+
 def box_aspect(die: ReadDie) -> float:
     """The die's box's shortest side over its longest (1: square; a steep view or two
     faces boxed as one: less)."""
-    sides = _box_sides(die)
-    return float(sides.min() / max(sides.max(), 1e-6))
+    return _aspect(_box_sides(die))
 
 
 def size_ratios(dice: Sequence[ReadDie], by_place: SizeByPlace | None) -> np.ndarray:
