@@ -110,6 +110,23 @@ def test_the_plane_never_strays_past_its_bound_from_the_median(near, ratio, x, y
     assert expected <= frame.die_side * rule.max_ratio + 1e-6
 
 
+class FirstBoxChanged:
+    """The shipped locator, with its first box changed by `change` (corners in, out)."""
+
+    def __init__(self, change) -> None:
+        from vision.read.tops import TopFinder
+
+        self.finder = TopFinder.load()
+        self.change = change
+
+    def locate(self, frame: np.ndarray, tray: np.ndarray | None = None) -> Located:
+        from dataclasses import replace
+
+        located = self.finder.locate(frame, tray)
+        first = self.change(located.boxes[0].astype(np.float64)).astype(np.float32)
+        return replace(located, boxes=(first, *located.boxes[1:]))
+
+
 @pytest.mark.slow
 def test_a_box_taking_in_a_side_face_is_marked_where_the_calibration_asks():
     """A located box half as large again as the dice around it (a top seen with its side
@@ -117,35 +134,25 @@ def test_a_box_taking_in_a_side_face_is_marked_where_the_calibration_asks():
     from dataclasses import replace
 
     from vision.read.pipeline import DiceReader, size_ratios
-    from vision.read.tops import TopFinder
     from vision.read.trust import Calibration
     from vision.synth import render_scene
     from vision.synth.seeds import HELD_OUT_SEED_BASE
 
-    class Enlarging:
-        """The shipped locator, with its first box grown half as large again."""
-
-        def __init__(self) -> None:
-            self.finder = TopFinder.load()
-
-        def locate(self, frame: np.ndarray, tray: np.ndarray | None = None) -> Located:
-            located = self.finder.locate(frame, tray)
-            first = located.boxes[0]
-            grown = (first - first.mean(axis=0)) * 1.5 + first.mean(axis=0)
-            return replace(located, boxes=(grown.astype(np.float32), *located.boxes[1:]))
+    # The shipped locator, with its first box grown half as large again.
+    enlarging = FirstBoxChanged(lambda box: (box - box.mean(axis=0)) * 1.5 + box.mean(axis=0))
 
     scene = render_scene(HELD_OUT_SEED_BASE + 4)  # its grown box still reads for sure
     shipped = Calibration.load()
     assert shipped is not None
     strict = replace(shipped, settings=replace(shipped.settings, max_size_ratio=1.3))
-    reading = DiceReader(finder=Enlarging(), calibration=strict).read(scene.image)
+    reading = DiceReader(finder=enlarging, calibration=strict).read(scene.image)
     ratios = size_ratios(reading.dice, SizeByPlace())
     grown = int(np.argmax(ratios))
     assert ratios[grown] == pytest.approx(1.5, abs=0.15)
     assert np.all(np.delete(ratios, grown) < 1.2)
     assert reading.dice[grown].unsure and not reading.is_complete()
     plain = replace(shipped, settings=replace(shipped.settings, max_size_ratio=None))
-    again = DiceReader(finder=Enlarging(), calibration=plain).read(scene.image)
+    again = DiceReader(finder=enlarging, calibration=plain).read(scene.image)
     assert not again.dice[grown].unsure  # marked for its size alone
     assert again.dice[grown].probability == reading.dice[grown].probability
 
@@ -158,32 +165,24 @@ def test_a_long_box_larger_than_its_place_is_marked_as_two_faces_of_one_die():
     from dataclasses import replace
 
     from vision.read.pipeline import DiceReader, box_aspect, size_ratios
-    from vision.read.tops import TopFinder
     from vision.read.trust import Calibration
     from vision.synth import render_scene
     from vision.synth.seeds import HELD_OUT_SEED_BASE
 
     stretch = 1.27
 
-    class Stretching:
-        """The shipped locator, with its first box stretched along its first side."""
+    def stretched(box: np.ndarray) -> np.ndarray:
+        """The box stretched along its first side about its centre."""
+        along = (box[1] - box[0]) / np.linalg.norm(box[1] - box[0])
+        offsets = box - box.mean(axis=0)
+        return box + np.outer(offsets @ along, along) * (stretch - 1)
 
-        def __init__(self) -> None:
-            self.finder = TopFinder.load()
-
-        def locate(self, frame: np.ndarray, tray: np.ndarray | None = None) -> Located:
-            located = self.finder.locate(frame, tray)
-            first = located.boxes[0].astype(np.float64)
-            centre = first.mean(axis=0)
-            along = (first[1] - first[0]) / np.linalg.norm(first[1] - first[0])
-            offsets = first - centre
-            stretched = centre + offsets + np.outer(offsets @ along, along) * (stretch - 1)
-            return replace(located, boxes=(stretched.astype(np.float32), *located.boxes[1:]))
+    stretching = FirstBoxChanged(stretched)
 
     scene = render_scene(HELD_OUT_SEED_BASE + 4)
     shipped = Calibration.load()
     assert shipped is not None and shipped.settings.merged_aspect is not None
-    reading = DiceReader(finder=Stretching(), calibration=shipped).read(scene.image)
+    reading = DiceReader(finder=stretching, calibration=shipped).read(scene.image)
     ratios = size_ratios(reading.dice, SizeByPlace())
     long = int(np.argmax(ratios))
     assert ratios[long] == pytest.approx(stretch, abs=0.08)
@@ -191,5 +190,5 @@ def test_a_long_box_larger_than_its_place_is_marked_as_two_faces_of_one_die():
     assert box_aspect(reading.dice[long]) < shipped.settings.merged_aspect
     assert reading.dice[long].unsure
     square = replace(shipped, settings=replace(shipped.settings, merged_aspect=None))
-    again = DiceReader(finder=Stretching(), calibration=square).read(scene.image)
+    again = DiceReader(finder=stretching, calibration=square).read(scene.image)
     assert not again.dice[long].unsure  # marked for its shape alone
