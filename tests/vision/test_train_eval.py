@@ -431,7 +431,7 @@ def test_the_hardest_crops_are_the_ones_the_network_reads_worst():
     ("--wide-ink-share", "1.5", "--wide-ink-share must lie between 0 and 1"),
     ("--hardest-share", "0", "--hardest-share must lie in (0, 1]"),
     ("--hardest-share", "1.5", "--hardest-share must lie in (0, 1]"),
-])
+], ids=["wide-ink-below", "wide-ink-above", "hardest-zero", "hardest-above"])
 def test_a_streaming_run_refuses_a_share_outside_its_range(tmp_path, capsys, option, share,
                                                            message):
     pytest.importorskip("torch")
