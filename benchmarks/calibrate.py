@@ -17,6 +17,8 @@ the expected calibration error.
 The values are fitted and reported apart too (`fit_values`, `report_values`): their
 maps, and the value threshold under which the dice marked for their face and their value
 are the ones a phase that does not count colour asks for, held to the same target.
+The rolls of readings that carry a flag (the dice table cannot explain the roll, a soft
+picture) get roll maps of their own, faces' and values' (`--one-roll-map`: one for all).
 `--records FILE` keeps what was read (an .npz), so a fit can be tried again in seconds.
 Beside the rolls sure but wrong, every report gives those of them with a die read where
 no true die lies (`rolls_sure_off_box`: the locator's error, not the classifier's).
@@ -91,6 +93,12 @@ ROLL_BINS = 20
 DIE_SPAN: float | None = None
 #: The fewest dice a knot cut by `--die-span` holds.
 MIN_GROUP = 20
+#: Readings that carry a flag (the dice table does not explain the roll, a soft picture)
+#: are judged by a roll map of their own (`Calibration.flagged_roll`), of this many bins
+#: (a few hundred such rolls in 4,800 scenes), when there are MIN_FLAGGED_ROLLS or more:
+#: at the same roll probability they were wrong twenty times as often (MODEL_CARD.md).
+FLAGGED_ROLL_BINS = 8
+MIN_FLAGGED_ROLLS = 100
 #: The roll thresholds a fit tries (the faces' and the values'), lowest first.
 ROLL_THRESHOLDS = tuple(float(t) for t in np.round(np.arange(0.50, 0.99951, 0.0005), 4))
 #: Confidence bins of the reliability tables.
@@ -254,7 +262,7 @@ def values_calibration(calibration: Calibration) -> Calibration | None:
     return Calibration(values.die, values.roll,
                        replace(calibration.settings, roll_sure=values.roll_sure,
                                overruled_below=None),
-                       calibration.classifier_sha256)
+                       calibration.classifier_sha256, flagged_roll=values.flagged_roll)
 
 
 @dataclass(frozen=True)
@@ -276,8 +284,10 @@ def value_marking(records: Records, calibration: Calibration, values: ValueTrust
     doubted = doubted_boxes(records, calibration, probe)
     probs = die_probabilities(records, calibration)
     scenes = dice_of_scenes(records)
-    face_marks = [np.array(calibration.marked(list(probs[dice]), list(doubted[dice])), bool)
-                  for dice in scenes]
+    flagged = scene_flagged(records)
+    face_marks = [np.array(calibration.marked(list(probs[dice]), list(doubted[dice]),
+                                              bool(flagged[s])), bool)
+                  for s, dice in enumerate(scenes)]
     value_probs = np.array([values.die_probability(e) for e in evidences(records)])
     count = len(records.scene)
     odds = records.phase10_odds if records.phase10_odds is not None else np.full(count, np.nan)
@@ -295,10 +305,11 @@ def simulate_values(records: Records, calibration: Calibration, marking: ValueMa
     assert calibration.value is not None
     trust = replace(calibration, value=replace(calibration.value, roll_sure=roll_sure))
     right = value_right(records)
+    flagged = scene_flagged(records)
     sure = sure_wrong = off_box = right_unmarked = silent = 0
     for scene, dice in enumerate(dice_of_scenes(records)):
         value_marks = trust.value_marked(list(marking.value_probs[dice]),
-                                         list(marking.doubted[dice]))
+                                         list(marking.doubted[dice]), bool(flagged[scene]))
         checked = marking.face_marks[scene] & (np.array(value_marks, bool)
                                                | marking.kind_doubted[dice])
         ok = right[dice]
@@ -322,14 +333,15 @@ COLOUR_DOUBT_ODDS_MARGIN = 3.0
 def fit_values(records: Records, calibration: Calibration, target: float,
                probe: FaceProbe | None = None,
                min_phase10_odds: float | None = None,
-               die_span: float | None = DIE_SPAN) -> ValueTrust:
+               die_span: float | None = DIE_SPAN, flagged_apart: bool = True) -> ValueTrust:
     """The value maps (isotonic, `fit_maps` on each die's value posterior and whether its
     value is right; `die_span` as `fit_maps` takes it), and the lowest value threshold
     keeping the rolls shown as sure of their values (no die marked for both its face and
     its value) but with a value wrong within `target` of the rolls of each view. A higher
     threshold marks more dice, so the lowest one that holds is found by halving."""
-    fitted = fit_maps(as_values(records), die_span=die_span)
-    values = ValueTrust(fitted.die, fitted.roll, ROLL_THRESHOLDS[-1], min_phase10_odds)
+    fitted = fit_maps(as_values(records), die_span=die_span, flagged_apart=flagged_apart)
+    values = ValueTrust(fitted.die, fitted.roll, ROLL_THRESHOLDS[-1], min_phase10_odds,
+                        fitted.flagged_roll)
     trust = replace(calibration, value=values)
     marking = value_marking(records, trust, values, probe)
     views = scene_views(records)
@@ -421,6 +433,18 @@ def dice_of_scenes(records: Records) -> list[np.ndarray]:
     return [order[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
+def scene_flagged(records: Records) -> np.ndarray:
+    """(S,) whether each scene's reading carries a flag (older records: none)."""
+    if records.flagged is None:
+        return np.zeros(len(records.complete), bool)
+    return records.flagged.astype(bool)
+
+
+def complete_flagged(records: Records) -> np.ndarray:
+    """Whether each complete scene's reading carries a flag, in `roll_rows`' order."""
+    return scene_flagged(records)[records.complete.astype(bool)]
+
+
 def doubted_boxes(records: Records, calibration: Calibration,
                   probe: FaceProbe | None = None) -> np.ndarray:
     """(D,) whether each die is marked whatever the roll under `calibration` and `probe`:
@@ -449,9 +473,11 @@ def simulate(records: Records, calibration: Calibration,
     if probs is None:
         probs = die_probabilities(records, calibration)
     doubted = doubted_boxes(records, calibration, probe)
+    flagged = scene_flagged(records)
     sure = sure_wrong = off_box = right_unmarked = silent = 0
     for scene, mine in enumerate(dice_of_scenes(records)):
-        marks = np.array(calibration.marked(list(probs[mine]), list(doubted[mine])), bool)
+        marks = np.array(calibration.marked(list(probs[mine]), list(doubted[mine]),
+                                            bool(flagged[scene])), bool)
         ok = records.right[mine]
         right_unmarked += int((ok & ~marks).sum())
         silent += int((~ok & ~marks).sum())
@@ -491,19 +517,22 @@ def sure_at(records: Records, calibration: Calibration, probs: np.ndarray,
     eligible = np.array([bool(records.complete[s]) and not doubted[dice].any()
                          and not (probs[dice] < calibration.settings.die_sure).any()
                          for s, dice in enumerate(scenes)], bool)
-    roll = np.array([calibration.roll_probability(list(probs[dice])) for dice in scenes])
+    flagged = scene_flagged(records)
+    roll = np.array([calibration.roll_probability(list(probs[dice]), bool(flagged[s]))
+                     for s, dice in enumerate(scenes)])
     all_right = np.array([bool(records.right[dice].all()) for dice in scenes], bool)
     return eligible, roll, all_right
 
 
 def fit_maps(records: Records, weighted: bool = False,
              overruled_below: float | None = None,
-             die_span: float | None = DIE_SPAN) -> Calibration:
+             die_span: float | None = DIE_SPAN, flagged_apart: bool = True) -> Calibration:
     """The die score's weights (logistic, on every feature `DieEvidence` has; `weighted`
     False: the raw score), its map to the share right (isotonic; the dice the classifier
     believes less than `overruled_below` apart, on a map of their own) and the roll's
-    map (`die_span`: the die maps' groups cut no wider, `MonotoneMap.fit`); no threshold
-    chosen (`fit` chooses the face's, `fit_values` the values')."""
+    map (`die_span`: the die maps' groups cut no wider, `MonotoneMap.fit`; the rolls of
+    readings with a flag on a map of their own when `flagged_apart` and there are enough);
+    no threshold chosen (`fit` chooses the face's, `fit_values` the values')."""
     dice = evidences(records)
     weights = None
     if weighted:
@@ -526,7 +555,13 @@ def fit_maps(records: Records, weighted: bool = False,
                         TrustSettings(overruled_below=overruled_below), weights=weights,
                         overruled=overruled)
     x, y, _ = roll_rows(records, die_probabilities(records, plain))
-    return replace(plain, roll=MonotoneMap.fit(x, y, ROLL_BINS))
+    flagged = complete_flagged(records)
+    if not flagged_apart or flagged.sum() < MIN_FLAGGED_ROLLS:
+        return replace(plain, roll=MonotoneMap.fit(x, y, ROLL_BINS))
+    print(f"{int(flagged.sum())} rolls read with a flag: {float(y[flagged].mean()):.3f} all "
+          f"right, against {float(y[~flagged].mean()):.3f}", file=sys.stderr)
+    return replace(plain, roll=MonotoneMap.fit(x[~flagged], y[~flagged], ROLL_BINS),
+                   flagged_roll=MonotoneMap.fit(x[flagged], y[flagged], FLAGGED_ROLL_BINS))
 
 
 def fit(records: Records, target: float, die_sure: float, sha256: str,
@@ -535,14 +570,15 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
         overruled_below: float | None = None,
         min_locator_score: float | None = None, probe: FaceProbe | None = None,
         die_span: float | None = DIE_SPAN, merged_aspect: float | None = None,
-        merged_size_ratio: float = MERGED_SIZE_RATIO) -> Calibration:
+        merged_size_ratio: float = MERGED_SIZE_RATIO, flagged_apart: bool = True
+        ) -> Calibration:
     """The maps of `fit_maps` (`die_span` as it takes it), and the lowest roll threshold
     keeping sure-but-wrong rolls within `target` of the rolls of each view (upright,
     steep), dice whose box is more than `max_size_ratio` times the size at its place, or
     narrower than `merged_aspect` and more than `merged_size_ratio` times that size, or
     scored under `min_locator_score` by the locator, or doubted by the face `probe`,
-    marked whatever the roll."""
-    maps = fit_maps(records, weighted, overruled_below, die_span)
+    marked whatever the roll (`flagged_apart`: the flagged rolls on a map of their own)."""
+    maps = fit_maps(records, weighted, overruled_below, die_span, flagged_apart)
     settings = TrustSettings(0.5, die_sure, second_look_below, max_size_ratio, overruled_below,
                              min_locator_score, merged_aspect, merged_size_ratio)
 
@@ -616,7 +652,8 @@ def report(records: Records, calibration: Calibration, probe: FaceProbe | None =
     probs = die_probabilities(records, calibration)
     die_rows, die_ece = reliability(probs, records.right)
     _, y, dice = roll_rows(records, probs)
-    roll_probs = np.array([calibration.roll_probability(list(p)) for p, _ in dice])
+    roll_probs = np.array([calibration.roll_probability(list(p), bool(f))
+                           for (p, _), f in zip(dice, complete_flagged(records), strict=True)])
     roll_rows_, roll_ece = reliability(roll_probs, y)
     by_slice = {}
     views, slices = scene_views(records), with_print(records, records.slices)
@@ -646,7 +683,8 @@ def report_values(records: Records, calibration: Calibration,
     probs = die_probabilities(seen, values)
     die_rows, die_ece = reliability(probs, seen.right)
     _, y, dice = roll_rows(seen, probs)
-    roll_probs = np.array([values.roll_probability(list(p)) for p, _ in dice])
+    roll_probs = np.array([values.roll_probability(list(p), bool(f))
+                           for (p, _), f in zip(dice, complete_flagged(seen), strict=True)])
     roll_table, roll_ece = reliability(roll_probs, y)
     marking = value_marking(records, calibration, calibration.value, probe)
     threshold = calibration.value.roll_sure
@@ -707,6 +745,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--die-span", type=float, default=DIE_SPAN,
                         help="cut the die maps' equal-count groups wider than this many "
                              "log-odds (default: equal counts alone)")
+    parser.add_argument("--one-roll-map", action="store_true",
+                        help="with --fit: judge the rolls of readings with a flag by the same "
+                             "roll map as the others (as before they had one of their own)")
     parser.add_argument("--face-probe", type=Path, default=PROBE_FILE,
                         help="the face probe whose doubts mark dice (models/face_probe.json)")
     parser.add_argument("--no-face-probe", action="store_true",
@@ -760,12 +801,14 @@ def main(argv: list[str] | None = None) -> int:
         calibration = fit(records, args.target, args.die_sure, classifier.sha256, args.weighted,
                           second_look, args.max_size_ratio or None,
                           args.overruled_below or None, args.min_locator_score or None, probe,
-                          args.die_span, args.merged_aspect or None, args.merged_size_ratio)
+                          args.die_span, args.merged_aspect or None, args.merged_size_ratio,
+                          not args.one_roll_map)
         if records.value_confidence is not None:
             print("the values alone:", file=sys.stderr)
             odds = None if probe is None else probe.min_odds + COLOUR_DOUBT_ODDS_MARGIN
             calibration = replace(calibration, value=fit_values(
-                records, calibration, args.target, probe, odds, args.die_span))
+                records, calibration, args.target, probe, odds, args.die_span,
+                not args.one_roll_map))
         calibration.save(args.output)
         print(f"wrote {args.output}", file=sys.stderr)
     else:

@@ -322,3 +322,35 @@ def test_a_fit_marks_the_long_large_boxes_it_is_told_to():
     assert np.flatnonzero(doubted).tolist() == [3]
     plain = calibrate.fit(records, 0.004, 0.8, "", max_size_ratio=1.3)
     assert not calibrate.doubted_boxes(records, plain).any()
+
+
+def test_rolls_read_with_a_flag_get_a_roll_map_that_says_how_often_they_are_right():
+    """Readings with a flag (the dice table does not explain the roll, a soft picture) are
+    wrong one time in five at the same dice probabilities as unflagged ones, wrong one time
+    in 250: fitted apart, each kind's roll probability matches its share right, and the
+    fit's quick count of sure rolls still agrees with the marking."""
+    rng = np.random.default_rng(12)
+    records = _records(rng, {"held-out-light-upright": 0.0, "held-out-light-steep": 0.0}, 600)
+    scenes = len(records.complete)
+    records.flagged = rng.random(scenes) < 0.25
+    records.confidence[:] = rng.uniform(0.995, 0.9999, len(records.confidence))
+    wrong_scene = rng.random(scenes) < np.where(records.flagged, 0.2, 0.004)
+    first_die = np.r_[True, records.scene[1:] != records.scene[:-1]]
+    records.right[:] = ~(wrong_scene[records.scene] & first_die)
+    apart = calibrate.fit(records, 0.004, 0.8, "")
+    together = calibrate.fit(records, 0.004, 0.8, "", flagged_apart=False)
+    assert apart.flagged_roll is not None and together.flagged_roll is None
+    for calibration, flagged_too_sure in ((apart, False), (together, True)):
+        probs = calibrate.die_probabilities(records, calibration)
+        eligible, roll, all_right = calibrate.sure_at(records, calibration, probs)
+        flagged = records.flagged
+        gap = roll[flagged].mean() - all_right[flagged].mean()
+        assert (gap > 0.1) == flagged_too_sure
+        assert abs(roll[~flagged].mean() - all_right[~flagged].mean()) < 0.01 or flagged_too_sure
+        sure = eligible & (roll >= calibration.settings.roll_sure)
+        figures = calibrate.simulate(records, calibration, probs)
+        assert sure.sum() == round(figures["rolls_shown_sure"] * scenes)
+    assert abs(calibrate.die_probabilities(records, apart).mean()
+               - calibrate.die_probabilities(records, together).mean()) < 1e-9  # dice alike
+    assert (calibrate.simulate(records, apart)["rolls_shown_sure"]
+            > calibrate.simulate(records, together)["rolls_shown_sure"])

@@ -84,7 +84,7 @@ def test_a_die_the_probe_doubts_is_marked_whatever_the_roll_and_the_others_are_a
         reader):
     """A probe that doubts one die's descriptor alone (its odds: minus its likeness to that
     descriptor) marks that die, and the roll is no longer sure; the rest read as before."""
-    scene = render_scene(HELD_OUT_SEED_BASE + 4)
+    scene = render_scene(HELD_OUT_SEED_BASE + 1)
     readout = reader.readout(scene.image)
     target = readout.descriptors[0]
     centre = readout.located.boxes[0].mean(axis=0)

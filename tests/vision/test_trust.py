@@ -304,3 +304,47 @@ def test_the_value_maps_round_trip_through_the_file_and_older_files_load(tmp_pat
     (tmp_path / "old.json").write_text(json.dumps(older))
     old = Calibration.load(tmp_path / "old.json")
     assert old is not None and old.value is None
+
+
+#: Rolls of readings with a flag: half of them wrong once their dice's product falls
+#: 0.00015 short of certainty, where a plain roll is right 99.985 % of the time.
+FLAGGED_ROLL = MonotoneMap((-1.5e-4, -1e-4, 0.0), (0.5, 0.99, 0.999))
+
+
+def test_a_flagged_reading_is_judged_by_the_flagged_rolls_map():
+    """The dice table does not explain the roll, or the picture was soft: such rolls were
+    wrong far more often than their dice's probabilities say, so the same sure dice leave
+    the roll in doubt, and its least probable die is marked."""
+    plain = _with_values(_calibration(roll_sure=0.99), roll_sure=0.99)
+    calibration = replace(plain, flagged_roll=FLAGGED_ROLL,
+                          value=replace(plain.value, flagged_roll=FLAGGED_ROLL))
+    probs = [0.99999] * 9 + [0.9999]
+    assert calibration.roll_probability(probs) > 0.99
+    assert calibration.roll_probability(probs, flagged=True) == pytest.approx(0.5)
+    assert calibration.marked(probs) == (False,) * 10
+    assert calibration.marked(probs, flagged=True) == (False,) * 9 + (True,)
+    assert calibration.value_marked(probs) == (False,) * 10
+    assert calibration.value_marked(probs, flagged=True) == (False,) * 9 + (True,)
+    assert calibration.value.roll_probability(probs, flagged=True) == pytest.approx(0.5)
+    # Without a map of their own, flagged readings are judged as the others.
+    assert plain.marked(probs, flagged=True) == (False,) * 10
+    assert plain.roll_probability(probs, flagged=True) == plain.roll_probability(probs)
+
+
+def test_the_flagged_rolls_maps_round_trip_through_the_file_and_older_files_load(tmp_path):
+    plain = _with_values(_calibration(), roll_sure=0.97)
+    calibration = replace(plain, flagged_roll=FLAGGED_ROLL,
+                          value=replace(plain.value, flagged_roll=MonotoneMap((-1.0, 0.0),
+                                                                              (0.2, 0.9))))
+    calibration.save(tmp_path / "c.json")
+    loaded = Calibration.load(tmp_path / "c.json")
+    assert loaded is not None and loaded.value is not None
+    assert loaded.flagged_roll == calibration.flagged_roll
+    assert loaded.value.flagged_roll == calibration.value.flagged_roll
+    older = calibration.to_dict()  # a file from before flagged rolls had maps of their own
+    del older["flagged_roll"], older["value"]["flagged_roll"]
+    (tmp_path / "old.json").write_text(json.dumps(older))
+    old = Calibration.load(tmp_path / "old.json")
+    assert old is not None and old.value is not None
+    assert old.flagged_roll is None and old.value.flagged_roll is None
+    assert old.roll_probability([0.999] * 10, flagged=True) == old.roll_probability([0.999] * 10)

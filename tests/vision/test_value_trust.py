@@ -91,3 +91,31 @@ def test_a_value_s_posterior_sums_its_colours_and_is_never_under_the_face_s():
     face = decode(split, torn, use_inventory=False).faces[0]
     assert face.die.value == 7 and face.confidence < 0.6
     assert face.value_confidence == pytest.approx(1.0, abs=1e-3)
+
+
+def test_a_flagged_reading_is_judged_by_the_flagged_rolls_maps():
+    """The same tray out of focus reads flagged: its roll is judged by the flagged rolls'
+    maps (here a coin toss, so every die is checked, face and value), the sharp one by the
+    plain maps (every die sure)."""
+    from pathlib import Path
+
+    import cv2
+
+    from vision.read.pipeline import DiceReader
+    from vision.reading import ReadingFlag
+
+    calibration = Calibration(ALWAYS, ALWAYS, TrustSettings(roll_sure=0.99, die_sure=0.8),
+                              value=ValueTrust(ALWAYS, ALWAYS, 0.99, flagged_roll=NEVER),
+                              flagged_roll=NEVER)
+    reader = DiceReader(calibration=calibration, face_probe=False)
+    # A tray of the second renderer's, kept as a picture for the focus tests.
+    image = cv2.imread(str(Path(__file__).parents[1] / "data" / "focus" / "soft_focus_tray.jpg"))
+    sharp = reader.read(image)
+    assert not sharp.flags and len(sharp.dice) == 10
+    assert sharp.is_complete() and sharp.values_complete()
+    assert sharp.roll_probability == pytest.approx(0.999999)
+    soft = reader.read(cv2.GaussianBlur(image, (0, 0), 2.2))
+    assert soft.has_flag(ReadingFlag.SOFT_FOCUS) and len(soft.dice) == 10
+    assert all(die.unsure and die.value_unsure for die in soft.dice)
+    assert soft.roll_probability == pytest.approx(0.5)
+    assert soft.value_probability == pytest.approx(0.5)

@@ -285,7 +285,7 @@ class DiceReader:
         dice = _read_dice(candidates, decoding.faces, self.settings.sort,
                           self._phase10_odds(readout, keep))
         flags += [flag for flag in decoding.flags if flag not in flags]
-        dice, roll_probability, value_probability = self._trusted(dice)
+        dice, roll_probability, value_probability = self._trusted(dice, bool(flags))
         return Reading(tuple(dice), size, tuple(flags), unreadable, roll_probability,
                        value_probability)
 
@@ -334,11 +334,13 @@ class DiceReader:
             return frame
         return household + frame * matcher.frame_ink_weight
 
-    def _trusted(self, dice: list[ReadDie]) -> tuple[list[ReadDie], float, float | None]:
+    def _trusted(self, dice: list[ReadDie], flagged: bool = False
+                 ) -> tuple[list[ReadDie], float, float | None]:
         """The dice with their calibrated probabilities and marks (`vision.read.trust`; a die
         the face probe doubts is marked whatever the roll), the probability that all of
         them are right, and that all their values are (None without value maps); without a
-        calibration, as decoded, the probe's doubts marked and no value judged apart."""
+        calibration, as decoded, the probe's doubts marked and no value judged apart. A
+        reading that carries a flag (`flagged`) is judged by the flagged rolls' maps."""
         calibration = self.calibration
         probe = self.face_probe
         kind_doubted = [probe is not None and probe.doubts(die.phase10_odds) for die in dice]
@@ -361,11 +363,11 @@ class DiceReader:
                   if by_size else np.ones(len(dice)))
         doubted = [settings.box_doubted(float(ratio), die.locator_score, box_aspect(die))
                    or kind for ratio, die, kind in zip(ratios, dice, kind_doubted, strict=True)]
-        marks = calibration.marked(probs, doubted)
+        marks = calibration.marked(probs, doubted, flagged)
         values = calibration.value
         value_probs = ([values.die_probability(item) for item in evidence]
                        if values is not None else list(probs))
-        value_marks = calibration.value_marked(value_probs, doubted) or marks
+        value_marks = calibration.value_marked(value_probs, doubted, flagged) or marks
         illegible = [die.face_prob < self.settings.sort.min_face_prob for die in dice]
         other_kind = [values is not None and values.kind_doubted(die.phase10_odds)
                       for die in dice]
@@ -380,8 +382,9 @@ class DiceReader:
                 dice, probs, value_probs, marks, value_marks, illegible, other_kind,
                 strict=True)
         ]
-        value_probability = None if values is None else values.roll_probability(value_probs)
-        return trusted, calibration.roll_probability(probs), value_probability
+        value_probability = (None if values is None
+                             else values.roll_probability(value_probs, flagged))
+        return trusted, calibration.roll_probability(probs, flagged), value_probability
 
     def _frame_colours(
         self, crops: np.ndarray, chroma: np.ndarray, colour_probs: np.ndarray

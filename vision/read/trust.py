@@ -29,6 +29,11 @@ the scorepad asks for no tap for it where colour does not count. Each set of mar
 holds its own errors to the target: a value read wrong is a face read wrong, so phase 8
 needs only the face's marks, and the other phases only the values'.
 
+A reading that carries a flag (the dice table or the composition does not explain the
+roll, the picture was soft, a die could not be read) is wrong far more often than its
+dice's probabilities say: its roll is judged by a roll map of its own (`flagged_roll`,
+of the faces and of the values), fitted on the flagged rolls alone.
+
 The fitted tables live in `models/calibration.json` beside the networks they were
 measured with (the classifier's SHA-256 is recorded; a file fitted for another
 network is refused and the reader falls back to the posterior as it is).
@@ -268,6 +273,14 @@ def _optional(value: object) -> float | None:
     return None if value is None else float(value)  # type: ignore[arg-type]
 
 
+def _optional_map(data: dict | None) -> MonotoneMap | None:
+    return None if data is None else MonotoneMap.from_dict(data)
+
+
+def _map_dict(fitted: MonotoneMap | None) -> dict | None:
+    return None if fitted is None else fitted.to_dict()
+
+
 def _weights(data: dict) -> tuple[float, ...] | None:
     weights = data.get("weights")
     if weights is None:
@@ -313,6 +326,8 @@ class ValueTrust:
     (`vision.read.face_probe`) finds it a Phase 10 face at these log-odds or more: a
     numeral die of another shape, read with a sure number and a doubtful ink, is checked
     in every phase. None: no such condition."""
+    flagged_roll: MonotoneMap | None = None
+    """The roll map of readings that carry a flag; None: `roll` maps them too."""
 
     def die_probability(self, evidence: DieEvidence) -> float:
         """The share of dice read with this evidence whose value is right."""
@@ -324,21 +339,28 @@ class ValueTrust:
         return (self.min_phase10_odds is not None and phase10_odds is not None
                 and phase10_odds < self.min_phase10_odds)
 
-    def roll_probability(self, die_probabilities: Sequence[float]) -> float:
+    def roll_map(self, flagged: bool = False) -> MonotoneMap:
+        """The roll map for a reading with a flag (`flagged`) or without."""
+        return self.flagged_roll if flagged and self.flagged_roll is not None else self.roll
+
+    def roll_probability(self, die_probabilities: Sequence[float],
+                         flagged: bool = False) -> float:
         """The share of rolls whose dice have these value probabilities with every value
-        right."""
-        return roll_probability(self.roll, die_probabilities)
+        right, of readings with a flag (`flagged`) or without."""
+        return roll_probability(self.roll_map(flagged), die_probabilities)
 
     def to_dict(self) -> dict:
         odds = self.min_phase10_odds
         return {"roll_sure": self.roll_sure,
                 "min_phase10_odds": None if odds is None else round(odds, 6),
-                "die": self.die.to_dict(), "roll": self.roll.to_dict()}
+                "die": self.die.to_dict(), "roll": self.roll.to_dict(),
+                "flagged_roll": _map_dict(self.flagged_roll)}
 
     @classmethod
     def from_dict(cls, data: dict) -> ValueTrust:
         return cls(MonotoneMap.from_dict(data["die"]), MonotoneMap.from_dict(data["roll"]),
-                   float(data["roll_sure"]), _optional(data.get("min_phase10_odds")))
+                   float(data["roll_sure"]), _optional(data.get("min_phase10_odds")),
+                   _optional_map(data.get("flagged_roll")))
 
 
 @dataclass(frozen=True)
@@ -356,6 +378,10 @@ class Calibration:
     None: `die` maps them too."""
     value: ValueTrust | None = None
     """The values' own maps and threshold; None: a value is as doubtful as its face."""
+    flagged_roll: MonotoneMap | None = None
+    """The roll map of readings that carry a flag (`vision.reading.ReadingFlag`: the dice
+    table or the composition does not explain the roll, a soft picture, a die not read);
+    None: `roll` maps them too."""
 
     def is_overruled(self, evidence: DieEvidence) -> bool:
         """Whether the die is judged by the `overruled` map."""
@@ -375,24 +401,35 @@ class Calibration:
         assert fitted is not None  # is_overruled checked it
         return fitted(self.die_score(evidence))
 
-    def roll_probability(self, die_probabilities: Sequence[float]) -> float:
-        """The share of rolls whose dice have these probabilities that are all right."""
-        return roll_probability(self.roll, die_probabilities)
+    def roll_map(self, flagged: bool = False) -> MonotoneMap:
+        """The roll map for a reading with a flag (`flagged`) or without."""
+        return self.flagged_roll if flagged and self.flagged_roll is not None else self.roll
+
+    def roll_probability(self, die_probabilities: Sequence[float],
+                         flagged: bool = False) -> float:
+        """The share of rolls whose dice have these probabilities that are all right, of
+        readings with a flag (`flagged`) or without."""
+        return roll_probability(self.roll_map(flagged), die_probabilities)
 
     def marked(self, die_probabilities: Sequence[float],
-               doubted: Sequence[bool] | None = None) -> tuple[bool, ...]:
+               doubted: Sequence[bool] | None = None, flagged: bool = False
+               ) -> tuple[bool, ...]:
         """Which dice to mark: each under `die_sure` or `doubted` for its box
         (`TrustSettings.box_doubted`), then the least probable of the rest, one at a time,
-        until the unmarked dice's roll probability reaches `roll_sure`."""
-        return self._marked(die_probabilities, doubted, self.roll, self.settings.roll_sure)
+        until the unmarked dice's roll probability (of a reading with a flag, `flagged`, or
+        without) reaches `roll_sure`."""
+        return self._marked(die_probabilities, doubted, self.roll_map(flagged),
+                            self.settings.roll_sure)
 
     def value_marked(self, value_probabilities: Sequence[float],
-                     doubted: Sequence[bool] | None = None) -> tuple[bool, ...] | None:
+                     doubted: Sequence[bool] | None = None, flagged: bool = False
+                     ) -> tuple[bool, ...] | None:
         """Which dice to mark for their value, as `marked` marks faces, by the value maps
         and threshold; None without value maps."""
         if self.value is None:
             return None
-        return self._marked(value_probabilities, doubted, self.value.roll, self.value.roll_sure)
+        return self._marked(value_probabilities, doubted, self.value.roll_map(flagged),
+                            self.value.roll_sure)
 
     def _marked(self, probabilities: Sequence[float], doubted: Sequence[bool] | None,
                 roll: MonotoneMap, sure: float) -> tuple[bool, ...]:
@@ -416,8 +453,9 @@ class Calibration:
             "weights": None if self.weights is None else [round(w, 6) for w in self.weights],
             "die": self.die.to_dict(),
             "roll": self.roll.to_dict(),
-            "overruled": None if self.overruled is None else self.overruled.to_dict(),
+            "overruled": _map_dict(self.overruled),
             "value": None if self.value is None else self.value.to_dict(),
+            "flagged_roll": _map_dict(self.flagged_roll),
         }
 
     @classmethod
@@ -434,8 +472,9 @@ class Calibration:
                           float(data.get("merged_size_ratio", TrustSettings.merged_size_ratio))),
             str(data.get("classifier_sha256", "")),
             _weights(data),
-            None if data.get("overruled") is None else MonotoneMap.from_dict(data["overruled"]),
+            _optional_map(data.get("overruled")),
             None if data.get("value") is None else ValueTrust.from_dict(data["value"]),
+            _optional_map(data.get("flagged_roll")),
         )
 
     def save(self, path: Path = CALIBRATION_FILE) -> None:
