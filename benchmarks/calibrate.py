@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -58,6 +59,7 @@ from vision.read.trust import (
 )
 from vision.reading import Reading
 from vision.synth.looks import eval_group
+from vision.synth.scene import Scene
 from vision.synth.seeds import CALIBRATION_SEED_BASE, TRUST_REPORT_SEED_BASE
 
 GROUPS = ("held-out-light", "held-out-dark")
@@ -166,6 +168,20 @@ def shown_complete(reading: Reading) -> bool:
     return len(reading.dice) == FULL_ROLL and not reading.unreadable
 
 
+def drawn_scenes(first_seed: int, scenes: int, ink_spread: float | None = None
+                 ) -> Iterator[tuple[str, Scene]]:
+    """The scenes as the calibration draws them, each with its slice ("held-out-dark-steep"):
+    every view and group, `scenes` of each from `first_seed` on (`--ink-spread` as asked),
+    a line on stderr after each slice."""
+    for number, (view, key) in enumerate((v, g) for v in VIEWS for g in GROUPS):
+        look = eval_group(key).mix()
+        first = first_seed + number * scenes
+        for seed in range(first, first + scenes):
+            yield f"{key}-{view}", evaluation_scene(
+                seed, look, steep=STEEP_VIEW if view == "steep" else None, ink_spread=ink_spread)
+        print(f"read {key}, {view} views: {scenes} scenes", file=sys.stderr, flush=True)
+
+
 def read_records(reader: DiceReader, first_seed: int, scenes: int,
                  ink_spread: float | None = None) -> Records:
     scene_of, confidence, face_prob, right, complete, slices = [], [], [], [], [], []
@@ -177,40 +193,32 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
     phase10_odds: list[float] = []
     value_confidence: list[float] = []
     by_place = reader.settings.sort.doubtful_face.by_place
-    index = 0
-    for number, (view, key) in enumerate((v, g) for v in VIEWS for g in GROUPS):
-        look = eval_group(key).mix()
-        first = first_seed + number * scenes
-        for seed in range(first, first + scenes):
-            scene = evaluation_scene(seed, look, steep=STEEP_VIEW if view == "steep" else None,
-                                     ink_spread=ink_spread)
-            reading = reader.read(scene.image)
-            outcomes, _, true_faces = die_outcomes(scene.dice, reading)
-            size_ratio.extend(float(r) for r in size_ratios(reading.dice, by_place))
-            for die, ok, true in zip(reading.dice, outcomes, true_faces, strict=True):
-                scene_of.append(index)
-                confidence.append(die.confidence)
-                face_prob.append(die.face_prob)
-                right.append(ok)
-                read_as.append(str(die.die))
-                truth.append(true)
-                runner_up.append(str(die.alternatives[0][0]) if die.alternatives else "")
-                evidence = evidence_of(die)
-                network_prob.append(evidence.network_prob)
-                side.append(evidence.side)
-                aspect.append(evidence.aspect)
-                agreement.append(evidence.agreement)
-                locator_score.append(die.locator_score)
-                phase10_odds.append(np.nan if die.phase10_odds is None else die.phase10_odds)
-                value_confidence.append(die.confidence if die.value_confidence is None
-                                        else die.value_confidence)
-            found.append(reading.found_count())
-            flagged.append(bool(reading.flags))
-            complete.append(shown_complete(reading))
-            slices.append(f"{key}-{view}")
-            spreads.append(np.nan if ink_spread is None else float(ink_spread))
-            index += 1
-        print(f"read {key}, {view} views: {scenes} scenes", file=sys.stderr)
+    for index, (slice_key, scene) in enumerate(drawn_scenes(first_seed, scenes, ink_spread)):
+        reading = reader.read(scene.image)
+        outcomes, _, true_faces = die_outcomes(scene.dice, reading)
+        size_ratio.extend(float(r) for r in size_ratios(reading.dice, by_place))
+        for die, ok, true in zip(reading.dice, outcomes, true_faces, strict=True):
+            scene_of.append(index)
+            confidence.append(die.confidence)
+            face_prob.append(die.face_prob)
+            right.append(ok)
+            read_as.append(str(die.die))
+            truth.append(true)
+            runner_up.append(str(die.alternatives[0][0]) if die.alternatives else "")
+            evidence = evidence_of(die)
+            network_prob.append(evidence.network_prob)
+            side.append(evidence.side)
+            aspect.append(evidence.aspect)
+            agreement.append(evidence.agreement)
+            locator_score.append(die.locator_score)
+            phase10_odds.append(np.nan if die.phase10_odds is None else die.phase10_odds)
+            value_confidence.append(die.confidence if die.value_confidence is None
+                                    else die.value_confidence)
+        found.append(reading.found_count())
+        flagged.append(bool(reading.flags))
+        complete.append(shown_complete(reading))
+        slices.append(slice_key)
+        spreads.append(np.nan if ink_spread is None else float(ink_spread))
     return Records(np.array(scene_of, int), np.array(confidence), np.array(face_prob),
                    np.array(right, bool), np.array(complete, bool), np.array(slices),
                    np.array(read_as), np.array(truth), np.array(runner_up),

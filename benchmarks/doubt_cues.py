@@ -35,14 +35,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.evaluation import STEEP_VIEW, evaluation_scene
 from vision.read.pipeline import DiceReader, Readout, box_aspect, size_ratios
 from vision.read.tray_finder import find_tray
-from vision.synth.looks import eval_group
 from vision.synth.seeds import TUNING_SEED_BASE
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from calibrate import GROUPS, VIEWS, die_outcomes  # noqa: E402
+from calibrate import die_outcomes, drawn_scenes  # noqa: E402
 
 #: Tuning seeds no other measurement draws (MODEL_CARD.md names the ones taken).
 FIRST_SEED = TUNING_SEED_BASE + 900_000
@@ -126,43 +124,35 @@ def wall_distances(polygon: np.ndarray | None, boxes: list[np.ndarray]) -> np.nd
 def collect(reader: KeepingReader, first_seed: int, scenes: int) -> CueRecords:
     columns: dict[str, list] = {name: [] for name in CueRecords.__dataclass_fields__}
     by_place = reader.settings.sort.doubtful_face.by_place
-    index = 0
-    for number, (view, key) in enumerate((v, g) for v in VIEWS for g in GROUPS):
-        look = eval_group(key).mix()
-        first = first_seed + number * scenes
-        for seed in range(first, first + scenes):
-            scene = evaluation_scene(seed, look, steep=STEEP_VIEW if view == "steep" else None)
-            reading = reader.read(scene.image)
-            readout = reader.last
-            if not reading.dice or readout is None or readout.descriptors is None:
-                index += 1
-                continue
-            boxes = [np.asarray(die.corners, np.float64) for die in reading.dice]
-            started = time.perf_counter()
-            tray = find_tray(scene.image, boxes)
-            columns["tray_ms"].append((time.perf_counter() - started) * 1000)
-            centres = np.array([np.mean(box, axis=0) for box in readout.located.boxes])
-            at = [int(np.argmin(((centres - np.asarray(die.centre)) ** 2).sum(axis=1)))
-                  for die in reading.dice]
-            values = [_value(str(die.die)) for die in reading.dice]
-            _, _, truths = die_outcomes(scene.dice, reading)
-            rows = zip(reading.dice, truths, conflicts(readout.descriptors[at], values),
-                       wall_distances(None if tray is None else np.array(tray.polygon), boxes),
-                       size_ratios(reading.dice, by_place), strict=True)
-            for die, true, conflict, wall, ratio in rows:
-                columns["scene"].append(index)
-                columns["read"].append(str(die.die))
-                columns["truth"].append(true)
-                columns["value_confidence"].append(
-                    die.confidence if die.value_confidence is None else die.value_confidence)
-                columns["marked"].append(die.value_doubtful)
-                columns["conflict"].append(conflict)
-                columns["wall"].append(wall)
-                columns["aspect"].append(box_aspect(die))
-                columns["size_ratio"].append(ratio)
-                columns["slices"].append(f"{key}-{view}")
-            index += 1
-        print(f"read {key}, {view} views: {scenes} scenes", file=sys.stderr, flush=True)
+    for index, (slice_key, scene) in enumerate(drawn_scenes(first_seed, scenes)):
+        reading = reader.read(scene.image)
+        readout = reader.last
+        if not reading.dice or readout is None or readout.descriptors is None:
+            continue
+        boxes = [np.asarray(die.corners, np.float64) for die in reading.dice]
+        started = time.perf_counter()
+        tray = find_tray(scene.image, boxes)
+        columns["tray_ms"].append((time.perf_counter() - started) * 1000)
+        centres = np.array([np.mean(box, axis=0) for box in readout.located.boxes])
+        at = [int(np.argmin(((centres - np.asarray(die.centre)) ** 2).sum(axis=1)))
+              for die in reading.dice]
+        values = [_value(str(die.die)) for die in reading.dice]
+        _, _, truths = die_outcomes(scene.dice, reading)
+        rows = zip(reading.dice, truths, conflicts(readout.descriptors[at], values),
+                   wall_distances(None if tray is None else np.array(tray.polygon), boxes),
+                   size_ratios(reading.dice, by_place), strict=True)
+        for die, true, conflict, wall, ratio in rows:
+            columns["scene"].append(index)
+            columns["read"].append(str(die.die))
+            columns["truth"].append(true)
+            columns["value_confidence"].append(
+                die.confidence if die.value_confidence is None else die.value_confidence)
+            columns["marked"].append(die.value_doubtful)
+            columns["conflict"].append(conflict)
+            columns["wall"].append(wall)
+            columns["aspect"].append(box_aspect(die))
+            columns["size_ratio"].append(ratio)
+            columns["slices"].append(slice_key)
     return CueRecords(**{name: np.array(values) for name, values in columns.items()})
 
 
