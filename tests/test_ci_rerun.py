@@ -23,15 +23,17 @@ def test_skips_until_told(reason):
 '''
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="CI's scripts are bash")
+@pytest.mark.slow
 def test_every_skipped_id_runs_again_whole_spaces_and_quotes_included(tmp_path):
     (tmp_path / "test_part.py").write_text(SKIPPING_TESTS, encoding="utf-8")
-    (tmp_path / "conftest.py").write_text(
-        f"from importlib.machinery import SourceFileLoader\n"
-        f"_hooks = SourceFileLoader('repo_conftest', {str(REPO / 'tests' / 'conftest.py')!r})"
-        f".load_module()\n"
-        f"pytest_runtest_logreport = _hooks.pytest_runtest_logreport\n"
-        f"pytest_collectreport = _hooks.pytest_collectreport\n",
+    (tmp_path / "conftest.py").write_text(  # the repo's hooks that write the skipped ids
+        "import importlib.util\n"
+        f"_spec = importlib.util.spec_from_file_location("
+        f"'repo_conftest', {str(REPO / 'tests' / 'conftest.py')!r})\n"
+        "_hooks = importlib.util.module_from_spec(_spec)\n"
+        "_spec.loader.exec_module(_hooks)\n"
+        "pytest_runtest_logreport = _hooks.pytest_runtest_logreport\n"
+        "pytest_collectreport = _hooks.pytest_collectreport\n",
         encoding="utf-8",
     )
     skipped = tmp_path / "skipped.txt"
