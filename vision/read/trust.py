@@ -273,6 +273,12 @@ def _optional(value: object) -> float | None:
     return None if value is None else float(value)  # type: ignore[arg-type]
 
 
+def _roll_map(roll: MonotoneMap, flagged_roll: MonotoneMap | None,
+              flagged: bool) -> MonotoneMap:
+    """`flagged_roll` for a reading with a flag when there is one, else `roll`."""
+    return flagged_roll if flagged and flagged_roll is not None else roll
+
+
 def _optional_map(data: dict | None) -> MonotoneMap | None:
     return None if data is None else MonotoneMap.from_dict(data)
 
@@ -341,7 +347,7 @@ class ValueTrust:
 
     def roll_map(self, flagged: bool = False) -> MonotoneMap:
         """The roll map for a reading with a flag (`flagged`) or without."""
-        return self.flagged_roll if flagged and self.flagged_roll is not None else self.roll
+        return _roll_map(self.roll, self.flagged_roll, flagged)
 
     def roll_probability(self, die_probabilities: Sequence[float],
                          flagged: bool = False) -> float:
@@ -403,7 +409,7 @@ class Calibration:
 
     def roll_map(self, flagged: bool = False) -> MonotoneMap:
         """The roll map for a reading with a flag (`flagged`) or without."""
-        return self.flagged_roll if flagged and self.flagged_roll is not None else self.roll
+        return _roll_map(self.roll, self.flagged_roll, flagged)
 
     def roll_probability(self, die_probabilities: Sequence[float],
                          flagged: bool = False) -> float:
