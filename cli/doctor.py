@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import enum
 import errno
+import functools
 import importlib.metadata
 import json
 import logging
@@ -186,7 +187,7 @@ def check_model(
 def _check_model(config: Any, path: Path | None, locator_path: Path | None) -> CheckResult:
     try:
         from vision.read.classifier import FaceClassifier
-        from vision.read.frame_colours import FrameColours
+        from vision.read.frame_colours import PAIRS, PairNetwork
         from vision.read.onnx_model import ModelFileError
         from vision.read.tops import TopFinder
     except ImportError as error:
@@ -194,7 +195,8 @@ def _check_model(config: Any, path: Path | None, locator_path: Path | None) -> C
                            "reinstall the app with deploy/install.sh")
     threads = int(getattr(config, "camera_threads", 1))
     names = []
-    loads = ((FaceClassifier.load, path), (TopFinder.load, locator_path), (FrameColours.load, None))
+    loads = [(FaceClassifier.load, path), (TopFinder.load, locator_path)]
+    loads += [(functools.partial(PairNetwork.load, pair), None) for pair in PAIRS]
     for load, model_path in loads:
         try:
             model = load(model_path, threads=threads)

@@ -1,4 +1,5 @@
-"""Train the frame-colour network (`vision.read.frame_colours`): red against orange from the frame.
+"""Train a frame-colour network (`vision.read.frame_colours`): red against orange, or green
+against blue (`--pair cool`), from the frame.
 
 Three steps, each resumable:
 
@@ -15,13 +16,15 @@ Three steps, each resumable:
    in chunks of CHUNK_FRAMES frames under `--cache`, each chunk tagged with the
    classifier's hash; a chunk already there for the same classifier is not drawn again,
    so an interrupted run goes on where it stopped.
-2. **Rows.** Every warm die of every frame becomes a feature row
-   (`vision.read.frame_colours.warm_rows`) labelled red or orange; warm dice that are truly
-   green or blue are left out. Every fifth frame is kept for validation.
+2. **Rows.** Every die of every frame that the classifier holds in the pair's colours
+   becomes a feature row (`vision.read.frame_colours.pair_rows`) labelled with the pair's
+   first colour or its second; such dice that are truly of another colour are left out.
+   Every fifth frame is kept for validation. The same cached frames serve both pairs.
 3. **Training.** A one-hidden-layer network, full batch, Adam, with the features'
    scaling folded into its first layer, exported with its hash
-   (`models/frame_colours.onnx`). Every `--report` steps it prints the loss and the
-   validation dice it gets wrong beside those the frame inks alone get wrong.
+   (`models/frame_colours.onnx`, or `models/frame_cool_colours.onnx` for the cool
+   pair). Every `--report` steps it prints the loss and the validation dice it gets
+   wrong beside those the frame inks alone get wrong.
 
 Training only (imports torch). `python -m models.train_frame_colours --help`.
 """
@@ -44,7 +47,16 @@ from torch import nn
 
 from models.export import _export_checked
 from models.readout_reader import readout_reader
-from vision.read.frame_colours import FEATURES, INPUT, MODEL_FILE, OUTPUTS, WARM, warm_rows
+from vision.read.frame_colours import (
+    FEATURES,
+    INK_PLANE,
+    INPUT,
+    OUTPUTS,
+    PAIRS,
+    WARM_PAIR,
+    ColourPair,
+    pair_rows,
+)
 from vision.read.frame_inks import frame_ink_evidence
 from vision.synth.seeds import (
     FRAME_COLOUR_GROUP_SPAN,
@@ -212,8 +224,8 @@ def draw_frames(
 
 @dataclass(frozen=True)
 class Rows:
-    """Feature rows of warm dice, their labels (1: the redder colour), the frame inks'
-    own log-odds for them, and whether each belongs to a validation frame."""
+    """Feature rows of a pair's dice, their labels (1: the pair's first colour), the frame
+    inks' own log-odds for them, and whether each belongs to a validation frame."""
 
     x: np.ndarray
     y: np.ndarray
@@ -221,8 +233,7 @@ class Rows:
     validation: np.ndarray
 
 
-def build_rows(chunks: list[Path]) -> Rows:
-    red, orange = WARM
+def build_rows(chunks: list[Path], pair: ColourPair = WARM_PAIR) -> Rows:
     xs, ys, odds, val = [], [], [], []
     frame = 0
     for path in chunks:
@@ -233,22 +244,48 @@ def build_rows(chunks: list[Path]) -> Rows:
                 if hi - lo < 2:
                     continue
                 chroma, probs = data["chroma"][lo:hi], data["colour"][lo:hi]
-                warm = warm_rows(chroma, probs, data["light"][lo:hi],
-                                 frame_ink_evidence(chroma, probs))
-                truth = data["truth"][lo:hi][warm.index]
-                keep = (truth == red) | (truth == orange)
-                xs.append(warm.rows[keep])
-                ys.append((truth[keep] == red).astype(np.float32))
-                odds.append(warm.log_odds[keep])
+                found = pair_rows(pair, chroma, probs, data["light"][lo:hi],
+                                  frame_ink_evidence(chroma, probs))
+                truth = data["truth"][lo:hi][found.index]
+                keep = (truth == pair.first) | (truth == pair.second)
+                xs.append(found.rows[keep])
+                ys.append((truth[keep] == pair.first).astype(np.float32))
+                odds.append(found.log_odds[keep])
                 val.append(np.full(int(keep.sum()), frame % VALIDATION_EVERY == 0))
     return Rows(np.concatenate(xs), np.concatenate(ys), np.concatenate(odds), np.concatenate(val))
+
+
+def pair_direction(chunks: list[Path], pair: ColourPair) -> tuple[np.ndarray, int]:
+    """The unit direction in the ink plane from the pair's first ink to its second: the mean,
+    over the fitting frames that show dice of both (truly), of the second colour's mean ink
+    less the first's; and how many frames it is measured over. What `ColourPair.direction`
+    holds, measured again on these frames."""
+    steps = []
+    frame = 0
+    for path in chunks:
+        with np.load(path) as data:
+            bounds = np.concatenate([[0], np.cumsum(data["sizes"])])
+            for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
+                frame += 1
+                truth = data["truth"][lo:hi]
+                if frame % VALIDATION_EVERY == 0 or not (
+                        (truth == pair.first).any() and (truth == pair.second).any()):
+                    continue
+                plane = data["chroma"][lo:hi] @ INK_PLANE.T
+                steps.append(plane[truth == pair.second].mean(0)
+                             - plane[truth == pair.first].mean(0))
+    if not steps:
+        return np.zeros(2), 0
+    mean = np.mean(steps, axis=0)
+    return mean / np.linalg.norm(mean), len(steps)
 
 
 # --- step 3: training -----------------------------------------------------------------
 
 
 class FrameColourNet(nn.Module):
-    """Features (scaled by the training rows' mean and spread) -> red-over-orange log-odds."""
+    """Features (scaled by the training rows' mean and spread) -> the log-odds of the pair's
+    first colour over its second."""
 
     def __init__(self, mean: np.ndarray, scale: np.ndarray, hidden: int) -> None:
         super().__init__()
@@ -277,7 +314,7 @@ def train(rows: Rows, config: TrainConfig) -> tuple[FrameColourNet, dict]:
     )
     baseline = _wrong(rows.inks_log_odds[val], rows.y[val])
     logger.info(
-        "rows: %d warm dice to fit, %d to validate (frame inks alone get %d wrong)",
+        "rows: %d dice to fit, %d to validate (frame inks alone get %d wrong)",
         int(fit.sum()), int(val.sum()), baseline,
     )
     figures: dict = {}
@@ -320,6 +357,9 @@ def export(net: FrameColourNet, path: Path, sample: np.ndarray) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     defaults = TrainConfig()
+    parser.add_argument("--pair", choices=[pair.name for pair in PAIRS], default=WARM_PAIR.name,
+                        help="the colours to settle: warm (red against orange, the default) or "
+                        "cool (green against blue)")
     parser.add_argument("--frames", type=int, default=defaults.frames,
                         help=f"frames per body group ({defaults.frames})")
     parser.add_argument("--hidden", type=int, default=defaults.hidden)
@@ -339,8 +379,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path(".cache/frame_colours"))
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
     parser.add_argument("--locator", type=Path, default=None, help="top-face locator (.onnx)")
-    parser.add_argument("--output", type=Path, default=Path("models") / MODEL_FILE)
+    parser.add_argument("--output", type=Path, default=None,
+                        help="ONNX file to write (default: the pair's file in models/)")
     args = parser.parse_args(argv)
+    pair = next(pair for pair in PAIRS if pair.name == args.pair)
+    output = args.output or Path("models") / pair.model_file
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     try:
         config = TrainConfig(args.frames, args.hidden, args.steps, args.learning_rate,
@@ -357,15 +400,21 @@ def main(argv: list[str] | None = None) -> int:
     except MissingFontError as error:  # `bash models/install_fonts.sh`
         parser.error(str(error))
     chunks = draw_frames(args.cache, config, args.model, args.locator)
-    rows = build_rows(chunks)
+    direction, frames = pair_direction(chunks, pair)
+    logger.info("%s pair: direction from the first ink to the second measured (%.3f, %.3f) "
+                "over %d frames; the rows use (%.3f, %.3f)", pair.name, *direction, frames,
+                *pair.direction)
+    rows = build_rows(chunks, pair)
     net, figures = train(rows, config)
-    figures["export"] = export(net, args.output, rows.x[rows.validation][:256])
+    figures["export"] = export(net, output, rows.x[rows.validation][:256])
+    figures["pair"] = pair.name
+    figures["direction_measured"] = [round(float(v), 4) for v in direction]
     figures["config"] = config.__dict__
     figures["features"] = list(FEATURES)
     figures["chunks_sha256"] = hashlib.sha256(
         b"".join(path.read_bytes() for path in chunks)).hexdigest()
-    args.output.with_suffix(".json").write_text(json.dumps(figures, indent=2) + "\n")
-    logger.info("wrote %s: %s", args.output, json.dumps({k: figures[k] for k in
+    output.with_suffix(".json").write_text(json.dumps(figures, indent=2) + "\n")
+    logger.info("wrote %s: %s", output, json.dumps({k: figures[k] for k in
                 ("validation_wrong", "validation_wrong_frame_inks", "validation_dice")}))
     return 0
 

@@ -400,7 +400,8 @@ def test_a_model_matching_its_hash_passes(tmp_path: Path) -> None:
     result = doctor.check_model(config_for(tmp_path, camera="demo"), path=model)
     assert result.status is Status.OK, result
     assert result.message == (
-        f"{model}, models/dice_tops.onnx and models/frame_colours.onnx match their SHA-256 and load"
+        f"{model}, models/dice_tops.onnx, models/frame_colours.onnx and"
+        " models/frame_cool_colours.onnx match their SHA-256 and load"
     )
 
 
@@ -411,15 +412,15 @@ def test_shipped_model_passes(tmp_path: Path) -> None:
     result = doctor.check_model(config_for(tmp_path, camera="demo"))
     assert result.status is Status.OK, result
     assert result.message == (
-        "models/dice_faces.onnx, models/dice_tops.onnx and models/frame_colours.onnx match their"
-        " SHA-256 and load"
+        "models/dice_faces.onnx, models/dice_tops.onnx, models/frame_colours.onnx and"
+        " models/frame_cool_colours.onnx match their SHA-256 and load"
     )
 
 
 @pytest.mark.parametrize(
     ("module", "loader", "file"),
     [("vision.read.tops", "TopFinder", "dice_tops.onnx"),
-     ("vision.read.frame_colours", "FrameColours", "frame_colours.onnx")],
+     ("vision.read.frame_colours", "PairNetwork", "frame_colours.onnx")],
 )
 def test_model_error_maps_to_a_failure(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str, loader: str, file: str
@@ -427,7 +428,7 @@ def test_model_error_maps_to_a_failure(
     onnx_model = pytest.importorskip("vision.read.onnx_model")
     owner = pytest.importorskip(module)
 
-    def corrupt(path: Path | None = None, threads: int = 1) -> None:
+    def corrupt(*args: object, threads: int = 1) -> None:
         raise onnx_model.ModelFileError(f"models/{file}", "SHA-256 is abc123")
 
     monkeypatch.setattr(getattr(owner, loader), "load", corrupt)

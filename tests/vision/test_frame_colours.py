@@ -1,4 +1,5 @@
-"""Red against orange settled by the frame network (`vision.read.frame_colours`)."""
+"""Red against orange, and green against blue, settled by the frame networks
+(`vision.read.frame_colours`)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,19 @@ from hypothesis.extra.numpy import arrays
 
 from scorer.dice import COLOUR_RGB
 from vision.read.frame_colours import (
+    COOL_PAIR,
     FEATURES,
+    GREEN_TO_BLUE,
+    INK_PLANE,
+    PAIRS,
     RED_TO_ORANGE,
     WARM,
+    WARM_PAIR,
     FrameColours,
+    PairNetwork,
     crop_lightness,
-    replace_warm_odds,
+    pair_rows,
+    replace_pair_odds,
     warm_pair,
     warm_rows,
 )
@@ -55,8 +63,10 @@ def sure(colour: int, strength: float = 0.97) -> np.ndarray:
     return row
 
 
-def test_the_warm_pair_is_the_palettes_red_then_orange():
+def test_the_warm_pair_is_the_palettes_red_then_orange_and_the_cool_pair_green_then_blue():
     assert warm_pair() == WARM == (RED, ORANGE)
+    assert WARM_PAIR.colours == [RED, ORANGE] and COOL_PAIR.colours == [GREEN, BLUE]
+    assert WARM_PAIR.model_file != COOL_PAIR.model_file
 
 
 def test_crop_lightness_tells_a_light_body_from_a_dark_one():
@@ -77,11 +87,29 @@ def test_warm_rows_cover_the_warm_dice_only_and_place_them_along_red_to_orange()
     assert warm.index.tolist() == [0, 1, 2, 3]
     assert warm.rows.shape == (4, len(FEATURES)) and warm.rows.dtype == np.float32
     along = warm.rows[:, FEATURES.index(
-        "ink along the red-to-orange direction less the warm dice's mean")]
+        "ink along the pair's direction less the pair's dice's mean")]
     assert np.all(np.diff(along) > 0), "the inks lie in order from red to orange"
-    redder = warm.rows[:, FEATURES.index("share of the others lying redder along the direction")]
+    redder = warm.rows[:, FEATURES.index(
+        "share of the others lying nearer the first colour along the direction")]
     assert redder.tolist() == pytest.approx([0.0, 1 / 3, 2 / 3, 1.0])
-    assert (warm.rows[:, FEATURES.index("warm dice in the frame")] == 4).all()
+    assert (warm.rows[:, FEATURES.index("the pair's dice in the frame")] == 4).all()
+
+
+def test_cool_rows_cover_the_green_and_blue_dice_and_place_them_along_green_to_blue():
+    green, blue = COLOUR_RGB["G"], COLOUR_RGB["B"]
+    inks = [COLOUR_RGB["R"], green, mixed(green, blue, 0.3), mixed(green, blue, 0.7), blue]
+    crops = np.stack([printed(ink) for ink in inks])
+    probs = np.stack([sure(RED)] + [torn(GREEN, BLUE)] * 4)
+    chroma = ink_chroma(crops)
+    cool = pair_rows(COOL_PAIR, chroma, probs, crop_lightness(crops),
+                     frame_ink_evidence(chroma, probs))
+    assert cool.index.tolist() == [1, 2, 3, 4]
+    along = cool.rows[:, FEATURES.index(
+        "ink along the pair's direction less the pair's dice's mean")]
+    assert np.all(np.diff(along) > 0), "the inks lie in order from green to blue"
+    greener = cool.rows[:, FEATURES.index(
+        "share of the others lying nearer the first colour along the direction")]
+    assert greener.tolist() == pytest.approx([0.0, 1 / 3, 2 / 3, 1.0])
 
 
 def test_a_frame_without_warm_dice_has_no_rows():
@@ -100,23 +128,25 @@ def test_a_frame_without_warm_dice_has_no_rows():
         )
     )
 )
-def test_replaced_odds_are_the_networks_and_the_warm_belief_is_kept(case):
+def test_replaced_odds_are_the_networks_and_the_pairs_belief_is_kept(case):
     raw, evidence, log_odds = case
     probs = raw / raw.sum(axis=1, keepdims=True)
     index = np.arange(len(probs))
-    out = replace_warm_odds(evidence, probs, index, log_odds)
-    belief_before = probs * np.exp(evidence)
-    belief_after = probs * np.exp(out)
-    np.testing.assert_allclose(
-        belief_after[:, [RED, ORANGE]].sum(axis=1),
-        belief_before[:, [RED, ORANGE]].sum(axis=1),
-        rtol=1e-6,
-    )
-    expected = np.clip(log_odds, -np.log(1e9 - 1), np.log(1e9 - 1))
-    np.testing.assert_allclose(
-        np.log(belief_after[:, RED] / belief_after[:, ORANGE]), expected, atol=1e-5
-    )
-    np.testing.assert_array_equal(out[:, [GREEN, BLUE]], evidence[:, [GREEN, BLUE]])
+    for pair, others in ((WARM_PAIR, [GREEN, BLUE]), (COOL_PAIR, [RED, ORANGE])):
+        out = replace_pair_odds(evidence, probs, pair, index, log_odds)
+        belief_before = probs * np.exp(evidence)
+        belief_after = probs * np.exp(out)
+        np.testing.assert_allclose(
+            belief_after[:, pair.colours].sum(axis=1),
+            belief_before[:, pair.colours].sum(axis=1),
+            rtol=1e-6,
+        )
+        expected = np.clip(log_odds, -np.log(1e9 - 1), np.log(1e9 - 1))
+        np.testing.assert_allclose(
+            np.log(belief_after[:, pair.first] / belief_after[:, pair.second]), expected,
+            atol=1e-5,
+        )
+        np.testing.assert_array_equal(out[:, others], evidence[:, others])
 
 
 @pytest.fixture(scope="module")
@@ -124,10 +154,18 @@ def frame_colours() -> FrameColours:
     return FrameColours.load()
 
 
-def test_the_shipped_network_reads_its_contract(frame_colours):
+def test_the_shipped_networks_read_their_contract(frame_colours):
     rows = np.zeros((3, len(FEATURES)), np.float32)
-    assert frame_colours.red_log_odds(rows).shape == (3,)
-    assert frame_colours.red_log_odds(rows[:0]).shape == (0,)
+    assert [network.pair for network in frame_colours.networks] == list(PAIRS)
+    for network in frame_colours.networks:
+        assert network.log_odds(rows).shape == (3,)
+        assert network.log_odds(rows[:0]).shape == (0,)
+    assert frame_colours.names == ("models/frame_colours.onnx", "models/frame_cool_colours.onnx")
+
+
+def test_one_network_per_pair(frame_colours):
+    with pytest.raises(ValueError, match="one network per colour pair"):
+        FrameColours(frame_colours.networks[:1] * 2)
 
 
 @pytest.mark.parametrize("torn_ink", ["R", "O"])
@@ -147,7 +185,26 @@ def test_a_torn_die_takes_the_colour_of_the_frames_dice_that_share_its_ink(
     assert margin[4] > 1.0, "the torn die takes its ink's colour"
     belief = np.log(probs[:, RED] / probs[:, ORANGE]) + evidence[:, RED] - evidence[:, ORANGE]
     assert (belief[:2] > 1.0).all() and (belief[2:4] < -1.0).all()
-    np.testing.assert_array_equal(evidence[5], frame_ink_evidence(chroma, probs)[5])
+    np.testing.assert_array_equal(evidence[5, [RED, ORANGE]],
+                                  frame_ink_evidence(chroma, probs)[5, [RED, ORANGE]])
+
+
+@pytest.mark.parametrize("torn_ink", ["G", "B"])
+def test_a_die_torn_between_green_and_blue_takes_the_colour_of_the_dice_that_share_its_ink(
+    frame_colours, torn_ink
+):
+    """The cool pair's network as the warm one above: two greens and two blues in the
+    palette's inks, a red, and a die the classifier cannot place between green and blue."""
+    inks = ("G", "G", "B", "B", torn_ink, "R")
+    crops = np.stack([printed(COLOUR_RGB[letter]) for letter in inks])
+    probs = np.stack([sure(GREEN, 0.9), sure(GREEN, 0.9), sure(BLUE, 0.9), sure(BLUE, 0.9),
+                      torn(GREEN, BLUE), sure(RED)])
+    chroma = ink_chroma(crops)
+    evidence = frame_colours(chroma, probs, crop_lightness(crops))
+    margin = (evidence[:, GREEN] - evidence[:, BLUE]) * (1 if torn_ink == "G" else -1)
+    assert margin[4] > 1.0, "the torn die takes its ink's colour"
+    belief = np.log(probs[:, GREEN] / probs[:, BLUE]) + evidence[:, GREEN] - evidence[:, BLUE]
+    assert (belief[:2] > 1.0).all() and (belief[2:4] < -1.0).all()
 
 
 def test_the_frame_network_settles_scenes_the_frame_inks_alone_misread():
@@ -173,37 +230,94 @@ def test_the_frame_network_settles_scenes_the_frame_inks_alone_misread():
     assert all(s.all_right() for s in framed)
 
 
-def test_frames_without_warm_dice_or_with_one_die_keep_the_frame_inks(frame_colours):
+def test_frames_without_warm_dice_keep_their_warm_evidence_and_one_die_keeps_all(frame_colours):
     crops = np.stack([printed(COLOUR_RGB["G"]), printed(COLOUR_RGB["B"])])
     probs = np.stack([sure(GREEN), sure(BLUE)])
     chroma = ink_chroma(crops)
     lightness = crop_lightness(crops)
     np.testing.assert_array_equal(
-        frame_colours(chroma, probs, lightness), frame_ink_evidence(chroma, probs)
+        frame_colours(chroma, probs, lightness)[:, [RED, ORANGE]],
+        frame_ink_evidence(chroma, probs)[:, [RED, ORANGE]],
     )
     assert not frame_colours(chroma[:1], torn(RED, ORANGE)[None], lightness[:1]).any()
 
 
-def test_the_red_to_orange_direction_is_a_unit_vector():
-    assert np.linalg.norm(RED_TO_ORANGE) == pytest.approx(1.0)
+def test_the_pairs_directions_are_unit_vectors():
+    for direction in (RED_TO_ORANGE, GREEN_TO_BLUE, WARM_PAIR.direction, COOL_PAIR.direction):
+        assert np.linalg.norm(direction) == pytest.approx(1.0)
 
 
-def test_a_corrupt_frame_network_is_refused_by_name(tmp_path):
+@pytest.mark.parametrize("pair", PAIRS, ids=lambda pair: pair.name)
+def test_a_corrupt_frame_network_is_refused_by_name(tmp_path, pair):
     from importlib import resources
 
     package = resources.files("models")
-    copy = tmp_path / "frame_colours.onnx"
-    for name in ("frame_colours.onnx", "frame_colours.sha256"):
+    copy = tmp_path / pair.model_file
+    for name in (pair.model_file, pair.model_file.replace(".onnx", ".sha256")):
         shutil.copyfile(str(package.joinpath(name)), tmp_path / name)
-    assert FrameColours.load(copy).red_log_odds(np.zeros((1, len(FEATURES)), np.float32)).shape
+    network = PairNetwork.load(pair, copy)
+    assert network.log_odds(np.zeros((1, len(FEATURES)), np.float32)).shape == (1,)
     data = bytearray(copy.read_bytes())
     data[len(data) // 2] ^= 0xFF
     copy.write_bytes(bytes(data))
-    with pytest.raises(ModelFileError, match="frame_colours.onnx.*SHA-256"):
-        FrameColours.load(copy)
+    with pytest.raises(ModelFileError, match=f"{pair.model_file}.*SHA-256"):
+        PairNetwork.load(pair, copy)
+    paths = {"warm": {"path": copy}, "cool": {"cool_path": copy}}[pair.name]
+    with pytest.raises(ModelFileError, match=f"{pair.model_file}.*SHA-256"):
+        FrameColours.load(**paths)
 
 
 def test_a_reader_uses_the_frame_network_unless_frame_inks_are_off():
     assert isinstance(DiceReader().ink_evidence, FrameColours)
     no_inks = ReaderSettings(colour=ColourSettings(frame_inks=False))
     assert DiceReader(settings=no_inks).ink_evidence is None
+
+
+def _rows_one_die_at_a_time(pair, chroma, probs, lightness, evidence) -> np.ndarray:
+    """FEATURES for each die of `pair`, written out die by die as the columns read: the
+    reference the vectorised `pair_rows` must equal."""
+    probs = np.maximum(probs, 1e-9)
+    index = np.flatnonzero(probs[:, pair.first] + probs[:, pair.second] >= 0.5)
+    direction = np.asarray(pair.direction)
+    plane = chroma[index] @ INK_PLANE.T
+    along, across = plane @ direction, plane @ np.array([-direction[1], direction[0]])
+    odds = np.log(probs[index, pair.first] / probs[index, pair.second])
+    inks = odds + evidence[index, pair.first] - evidence[index, pair.second]
+    belief = 1 / (1 + np.exp(-odds))
+    rows = []
+    for a in range(len(index)):
+        o = [j for j in range(len(index)) if j != a]
+        row = [np.clip(odds[a], -12, 12), np.clip(inks[a], -12, 12), along[a] - along.mean()]
+        refs, flags = [], []
+        for weight in (belief[o], 1 - belief[o]):
+            known = weight.sum() > 0.3
+            refs.append(along[a] - weight @ along[o] / weight.sum() if known else 0.0)
+            flags.append(0.0 if known else 1.0)
+        row += refs + flags
+        row += ([along[a] - min(along[o]), max(along[o]) - along[a],
+                 np.clip(np.mean(odds[o]), -12, 12), across[a] - np.mean(across[o])]
+                if o else [0] * 4)
+        others = np.delete(probs[index[a]], pair.colours).sum()
+        row += [lightness[index[a]], len(index),
+                np.sum(belief[o] > 0.5), np.mean(along[o] < along[a]) if o else 0.5, others]
+        rows.append(row)
+    return np.array(rows, np.float32).reshape(-1, len(FEATURES))
+
+
+@given(
+    st.integers(1, 11).flatmap(
+        lambda n: st.tuples(
+            arrays(np.float64, (n, 3), elements=st.floats(-1, 1)),
+            arrays(np.float64, (n, 4), elements=st.floats(0.001, 1)),
+            arrays(np.float64, (n,), elements=st.floats(0, 1)),
+            arrays(np.float64, (n, 4), elements=st.floats(-8, 8)),
+        )
+    ),
+    st.sampled_from(PAIRS),
+)
+def test_each_dies_row_is_its_ink_against_the_others_of_its_pair(case, pair):
+    chroma, raw, lightness, evidence = case
+    probs = raw / raw.sum(axis=1, keepdims=True)
+    rows = pair_rows(pair, chroma, probs, lightness, evidence)
+    expected = _rows_one_die_at_a_time(pair, chroma, probs, lightness, evidence)
+    np.testing.assert_allclose(rows.rows, expected, rtol=1e-5, atol=1e-5)

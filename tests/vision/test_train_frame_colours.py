@@ -6,7 +6,15 @@ import numpy as np
 import pytest
 
 from scorer.dice import COLOUR_RGB
-from vision.read.frame_colours import FEATURES, FrameColours, crop_lightness, warm_rows
+from vision.read.frame_colours import (
+    COOL_PAIR,
+    FEATURES,
+    WARM_PAIR,
+    PairNetwork,
+    crop_lightness,
+    pair_rows,
+    warm_rows,
+)
 from vision.read.frame_inks import frame_ink_evidence, ink_chroma
 from vision.read.model_io import COLOUR_LABELS
 
@@ -21,10 +29,11 @@ from models.train_frame_colours import (  # noqa: E402 (after the skip)
     export,
     ink_spread_of,
     is_steep,
+    pair_direction,
     train,
 )
 
-RED, ORANGE, GREEN = (COLOUR_LABELS.index(letter) for letter in "ROG")
+RED, ORANGE, GREEN, BLUE = (COLOUR_LABELS.index(letter) for letter in "ROGB")
 
 
 def _crop(rgb: tuple[int, int, int]) -> np.ndarray:
@@ -68,6 +77,38 @@ def test_rows_keep_warm_dice_that_are_truly_red_or_orange(tmp_path):
     chroma = ink_chroma(crops)
     expected = warm_rows(chroma, probs, crop_lightness(crops), frame_ink_evidence(chroma, probs))
     np.testing.assert_allclose(rows.x[:2], expected.rows[:2])
+
+
+def test_cool_rows_keep_dice_held_green_or_blue_that_are_truly_so(tmp_path):
+    torn = np.array([0.01, 0.01, 0.49, 0.49])
+    frame = [
+        (COLOUR_RGB["G"], torn, GREEN),
+        (COLOUR_RGB["B"], torn, BLUE),
+        (COLOUR_RGB["R"], torn, RED),  # held cool, truly red: left out
+        (COLOUR_RGB["O"], np.array([0.01, 0.97, 0.01, 0.01]), ORANGE),  # not cool
+    ]
+    _write_chunk(tmp_path / "a.npz", [frame] * VALIDATION_EVERY)
+    rows = build_rows([tmp_path / "a.npz"], COOL_PAIR)
+    assert len(rows.x) == 2 * VALIDATION_EVERY
+    assert rows.y.tolist() == [1.0, 0.0] * VALIDATION_EVERY  # 1: the pair's first, green
+    crops = np.stack([_crop(ink) for ink, _, _ in frame])
+    probs = np.stack([p for _, p, _ in frame])
+    chroma = ink_chroma(crops)
+    expected = pair_rows(COOL_PAIR, chroma, probs, crop_lightness(crops),
+                         frame_ink_evidence(chroma, probs))
+    np.testing.assert_allclose(rows.x[:2], expected.rows[:2])
+
+
+def test_a_pairs_direction_is_measured_from_the_fitting_frames_with_both_inks(tmp_path):
+    sure = {c: np.eye(4)[c] * 0.97 + 0.01 for c in range(4)}
+    both = [(COLOUR_RGB["G"], sure[GREEN], GREEN), (COLOUR_RGB["B"], sure[BLUE], BLUE)]
+    one = [(COLOUR_RGB["G"], sure[GREEN], GREEN), (COLOUR_RGB["R"], sure[RED], RED)]
+    _write_chunk(tmp_path / "a.npz", [both, one, both, both, both])
+    direction, frames = pair_direction([tmp_path / "a.npz"], COOL_PAIR)
+    assert frames == 3  # the frame of one cool ink, and the validation frame, left out
+    assert np.linalg.norm(direction) == pytest.approx(1.0)
+    assert direction @ np.asarray(COOL_PAIR.direction) > 0.95
+    assert pair_direction([tmp_path / "a.npz"], WARM_PAIR)[1] == 0
 
 
 def test_settings_out_of_range_are_refused():
@@ -117,10 +158,10 @@ def test_the_network_learns_a_rule_and_its_export_reads_the_same(tmp_path):
     assert figures["validation_wrong"] < 0.03 * rows.validation.sum()
     path = tmp_path / "frame_colours.onnx"
     export(net, path, x[:64])
-    loaded = FrameColours.load(path)
+    loaded = PairNetwork.load(WARM_PAIR, path)
     with torch.no_grad():
         expected = net(torch.from_numpy(x[:64])).numpy()
-    np.testing.assert_allclose(loaded.red_log_odds(x[:64]), expected, atol=1e-4)
+    np.testing.assert_allclose(loaded.log_odds(x[:64]), expected, atol=1e-4)
 
 
 def test_missing_training_fonts_stop_the_run_with_the_package_named(monkeypatch, capsys, tmp_path):

@@ -3,7 +3,8 @@
 A household's dice: one dice set (font, inks, body) drawn as `benchmarks/eval_profile.py`
 draws its sets, shown in scenes that differ in everything else. `MISREAD` is a scene of
 a held-out set (a font training never used) that the shipped reader gets one die wrong
-in without a profile: it reads the 1G as 1B; taught that roll, it reads it right. The
+in without a profile: it reads the orange wild die (WO) as the red one (WR); taught that
+roll, it reads it right. The
 scenes are picked for the shipped classifier: a retrained one may read them right, and
 then new ones are picked the same way.
 """
@@ -22,8 +23,8 @@ from vision.synth.seeds import HELD_OUT_SEED_BASE
 
 GROUPS = ("held-out-light", "held-out-dark")
 #: (set, scene) of the scene read with one die wrong, the face read and the true face.
-MISREAD = (15, 2)
-READ_AS, TRUE_FACE = "1B", "1G"
+MISREAD = (8, 0)
+READ_AS, TRUE_FACE = "WR", "WO"
 #: A scene whose misread still makes a roll (a high face for a high face), so the camera
 #: puts it on the table: it reads the 10G as 10R.
 ROLL_MISREAD = (34, 0)

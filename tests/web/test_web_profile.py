@@ -37,7 +37,7 @@ from web.profile_service import PROFILE_DIR
 
 @pytest.fixture(scope="module")
 def scene():
-    """A frame of the household's dice that the reader gets one die wrong in (3O as 9O)."""
+    """A frame of the household's dice that the reader gets one die wrong in (WO as WR)."""
     return dice_set_scene(*MISREAD)
 
 
@@ -86,7 +86,7 @@ def test_teaching_the_camera_frame_fixes_the_misread_face(app, scene, tmp_path):
     wrong = next(i for i, die in enumerate(reading["dice"])
                  if die["notation"] == READ_AS and die["confidence"] < 1.0)
     confirmed[wrong] = TRUE_FACE  # the one tap that fixes it
-    if sorted(confirmed) != truth_of(scene):  # the other 9O was the misread one
+    if sorted(confirmed) != truth_of(scene):  # another die read so was the misread one
         confirmed[wrong] = READ_AS
         wrong = next(i for i, die in enumerate(reading["dice"])
                      if die["notation"] == READ_AS and i != wrong)
@@ -95,7 +95,8 @@ def test_teaching_the_camera_frame_fixes_the_misread_face(app, scene, tmp_path):
     taught = client.post("/api/profile/confirm",
                          json={"token": reading["token"], "dice": confirmed}).json
     assert taught["taught"] == 10 and taught["examples"] == 10
-    assert taught["rolls_confirmed"] == 1 and counts(taught)[TRUE_FACE] == 1
+    assert taught["rolls_confirmed"] == 1
+    assert counts(taught)[TRUE_FACE] == truth_of(scene).count(TRUE_FACE)
     assert taught["faces_seen"] >= 10 and taught["distinct_seen"] == len(set(truth_of(scene)))
     assert (tmp_path / "data" / PROFILE_DIR / PROFILE_FILE).exists()
     assert len(DiceProfile.load(tmp_path / "data" / PROFILE_DIR)) == 10

@@ -1,23 +1,27 @@
-"""Red or orange, settled by the whole frame: a small network over each warm die's ink.
+"""Red or orange, green or blue, settled by the whole frame: small networks over each die's ink.
 
 Red and orange are the two palette colours whose inks lie closest, and a set's red may
-lean towards orange and its orange towards red. `vision.read.frame_inks` compares each
-die's ink with the frame's other dice, but only by distance: it cannot tell which of
-two warm inks is the redder, nor weigh a die whose print is thin (its ink measure
-pale) against one printed bold. This module gives each warm die (one the classifier
-believes red or orange) a row of numbers about its ink *relative to the frame's other
-warm dice*: where it lies along the red-to-orange direction against them, how far
-from the dice believed red and those believed orange, how many of each there are, its
-body's lightness, the classifier's and the frame inks' verdicts. Where the ink lies in
-absolute terms is left out on purpose: that is the classifier's to judge, and a network
-trained on one renderer's inks would judge it for inks it never saw. A small network
-(`models/frame_colours.onnx`, trained by `models.train_frame_colours` on scenes in the
-training fonts that no other model trained on) turns the row into the odds of red
-against orange, and the die's red and orange evidence is replaced by those odds,
-keeping its total belief in the two warm colours where `vision.read.frame_inks` put it.
+lean towards orange and its orange towards red; a set's green may lean towards blue
+and its blue towards green, less often. `vision.read.frame_inks` compares each die's
+ink with the frame's other dice, but only by distance: it cannot tell which of two
+close inks is the redder (or the bluer), nor weigh a die whose print is thin (its ink
+measure pale) against one printed bold. This module gives each die the classifier
+believes to be in one such pair of colours (`ColourPair`: the warm pair, red and orange,
+and the cool pair, green and blue) a row of numbers about its ink *relative to the
+frame's other dice of that pair*: where it lies along the direction from the pair's
+first ink to its second against them, how far from the dice believed each colour, how
+many of each there are, its body's lightness, the classifier's and the frame inks'
+verdicts. Where the ink lies in absolute terms is left out on purpose: that is the
+classifier's to judge, and a network trained on one renderer's inks would judge it for
+inks it never saw. A small network per pair (`models/frame_colours.onnx` for the warm
+pair, `models/frame_cool_colours.onnx` for the cool one, trained by
+`models.train_frame_colours` on scenes in the training fonts that no other model
+trained on) turns the row into the odds of the pair's first colour against its second,
+and the die's evidence for the two is replaced by those odds, keeping its total belief
+in the pair where `vision.read.frame_inks` put it.
 
-Dice that are not warm, and a frame of fewer than two dice, keep `frame_inks`'
-evidence unchanged. Numpy and ONNX Runtime only.
+Dice in neither pair, and a frame of fewer than two dice, keep `frame_inks`' evidence
+unchanged. Numpy and ONNX Runtime only.
 """
 
 from __future__ import annotations
@@ -37,14 +41,17 @@ from vision.read.onnx_model import LoadedModel, load_session
 from vision.read.settings import FrameInkSettings
 
 MODEL_FILE: Final[str] = "frame_colours.onnx"
+"""The warm pair's network, red against orange."""
+COOL_MODEL_FILE: Final[str] = "frame_cool_colours.onnx"
+"""The cool pair's network, green against blue."""
 INPUT: Final[str] = "features"
 OUTPUTS: Final[tuple[str, ...]] = ("logit",)
 
-# The constants below define the network's input rows (`warm_rows`, which training builds
-# too): a fixed contract with `models/frame_colours.onnx`, not settings.
+# The constants below define the networks' input rows (`pair_rows`, which training builds
+# too): a fixed contract with the model files, not settings.
 
-#: A die is warm when the classifier gives the two warm colours together this much.
-WARM_SHARE: Final[float] = 0.5
+#: A die is in a pair when the classifier gives the pair's two colours together this much.
+PAIR_SHARE: Final[float] = 0.5
 #: Log-odds are clipped here so one certain die never dominates a feature's scale.
 _MAX_LOG_ODDS: Final[float] = 12.0
 #: Probabilities are floored here before their logarithm.
@@ -60,26 +67,31 @@ INK_PLANE: Final[np.ndarray] = np.array([[1.0, -1.0, 0.0], [1.0, 1.0, -2.0]]) / 
 #: The direction from a set's red ink to its orange ink in that plane: the mean of
 #: orange less red over 543 frames in the training fonts (light and dark bodies).
 RED_TO_ORANGE: Final[np.ndarray] = np.array([-0.99, 0.12]) / np.hypot(-0.99, 0.12)
+#: The direction from a set's green ink to its blue ink: the mean of blue less green over
+#: the 11,455 fitting frames of `models.train_frame_colours` that show both (training fonts,
+#: light and dark, half steep, half printed alike).
+GREEN_TO_BLUE: Final[np.ndarray] = np.array([0.997, 0.077]) / np.hypot(0.997, 0.077)
 
 FEATURES: Final[tuple[str, ...]] = (
-    "classifier log-odds, redder over the other warm colour",
+    "classifier log-odds, the pair's first colour over its second",
     "the same with the frame inks' evidence",
-    "ink along the red-to-orange direction less the warm dice's mean",
-    "ink along it less the others believed redder",
-    "ink along it less the others believed the other",
-    "no other die believed redder",
-    "no other die believed the other",
+    "ink along the pair's direction less the pair's dice's mean",
+    "ink along it less the others believed the first colour",
+    "ink along it less the others believed the second",
+    "no other die believed the first colour",
+    "no other die believed the second",
     "ink along it less the others' least",
     "the others' greatest less the ink along it",
     "the others' mean classifier log-odds",
     "ink across the direction less the others' mean",
     "body lightness (0..1)",
-    "warm dice in the frame",
-    "others the classifier holds redder",
-    "share of the others lying redder along the direction",
-    "the classifier's belief in the cool colours",
+    "the pair's dice in the frame",
+    "others the classifier holds the first colour",
+    "share of the others lying nearer the first colour along the direction",
+    "the classifier's belief in the other colours",
 )
-"""What each column of a warm die's row means, in order: the model file's input."""
+"""What each column of a die's row means, in order: the model files' input. For the warm
+pair the first colour is red and the direction runs from red to orange."""
 
 
 def warm_pair() -> tuple[int, int]:
@@ -104,6 +116,32 @@ def warm_pair() -> tuple[int, int]:
 WARM: Final[tuple[int, int]] = warm_pair()
 
 
+@dataclass(frozen=True)
+class ColourPair:
+    """Two palette colours whose inks a set may print close, and the frame network that
+    settles one against the other: `first` and `second` index COLOUR_LABELS, `direction`
+    is the unit vector in INK_PLANE from a set's first ink to its second."""
+
+    name: str
+    first: int
+    second: int
+    direction: tuple[float, float]
+    model_file: str
+
+    @property
+    def colours(self) -> list[int]:
+        return [self.first, self.second]
+
+
+WARM_PAIR: Final[ColourPair] = ColourPair(
+    "warm", *WARM, (float(RED_TO_ORANGE[0]), float(RED_TO_ORANGE[1])), MODEL_FILE)
+_GREEN, _BLUE = (i for i in range(len(COLOUR_LABELS)) if i not in WARM)
+COOL_PAIR: Final[ColourPair] = ColourPair(
+    "cool", _GREEN, _BLUE, (float(GREEN_TO_BLUE[0]), float(GREEN_TO_BLUE[1])), COOL_MODEL_FILE)
+"""Green against blue: the two palette colours that are not warm, green first."""
+PAIRS: Final[tuple[ColourPair, ...]] = (WARM_PAIR, COOL_PAIR)
+
+
 def crop_lightness(crops: np.ndarray) -> np.ndarray:
     """(N,) lightness of each crop's body in 0..1: the mean over channels of each
     channel's median (most of a crop is its die's body)."""
@@ -113,78 +151,86 @@ def crop_lightness(crops: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class WarmRows:
-    """The warm dice of a frame: their indices, feature rows (FEATURES order), and
-    the red-over-orange log-odds of the classifier with the frame inks' evidence."""
+class PairRows:
+    """The dice of a frame that the classifier holds in one pair's colours: their indices,
+    feature rows (FEATURES order), and the first-over-second log-odds of the classifier
+    with the frame inks' evidence."""
 
     index: np.ndarray  # (K,) int
     rows: np.ndarray  # (K, len(FEATURES)) float32
     log_odds: np.ndarray  # (K,)
 
 
-def warm_rows(
+def pair_rows(
+    pair: ColourPair,
     chroma: np.ndarray,
     colour_probs: np.ndarray,
     lightness: np.ndarray,
     evidence: np.ndarray,
-) -> WarmRows:
-    """The feature row of every warm die of a frame (see FEATURES).
+) -> PairRows:
+    """The feature row of every die of a frame that the classifier holds in `pair`'s
+    colours (the two together at least PAIR_SHARE; see FEATURES).
 
     `chroma`: (N, 3) ink chroma (`vision.read.frame_inks.ink_chroma`); `colour_probs`: (N, C);
     `lightness`: (N,) (`crop_lightness`); `evidence`: (N, C) `frame_ink_evidence`."""
     probs = np.maximum(np.asarray(colour_probs, np.float64), _FLOOR)
-    red, orange = WARM
-    index = np.flatnonzero(probs[:, red] + probs[:, orange] >= WARM_SHARE)
+    first, second = pair.first, pair.second
+    index = np.flatnonzero(probs[:, first] + probs[:, second] >= PAIR_SHARE)
     count = len(index)
     if count == 0:
-        return WarmRows(index, np.zeros((0, len(FEATURES)), np.float32), np.zeros(0))
+        return PairRows(index, np.zeros((0, len(FEATURES)), np.float32), np.zeros(0))
+    direction = np.asarray(pair.direction)
     plane = np.asarray(chroma, np.float64)[index] @ INK_PLANE.T
-    along = plane @ RED_TO_ORANGE
-    across = plane @ np.array([-RED_TO_ORANGE[1], RED_TO_ORANGE[0]])
-    odds = np.log(probs[index, red] / probs[index, orange])
+    along = plane @ direction
+    across = plane @ np.array([-direction[1], direction[0]])
+    odds = np.log(probs[index, first] / probs[index, second])
     ev = np.asarray(evidence, np.float64)
-    with_inks = odds + ev[index, red] - ev[index, orange]
-    belief = 1.0 / (1.0 + np.exp(-odds))  # the classifier's red share of the warm belief
-    cool = np.delete(probs[index], [red, orange], axis=1).sum(axis=1)
-    light = np.asarray(lightness, np.float64)[index]
+    with_inks = odds + ev[index, first] - ev[index, second]
+    belief = 1.0 / (1.0 + np.exp(-odds))  # the classifier's first-colour share of the pair
     rows = np.zeros((count, len(FEATURES)))
-    for a in range(count):
-        others = np.delete(np.arange(count), a)
-        row = rows[a]
-        row[0] = np.clip(odds[a], -_MAX_LOG_ODDS, _MAX_LOG_ODDS)
-        row[1] = np.clip(with_inks[a], -_MAX_LOG_ODDS, _MAX_LOG_ODDS)
-        row[2] = along[a] - along.mean()
-        row[11], row[12] = light[a], count
-        row[15] = cool[a]
-        if len(others) == 0:
-            row[5] = row[6] = 1.0
-            row[14] = 0.5
-            continue
-        for column, flag, weight in ((3, 5, belief[others]), (4, 6, 1.0 - belief[others])):
-            if weight.sum() > _MIN_REFERENCE_WEIGHT:
-                row[column] = along[a] - weight @ along[others] / weight.sum()
-            else:
-                row[flag] = 1.0
-        row[7] = along[a] - along[others].min()
-        row[8] = along[others].max() - along[a]
-        row[9] = np.clip(odds[others].mean(), -_MAX_LOG_ODDS, _MAX_LOG_ODDS)
-        row[10] = across[a] - across[others].mean()
-        row[13] = np.sum(belief[others] > 0.5)
-        row[14] = np.mean(along[others] < along[a])
-    return WarmRows(index, rows.astype(np.float32), with_inks)
+    rows[:, 0] = np.clip(odds, -_MAX_LOG_ODDS, _MAX_LOG_ODDS)
+    rows[:, 1] = np.clip(with_inks, -_MAX_LOG_ODDS, _MAX_LOG_ODDS)
+    rows[:, 2] = along - along.mean()
+    rows[:, 11] = np.asarray(lightness, np.float64)[index]
+    rows[:, 12] = count
+    rows[:, 15] = np.delete(probs[index], pair.colours, axis=1).sum(axis=1)
+    if count == 1:
+        rows[:, 5] = rows[:, 6] = 1.0
+        rows[:, 14] = 0.5
+        return PairRows(index, rows.astype(np.float32), with_inks)
+    # Each die against the others: (K, K) with the die itself left out of every sum.
+    other = ~np.eye(count, dtype=bool)
+    for column, flag, weight in ((3, 5, belief), (4, 6, 1.0 - belief)):
+        weights = np.where(other, weight[None, :], 0.0)
+        total = weights.sum(axis=1)
+        known = total > _MIN_REFERENCE_WEIGHT
+        reference = (weights @ along) / np.where(known, total, 1.0)
+        rows[:, column] = np.where(known, along - reference, 0.0)
+        rows[:, flag] = (~known).astype(np.float64)
+    spread = np.broadcast_to(along, (count, count))
+    rows[:, 7] = along - np.where(other, spread, np.inf).min(axis=1)
+    rows[:, 8] = np.where(other, spread, -np.inf).max(axis=1) - along
+    rows[:, 9] = np.clip((odds.sum() - odds) / (count - 1), -_MAX_LOG_ODDS, _MAX_LOG_ODDS)
+    rows[:, 10] = across - (across.sum() - across) / (count - 1)
+    rows[:, 13] = (belief > 0.5).sum() - (belief > 0.5)
+    rows[:, 14] = (other & (spread < along[:, None])).sum(axis=1) / (count - 1)
+    return PairRows(index, rows.astype(np.float32), with_inks)
 
 
-class FrameColours:
-    """Colour evidence for a frame's dice: `vision.read.frame_inks`, with red against orange
-    settled by the frame network (see the module docstring). Call it as a reader's
-    ink evidence: (chroma, colour probabilities, body lightness) -> (N, C).
+def warm_rows(
+    chroma: np.ndarray, colour_probs: np.ndarray, lightness: np.ndarray, evidence: np.ndarray
+) -> PairRows:
+    """`pair_rows` of the warm pair: red against orange."""
+    return pair_rows(WARM_PAIR, chroma, colour_probs, lightness, evidence)
 
-    `inks`: how the frame inks' evidence is weighed (the network reads it among its
-    inputs and was trained on the shipped settings)."""
 
-    def __init__(self, model: LoadedModel, inks: FrameInkSettings = FrameInkSettings()) -> None:
+class PairNetwork:
+    """One pair's frame network (`ColourPair.model_file`): feature rows -> the log-odds of
+    the pair's first colour over its second."""
+
+    def __init__(self, pair: ColourPair, model: LoadedModel) -> None:
+        self.pair = pair
         self.model = model
-        self.inks = inks
 
     @property
     def name(self) -> str:
@@ -192,50 +238,84 @@ class FrameColours:
         return self.model.name
 
     @classmethod
-    def load(
-        cls, path: Path | None = None, *, threads: int = 1,
-        inks: FrameInkSettings = FrameInkSettings(),
-    ) -> FrameColours:
-        """The network at `path` (default: the shipped one), checked against its hash."""
-        return cls(load_session(path, MODEL_FILE, OUTPUTS, threads), inks)
+    def load(cls, pair: ColourPair, path: Path | None = None, *, threads: int = 1
+             ) -> PairNetwork:
+        """The pair's network at `path` (default: the shipped one), checked against its hash."""
+        return cls(pair, load_session(path, pair.model_file, OUTPUTS, threads))
 
-    def red_log_odds(self, rows: np.ndarray) -> np.ndarray:
-        """(K,) the network's log-odds of the redder warm colour for feature rows."""
+    def log_odds(self, rows: np.ndarray) -> np.ndarray:
+        """(K,) the network's log-odds of the pair's first colour for feature rows."""
         if len(rows) == 0:
             return np.zeros(0)
         (logit,) = self.model.session.run(list(OUTPUTS), {INPUT: np.asarray(rows, np.float32)})
         return np.asarray(logit, np.float64).reshape(-1)
 
+
+class FrameColours:
+    """Colour evidence for a frame's dice: `vision.read.frame_inks`, with each pair of close
+    colours settled by its frame network (see the module docstring). Call it as a reader's
+    ink evidence: (chroma, colour probabilities, body lightness) -> (N, C).
+
+    `inks`: how the frame inks' evidence is weighed (the networks read it among their
+    inputs and were trained on the shipped settings)."""
+
+    def __init__(self, networks: tuple[PairNetwork, ...],
+                 inks: FrameInkSettings = FrameInkSettings()) -> None:
+        pairs = [network.pair for network in networks]
+        if len(set(pairs)) != len(pairs):
+            raise ValueError("one network per colour pair")
+        self.networks = networks
+        self.inks = inks
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The model files' names to show, one per pair."""
+        return tuple(network.name for network in self.networks)
+
+    @classmethod
+    def load(
+        cls, path: Path | None = None, *, cool_path: Path | None = None, threads: int = 1,
+        inks: FrameInkSettings = FrameInkSettings(), pairs: tuple[ColourPair, ...] = PAIRS,
+    ) -> FrameColours:
+        """The networks of `pairs`, the warm one at `path` and the cool one at `cool_path`
+        (default: the shipped ones), each checked against its hash."""
+        paths = {WARM_PAIR: path, COOL_PAIR: cool_path}
+        return cls(tuple(PairNetwork.load(pair, paths.get(pair), threads=threads)
+                         for pair in pairs), inks)
+
     def __call__(
         self, chroma: np.ndarray, colour_probs: np.ndarray, lightness: np.ndarray
     ) -> np.ndarray:
-        evidence = frame_ink_evidence(chroma, colour_probs, self.inks)
-        if len(evidence) < 2:
-            return evidence
-        warm = warm_rows(chroma, colour_probs, lightness, evidence)
-        if len(warm.index) == 0:
-            return evidence
-        return replace_warm_odds(
-            evidence, colour_probs, warm.index, self.red_log_odds(warm.rows)
-        )
+        base = frame_ink_evidence(chroma, colour_probs, self.inks)
+        if len(base) < 2:
+            return base
+        evidence = base
+        for network in self.networks:
+            # every pair's rows read the frame inks' own evidence, as in training
+            rows = pair_rows(network.pair, chroma, colour_probs, lightness, base)
+            if len(rows.index):
+                evidence = replace_pair_odds(evidence, colour_probs, network.pair, rows.index,
+                                             network.log_odds(rows.rows))
+        return evidence
 
 
-def replace_warm_odds(
-    evidence: np.ndarray, colour_probs: np.ndarray, index: np.ndarray, log_odds: np.ndarray
+def replace_pair_odds(
+    evidence: np.ndarray, colour_probs: np.ndarray, pair: ColourPair, index: np.ndarray,
+    log_odds: np.ndarray,
 ) -> np.ndarray:
-    """`evidence` with the red and orange columns of dice `index` set so the classifier's
-    probabilities times their exponent give red over orange the odds `log_odds`, while
-    the dice's total belief in the two warm colours stays what `evidence` made it."""
-    red, orange = WARM
+    """`evidence` with the pair's two columns of dice `index` set so the classifier's
+    probabilities times their exponent give the first colour over the second the odds
+    `log_odds`, while the dice's total belief in the pair stays what `evidence` made it."""
+    first, second = pair.first, pair.second
     probs = np.maximum(np.asarray(colour_probs, np.float64)[index], _FLOOR)
     old = np.asarray(evidence, np.float64)[index]
-    warm_total = probs[:, red] + probs[:, orange]
+    total = probs[:, first] + probs[:, second]
     level = np.log(
-        (probs[:, red] * np.exp(old[:, red]) + probs[:, orange] * np.exp(old[:, orange]))
-        / warm_total
+        (probs[:, first] * np.exp(old[:, first]) + probs[:, second] * np.exp(old[:, second]))
+        / total
     )
     share = np.clip(1.0 / (1.0 + np.exp(-np.asarray(log_odds, np.float64))), 1e-9, 1 - 1e-9)
     out = np.array(evidence, np.float64, copy=True)
-    out[index, red] = level + np.log(share * warm_total / probs[:, red])
-    out[index, orange] = level + np.log((1.0 - share) * warm_total / probs[:, orange])
+    out[index, first] = level + np.log(share * total / probs[:, first])
+    out[index, second] = level + np.log((1.0 - share) * total / probs[:, second])
     return out
