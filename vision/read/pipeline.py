@@ -170,7 +170,7 @@ class DiceReader:
         self.tray = None if tray is None else np.asarray(tray, dtype=np.float32).reshape(-1, 2)
         self.profile = profile
         #: Colour evidence from the frame's other dice (`vision.read.frame_colours`); None: off.
-        #: Its network is a few hundred weights: one thread, whatever `threads` says.
+        #: Its networks are a few hundred weights each: one thread, whatever `threads` says.
         self.ink_evidence: InkEvidence | None = (
             FrameColours.load(inks=settings.colour.frame) if settings.colour.frame_inks
             else None)
@@ -311,10 +311,10 @@ class DiceReader:
           profile's own settings, `vision.profile.settings.ProfileSettings`);
         - plus the frame's inks, for two dice or more (`frame_inks`, `_frame_colours`):
           each die's ink against the frame's other dice (`ColourSettings.frame`, red
-          against orange settled by the frame network), plus the mending of distinct
-          inks read as one colour (`ColourSettings.order`); the two at weight 1, or at
-          the profile's `frame_ink_weight` when a profile speaks, since both judge the
-          same ink.
+          against orange and green against blue settled by the frame networks), plus the
+          mending of distinct inks read as one colour (`ColourSettings.order`); the two at
+          weight 1, or at the profile's `frame_ink_weight` when a profile speaks, since
+          both judge the same ink.
         """
         readout, keep = candidates.readout, candidates.dice
         profile = self.profile  # read once: another thread may swap it (the web app does)
