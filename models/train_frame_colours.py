@@ -37,6 +37,7 @@ import json
 import logging
 import os
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -233,25 +234,32 @@ class Rows:
     validation: np.ndarray
 
 
-def build_rows(chunks: list[Path], pair: ColourPair = WARM_PAIR) -> Rows:
-    xs, ys, odds, val = [], [], [], []
+def frames_of(chunks: list[Path]) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
+    """Every cached frame of `chunks` in order: its number (from 1, which decides whether it
+    is a validation frame) and its dice's arrays ("chroma", "colour", "light", "truth")."""
     frame = 0
     for path in chunks:
         with np.load(path) as data:
             bounds = np.concatenate([[0], np.cumsum(data["sizes"])])
+            arrays = {key: data[key] for key in ("chroma", "colour", "light", "truth")}
             for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
                 frame += 1
-                if hi - lo < 2:
-                    continue
-                chroma, probs = data["chroma"][lo:hi], data["colour"][lo:hi]
-                found = pair_rows(pair, chroma, probs, data["light"][lo:hi],
-                                  frame_ink_evidence(chroma, probs))
-                truth = data["truth"][lo:hi][found.index]
-                keep = (truth == pair.first) | (truth == pair.second)
-                xs.append(found.rows[keep])
-                ys.append((truth[keep] == pair.first).astype(np.float32))
-                odds.append(found.log_odds[keep])
-                val.append(np.full(int(keep.sum()), frame % VALIDATION_EVERY == 0))
+                yield frame, {key: values[lo:hi] for key, values in arrays.items()}
+
+
+def build_rows(chunks: list[Path], pair: ColourPair = WARM_PAIR) -> Rows:
+    xs, ys, odds, val = [], [], [], []
+    for frame, dice in frames_of(chunks):
+        if len(dice["truth"]) < 2:
+            continue
+        chroma, probs = dice["chroma"], dice["colour"]
+        found = pair_rows(pair, chroma, probs, dice["light"], frame_ink_evidence(chroma, probs))
+        truth = dice["truth"][found.index]
+        keep = (truth == pair.first) | (truth == pair.second)
+        xs.append(found.rows[keep])
+        ys.append((truth[keep] == pair.first).astype(np.float32))
+        odds.append(found.log_odds[keep])
+        val.append(np.full(int(keep.sum()), frame % VALIDATION_EVERY == 0))
     return Rows(np.concatenate(xs), np.concatenate(ys), np.concatenate(odds), np.concatenate(val))
 
 
@@ -261,19 +269,13 @@ def pair_direction(chunks: list[Path], pair: ColourPair) -> tuple[np.ndarray, in
     less the first's; and how many frames it is measured over. What `ColourPair.direction`
     holds, measured again on these frames."""
     steps = []
-    frame = 0
-    for path in chunks:
-        with np.load(path) as data:
-            bounds = np.concatenate([[0], np.cumsum(data["sizes"])])
-            for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
-                frame += 1
-                truth = data["truth"][lo:hi]
-                if frame % VALIDATION_EVERY == 0 or not (
-                        (truth == pair.first).any() and (truth == pair.second).any()):
-                    continue
-                plane = data["chroma"][lo:hi] @ INK_PLANE.T
-                steps.append(plane[truth == pair.second].mean(0)
-                             - plane[truth == pair.first].mean(0))
+    for frame, dice in frames_of(chunks):
+        truth = dice["truth"]
+        if frame % VALIDATION_EVERY == 0 or not (
+                (truth == pair.first).any() and (truth == pair.second).any()):
+            continue
+        plane = dice["chroma"] @ INK_PLANE.T
+        steps.append(plane[truth == pair.second].mean(0) - plane[truth == pair.first].mean(0))
     if not steps:
         return np.zeros(2), 0
     mean = np.mean(steps, axis=0)

@@ -168,43 +168,33 @@ def test_one_network_per_pair(frame_colours):
         FrameColours(frame_colours.networks[:1] * 2)
 
 
-@pytest.mark.parametrize("torn_ink", ["R", "O"])
+@pytest.mark.parametrize(
+    ("pair", "torn_ink", "other"),
+    [(WARM_PAIR, "R", "G"), (WARM_PAIR, "O", "G"), (COOL_PAIR, "G", "R"), (COOL_PAIR, "B", "R")],
+    ids=["warm-R", "warm-O", "cool-G", "cool-B"],
+)
 def test_a_torn_die_takes_the_colour_of_the_frames_dice_that_share_its_ink(
-    frame_colours, torn_ink
+    frame_colours, pair, torn_ink, other
 ):
-    """Two dice the classifier holds red and two it holds orange, printed in the
-    palette's red and orange, a green one, and a die it cannot place between red and
-    orange: that die goes with the dice whose ink it shares, and the others keep theirs."""
-    inks = ("R", "R", "O", "O", torn_ink, "G")
+    """Two dice the classifier holds in the pair's first colour and two in its second,
+    printed in the palette's inks, a die of another colour, and a die it cannot place
+    between the two: that die goes with the dice whose ink it shares, the others keep
+    theirs, and the die of another colour keeps the frame inks' evidence for the pair."""
+    first, second = (COLOUR_LABELS[index] for index in pair.colours)
+    inks = (first, first, second, second, torn_ink, other)
     crops = np.stack([printed(COLOUR_RGB[letter]) for letter in inks])
-    probs = np.stack([sure(RED, 0.9), sure(RED, 0.9), sure(ORANGE, 0.9), sure(ORANGE, 0.9),
-                      torn(RED, ORANGE), sure(GREEN)])
+    probs = np.stack([sure(pair.first, 0.9), sure(pair.first, 0.9), sure(pair.second, 0.9),
+                      sure(pair.second, 0.9), torn(pair.first, pair.second),
+                      sure(COLOUR_LABELS.index(other))])
     chroma = ink_chroma(crops)
     evidence = frame_colours(chroma, probs, crop_lightness(crops))
-    margin = (evidence[:, RED] - evidence[:, ORANGE]) * (1 if torn_ink == "R" else -1)
+    apart = evidence[:, pair.first] - evidence[:, pair.second]
+    margin = apart * (1 if torn_ink == first else -1)
     assert margin[4] > 1.0, "the torn die takes its ink's colour"
-    belief = np.log(probs[:, RED] / probs[:, ORANGE]) + evidence[:, RED] - evidence[:, ORANGE]
+    belief = np.log(probs[:, pair.first] / probs[:, pair.second]) + apart
     assert (belief[:2] > 1.0).all() and (belief[2:4] < -1.0).all()
-    np.testing.assert_array_equal(evidence[5, [RED, ORANGE]],
-                                  frame_ink_evidence(chroma, probs)[5, [RED, ORANGE]])
-
-
-@pytest.mark.parametrize("torn_ink", ["G", "B"])
-def test_a_die_torn_between_green_and_blue_takes_the_colour_of_the_dice_that_share_its_ink(
-    frame_colours, torn_ink
-):
-    """The cool pair's network as the warm one above: two greens and two blues in the
-    palette's inks, a red, and a die the classifier cannot place between green and blue."""
-    inks = ("G", "G", "B", "B", torn_ink, "R")
-    crops = np.stack([printed(COLOUR_RGB[letter]) for letter in inks])
-    probs = np.stack([sure(GREEN, 0.9), sure(GREEN, 0.9), sure(BLUE, 0.9), sure(BLUE, 0.9),
-                      torn(GREEN, BLUE), sure(RED)])
-    chroma = ink_chroma(crops)
-    evidence = frame_colours(chroma, probs, crop_lightness(crops))
-    margin = (evidence[:, GREEN] - evidence[:, BLUE]) * (1 if torn_ink == "G" else -1)
-    assert margin[4] > 1.0, "the torn die takes its ink's colour"
-    belief = np.log(probs[:, GREEN] / probs[:, BLUE]) + evidence[:, GREEN] - evidence[:, BLUE]
-    assert (belief[:2] > 1.0).all() and (belief[2:4] < -1.0).all()
+    np.testing.assert_array_equal(evidence[5, pair.colours],
+                                  frame_ink_evidence(chroma, probs)[5, pair.colours])
 
 
 def test_the_frame_network_settles_scenes_the_frame_inks_alone_misread():
