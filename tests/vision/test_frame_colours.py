@@ -27,7 +27,6 @@ from vision.read.frame_colours import (
     pair_rows,
     replace_pair_odds,
     warm_pair,
-    warm_rows,
 )
 from vision.read.frame_inks import frame_ink_evidence, ink_chroma
 from vision.read.model_io import COLOUR_LABELS
@@ -76,14 +75,15 @@ def test_crop_lightness_tells_a_light_body_from_a_dark_one():
     assert crop_lightness(np.zeros((0, 40, 40, 3), np.uint8)).shape == (0,)
 
 
-def test_warm_rows_cover_the_warm_dice_only_and_place_them_along_red_to_orange():
+def test_warm_pair_rows_cover_the_warm_dice_only_and_place_them_along_red_to_orange():
     red, orange = COLOUR_RGB["R"], COLOUR_RGB["O"]
     inks = [red, mixed(red, orange, 0.3), mixed(red, orange, 0.7), orange,
             COLOUR_RGB["G"], COLOUR_RGB["B"]]
     crops = np.stack([printed(ink) for ink in inks])
     probs = np.stack([torn(RED, ORANGE)] * 4 + [sure(GREEN), sure(BLUE)])
     chroma = ink_chroma(crops)
-    warm = warm_rows(chroma, probs, crop_lightness(crops), frame_ink_evidence(chroma, probs))
+    warm = pair_rows(WARM_PAIR, chroma, probs, crop_lightness(crops),
+                     frame_ink_evidence(chroma, probs))
     assert warm.index.tolist() == [0, 1, 2, 3]
     assert warm.rows.shape == (4, len(FEATURES)) and warm.rows.dtype == np.float32
     along = warm.rows[:, FEATURES.index(
@@ -115,7 +115,7 @@ def test_cool_rows_cover_the_green_and_blue_dice_and_place_them_along_green_to_b
 def test_a_frame_without_warm_dice_has_no_rows():
     chroma = np.zeros((2, 3))
     probs = np.stack([sure(GREEN), sure(BLUE)])
-    warm = warm_rows(chroma, probs, np.ones(2), np.zeros((2, 4)))
+    warm = pair_rows(WARM_PAIR, chroma, probs, np.ones(2), np.zeros((2, 4)))
     assert warm.index.size == 0 and warm.rows.shape == (0, len(FEATURES))
 
 

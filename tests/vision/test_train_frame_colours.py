@@ -13,7 +13,6 @@ from vision.read.frame_colours import (
     PairNetwork,
     crop_lightness,
     pair_rows,
-    warm_rows,
 )
 from vision.read.frame_inks import frame_ink_evidence, ink_chroma
 from vision.read.model_io import COLOUR_LABELS
@@ -75,7 +74,8 @@ def test_rows_keep_warm_dice_that_are_truly_red_or_orange(tmp_path):
     crops = np.stack([_crop(ink) for ink, _, _ in frame])
     probs = np.stack([p for _, p, _ in frame])
     chroma = ink_chroma(crops)
-    expected = warm_rows(chroma, probs, crop_lightness(crops), frame_ink_evidence(chroma, probs))
+    expected = pair_rows(WARM_PAIR, chroma, probs, crop_lightness(crops),
+                         frame_ink_evidence(chroma, probs))
     np.testing.assert_allclose(rows.x[:2], expected.rows[:2])
 
 

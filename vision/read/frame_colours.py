@@ -217,13 +217,6 @@ def pair_rows(
     return PairRows(index, rows.astype(np.float32), with_inks)
 
 
-def warm_rows(
-    chroma: np.ndarray, colour_probs: np.ndarray, lightness: np.ndarray, evidence: np.ndarray
-) -> PairRows:
-    """`pair_rows` of the warm pair: red against orange."""
-    return pair_rows(WARM_PAIR, chroma, colour_probs, lightness, evidence)
-
-
 class PairNetwork:
     """One pair's frame network (`ColourPair.model_file`): feature rows -> the log-odds of
     the pair's first colour over its second."""
