@@ -42,8 +42,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer import dice_to_check
 from scorer.dice import FULL_ROLL, Die
-from vision.evaluation import STEEP_VIEW, evaluation_scene, match_dice
+from vision.evaluation import (
+    COLOUR_PHASE,
+    STEEP_VIEW,
+    evaluation_scene,
+    match_dice,
+    roll_of,
+    same_colour_phase_score,
+)
 from vision.read.classifier import FaceClassifier
 from vision.read.face_probe import PROBE_FILE, FaceProbe
 from vision.read.pipeline import DiceReader, evidence_of, size_ratios
@@ -310,16 +318,12 @@ def simulate_values(records: Records, calibration: Calibration, marking: ValueMa
     its face and for its value (`vision.read.pipeline`, the value threshold `roll_sure`) or
     for the probe's odds, a roll is shown as sure of its values when complete with none
     checked, and right when every value is."""
-    assert calibration.value is not None
-    trust = replace(calibration, value=replace(calibration.value, roll_sure=roll_sure))
+    trust = with_value_threshold(calibration, roll_sure)
     right = value_right(records)
     flagged = scene_flagged(records)
     sure = sure_wrong = off_box = right_unmarked = silent = 0
     for scene, dice in enumerate(dice_of_scenes(records)):
-        value_marks = trust.value_marked(list(marking.value_probs[dice]),
-                                         list(marking.doubted[dice]), bool(flagged[scene]))
-        checked = marking.face_marks[scene] & (np.array(value_marks, bool)
-                                               | marking.kind_doubted[dice])
+        checked = value_doubts(trust, marking, scene, dice, bool(flagged[scene]))
         ok = right[dice]
         right_unmarked += int((ok & ~checked).sum())
         silent += int((~ok & ~checked).sum())
@@ -328,6 +332,50 @@ def simulate_values(records: Records, calibration: Calibration, marking: ValueMa
             sure_wrong += not ok.all()
             off_box += off_a_true_die(records, dice)
     return marking_figures(records, sure, sure_wrong, off_box, right_unmarked, silent)
+
+
+def with_value_threshold(calibration: Calibration, roll_sure: float) -> Calibration:
+    """`calibration` with the value threshold `roll_sure`."""
+    assert calibration.value is not None
+    return replace(calibration, value=replace(calibration.value, roll_sure=roll_sure))
+
+
+def value_doubts(trust: Calibration, marking: ValueMarking, scene: int, dice: np.ndarray,
+                 flagged: bool) -> np.ndarray:
+    """Which of `scene`'s `dice` have their value doubted under `trust`: marked for their
+    face and for their value (`vision.read.pipeline`), or for the probe's odds."""
+    value_marks = trust.value_marked(list(marking.value_probs[dice]),
+                                     list(marking.doubted[dice]), flagged)
+    return marking.face_marks[scene] & (np.array(value_marks, bool) | marking.kind_doubted[dice])
+
+
+def simulate_colour_phase(records: Records, calibration: Calibration, marking: ValueMarking,
+                          roll_sure: float) -> dict[str, float]:
+    """Phase 8 as the scorepad asks for it (`scorer.dice_to_check`): a die marked for its
+    face whose value is not in doubt is checked only where a colour could change the
+    score. Of all scenes, the rolls shown complete with nothing to check, and those of
+    them whose phase 8 verdict or points as read are wrong (a die read where no true die
+    lies: wrong)."""
+    if records.read_as is None or records.truth is None:
+        raise ValueError("these records keep no faces read and true: read them again")
+    trust = with_value_threshold(calibration, roll_sure)
+    flagged = scene_flagged(records)
+    sure = sure_wrong = 0
+    for scene, dice in enumerate(dice_of_scenes(records)):
+        read = roll_of(Die.from_text(face) for face in records.read_as[dice])
+        if not records.complete[scene] or read is None:
+            continue
+        values = value_doubts(trust, marking, scene, dice, bool(flagged[scene]))
+        colours = marking.face_marks[scene] & ~values
+        if dice_to_check(read, COLOUR_PHASE, value_doubts=np.flatnonzero(values).tolist(),
+                         colour_doubts=np.flatnonzero(colours).tolist()):
+            continue
+        truth = records.truth[dice]
+        sure += 1
+        sure_wrong += not same_colour_phase_score(
+            read, None if (truth == "").any() else roll_of(Die.from_text(t) for t in truth))
+    scenes = len(records.complete)
+    return {"rolls_shown_sure": sure / scenes, "rolls_sure_but_wrong": sure_wrong / scenes}
 
 
 #: How far over the face probe's threshold (log-odds) a die marked for its face must lie
@@ -684,7 +732,8 @@ def report_values(records: Records, calibration: Calibration,
                   probe: FaceProbe | None = None) -> dict:
     """`report` for the values alone: reliability of the value maps per die and per roll,
     and the rolls a phase that does not count colour shows as sure (`simulate_values`),
-    in all and by view and slice."""
+    in all and by view and slice; and phase 8 as the scorepad asks for it
+    (`simulate_colour_phase`), likewise."""
     values = values_calibration(calibration)
     assert values is not None and calibration.value is not None
     seen = as_values(records)
@@ -696,7 +745,7 @@ def report_values(records: Records, calibration: Calibration,
     roll_table, roll_ece = reliability(roll_probs, y)
     marking = value_marking(records, calibration, calibration.value, probe)
     threshold = calibration.value.roll_sure
-    by_slice = {}
+    by_slice, colour_by_slice = {}, {}
     views, slices = scene_views(records), with_print(records, records.slices)
     for labels in (views, slices):
         for key in sorted(set(labels)):
@@ -704,10 +753,16 @@ def report_values(records: Records, calibration: Calibration,
             by_slice[str(key)] = rounded(simulate_values(
                 part(records, np.flatnonzero(inside)), calibration,
                 _part_marking(marking, records, inside), threshold))
+            colour_by_slice[str(key)] = rounded(simulate_colour_phase(
+                part(records, np.flatnonzero(inside)), calibration,
+                _part_marking(marking, records, inside), threshold))
     return {"dice": {"table": die_rows, "ece": die_ece},
             "rolls": {"table": roll_table, "ece": roll_ece},
             "marking": rounded(simulate_values(records, calibration, marking, threshold)),
-            "by_slice": by_slice}
+            "by_slice": by_slice,
+            "colour_phase": rounded(simulate_colour_phase(records, calibration, marking,
+                                                          threshold)),
+            "colour_phase_by_slice": colour_by_slice}
 
 
 def print_table(title: str, rows: list[dict], ece: float) -> None:
@@ -852,6 +907,10 @@ def print_values(result: dict, calibration: Calibration) -> None:
     assert calibration.value is not None
     print(f"value roll threshold {calibration.value.roll_sure}: {json.dumps(result['marking'])}")
     for key, figures in result["by_slice"].items():
+        print(f"  {key}: {json.dumps(figures)}")
+    print("phase 8 as the scorepad asks (a colour doubt checked only where a colour could "
+          f"change the score): {json.dumps(result['colour_phase'])}")
+    for key, figures in result["colour_phase_by_slice"].items():
         print(f"  {key}: {json.dumps(figures)}")
 
 

@@ -23,7 +23,9 @@ set's). Every group also reports the trust figures: per die
 right and unmarked, right but marked, wrong but marked, wrong and unmarked (silent),
 not found; rolls shown as sure (complete, nothing marked) and those sure but wrong;
 and the values alone, what the nine phases that do not count colour rest on: rolls
-whose every value is shown as sure, and those with a value wrong.
+whose every value is shown as sure, and those with a value wrong; and phase 8 as the
+scorepad asks (a die doubted for its colour alone only where a colour could change the
+score): rolls with nothing to check, and those whose phase 8 verdict or points are wrong.
 """
 
 from __future__ import annotations
@@ -71,6 +73,9 @@ def print_score(title: str, score: PipelineScore, unit: str = "scenes") -> None:
           f"{trust['rolls_values_shown_sure']:.2%}; sure but a value wrong "
           f"{trust['rolls_values_sure_but_wrong']:.2%} of all rolls; "
           f"dice whose value is wrong and unmarked {trust['dice_value_wrong_unmarked']:.3%}")
+    print(f"phase 8 as the pad asks:   nothing to check "
+          f"{trust['rolls_colour_phase_shown_sure']:.2%}; its verdict or points wrong "
+          f"{trust['rolls_colour_phase_sure_but_wrong']:.2%} of all rolls")
     print(f"median read time:          {score.median_ms:.1f} ms")
     failed = [s.seed for s in score.failures()]
     if failed:

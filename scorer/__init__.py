@@ -33,6 +33,7 @@ from scorer.dice import (
     inventory_matching,
     parse_roll,
 )
+from scorer.doubts import colours_can_change, dice_to_check
 from scorer.events import (
     Event,
     GameCreated,
@@ -128,6 +129,8 @@ __all__ = [
     "PhaseResult",
     "PhysicalDie",
     "Roll",
+    "colours_can_change",
+    "dice_to_check",
     "evaluate",
     "evaluate_all",
     "get_phase",

@@ -23,11 +23,23 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from scorer import (
+    FULL_ROLL,
+    PHASES,
+    Die,
+    InvalidRollError,
+    PhaseResult,
+    Roll,
+    dice_to_check,
+    evaluate,
+)
 from vision.reading import Reading, ReadingFlag
 from vision.synth.views import SteepView
 
 logger = logging.getLogger(__name__)
 
+#: The one phase that counts colour: phase 8, "7 of all one colour".
+COLOUR_PHASE = next(phase for phase in PHASES if phase.is_colour_phase())
 MATCH_RADIUS = 0.35  # of a face side: a read die this close to a true one is that die
 
 
@@ -60,6 +72,12 @@ class SceneScore:
     value_silent: int = 0
     """Dice whose value is read wrong and not marked for it: what a phase that does not
     count colour would score wrong without a check."""
+    colour_phase_shown_sure: bool = False
+    """Phase 8 ("7 of all one colour") would be scored as read: ten dice read and none the
+    scorepad asks to check there (`scorer.dice_to_check`: a die doubted for its colour
+    alone only where a colour could change the score)."""
+    colour_phase_score_right: bool = False
+    """Every die found, and phase 8's verdict and points as read are the true roll's."""
 
     @property
     def marked_right(self) -> int:
@@ -79,6 +97,10 @@ class SceneScore:
         """Every value shown as sure, yet some die's value is wrong or a die is missing."""
         return self.values_shown_sure and not (
             self.all_found() and self.values_read_right == self.dice)
+
+    def colour_phase_sure_but_wrong(self) -> bool:
+        """Nothing to check for phase 8, yet its verdict or points as read are wrong."""
+        return self.colour_phase_shown_sure and not self.colour_phase_score_right
 
     def all_found(self) -> bool:
         return self.missed == 0 and self.extra == 0
@@ -134,7 +156,9 @@ class PipelineScore:
         sure, sure but wrong (of all rolls, and of the rolls shown as sure). And the values
         alone, what the nine phases that do not count colour rest on: dice whose value is
         wrong and unmarked for it, rolls whose every value is shown as sure, and those of
-        them with a value wrong (of all rolls)."""
+        them with a value wrong (of all rolls). And phase 8 as the scorepad asks: rolls with
+        no die to check there, and those of them whose phase 8 verdict or points are
+        wrong (of all rolls)."""
         scenes = self.scenes
         sure = sum(s.shown_sure for s in scenes)
         sure_wrong = sum(s.sure_but_wrong() for s in scenes)
@@ -153,6 +177,10 @@ class PipelineScore:
                                               len(scenes)),
             "rolls_values_sure_but_wrong": _share(
                 sum(s.values_sure_but_wrong() for s in scenes), len(scenes)),
+            "rolls_colour_phase_shown_sure": _share(
+                sum(s.colour_phase_shown_sure for s in scenes), len(scenes)),
+            "rolls_colour_phase_sure_but_wrong": _share(
+                sum(s.colour_phase_sure_but_wrong() for s in scenes), len(scenes)),
         }
 
     @property
@@ -247,6 +275,8 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
         values_right += value_right
         value_silent += not value_right and not read.value_doubtful
     free = len(reading.dice) - sum(index is not None for index in matched)
+    shown_sure, score_right = colour_phase_reading(
+        reading, None if missed or free else roll_of(die.die for die in truth))
     return SceneScore(
         seed,
         len(truth),
@@ -264,7 +294,44 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
         reading.values_complete(),
         values_right,
         value_silent,
+        shown_sure,
+        score_right,
     )
+
+
+def colour_phase_reading(reading: Reading, truth: Roll | None) -> tuple[bool, bool]:
+    """Whether phase 8 ("7 of all one colour") would be scored as `reading` reads it (ten
+    dice read, none the scorepad asks to check there), and whether its verdict and points
+    as read are `truth`'s (None: a die not found or read where none lies, never right)."""
+    roll = reading.roll()
+    if roll is None:  # no ten dice show these faces together: the players fix it first
+        return False, False
+    doubted = [i for i, die in enumerate(reading.dice) if die.unsure]
+    to_check = dice_to_check(
+        roll, COLOUR_PHASE, unread=len(reading.unreadable),
+        value_doubts=[i for i in doubted if reading.dice[i].value_doubtful],
+        colour_doubts=[i for i in doubted if not reading.dice[i].value_doubtful])
+    shown_sure = len(reading.dice) == FULL_ROLL and not reading.unreadable and not to_check
+    return shown_sure, same_colour_phase_score(roll, truth)
+
+
+def same_colour_phase_score(read: Roll, truth: Roll | None) -> bool:
+    """Whether phase 8's verdict and points of the roll `read` are those of `truth` (None:
+    a die not found or read where none lies, never the same)."""
+    return truth is not None and _verdict(evaluate(read, COLOUR_PHASE)) == _verdict(
+        evaluate(truth, COLOUR_PHASE))
+
+
+def roll_of(dice: Iterable[Die]) -> Roll | None:
+    """The dice as a Roll, None where no Roll has them (more than six high dice)."""
+    try:
+        return Roll(tuple(dice))
+    except InvalidRollError:
+        return None
+
+
+def _verdict(result: PhaseResult) -> tuple[bool, int]:
+    return result.is_made(), result.score
 
 
 #: The frame size scenes are rendered at unless asked otherwise: the tray camera's.

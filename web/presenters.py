@@ -102,10 +102,11 @@ def table_roll_dict(table_roll: TableRoll | None, phase_number: int | None,
     Dice the camera was unsure of (`unsure`) and faces the ten dice of `dice_set`
     cannot show together (`impossible`, `DiceSet.impossible`) are marked per die;
     while any is, scoring the roll needs the players' confirmation
-    (`needs_confirmation`). Where the phase does not count colour, the dice to check are
-    those whose value the camera doubted (`TableRoll.to_check`), and a die unsure of its
-    colour alone is marked `colour_doubt` and needs none (`colour_doubt_count`;
-    `unsure_count` counts every die marked, either way).
+    (`needs_confirmation`). A die unsure of its colour alone needs no check where no
+    colour could change the phase's score (`TableRoll.to_check`): it is marked
+    `colour_doubt` (`colour_doubt_count`; `unsure_count` counts every die marked, either
+    way), and `colour_counts` says whether the phase counts colour at all (phase 8), so
+    the page can say why the score stands.
     """
     if table_roll is None:
         return None
@@ -135,6 +136,7 @@ def table_roll_dict(table_roll: TableRoll | None, phase_number: int | None,
         "flags": list(table_roll.flags),
         "unsure_count": len(unsure),
         "colour_doubt_count": len(colour_doubt),
+        "colour_counts": phase_number is None or get_phase(phase_number).is_colour_phase(),
         "unreadable_count": table_roll.unreadable,
         "impossible_count": len(impossible),
         "needs_confirmation": bool(to_check or impossible),

@@ -163,7 +163,8 @@ class GameService:
         """Call `listener(game_id, table_roll)` after a turn is scored with the roll on the
         table as it lies (its marked dice, `unsure`, those the players checked or
         corrected: the dice profile learns the whole roll; a die doubted for its colour
-        alone and taken unchecked where colour does not count is not marked there). A
+        alone and taken unchecked where its colour could not change the score is not
+        marked there). A
         roll sent with the score instead is not the table's, and is not told. A listener
         that fails is logged; the score stands."""
         self._scored_listeners.append(listener)
@@ -548,8 +549,9 @@ def _check_confirmed(sent: Roll | None, table_roll: TableRoll | None,
                      dice_set: DiceSet, phase: int | None = None) -> None:
     """Scoring a roll with dice to check waits for the players' word that they checked them.
 
-    Dice to check: those the camera was unsure of (of the roll on the table; where
-    `phase` does not count colour, those whose value is in doubt, `TableRoll.to_check`),
+    Dice to check: those the camera was unsure of (of the roll on the table; a die doubted
+    for its colour alone only where a colour could change `phase`'s score,
+    `TableRoll.to_check`),
     and faces the ten dice (of `dice_set`) cannot show together
     (of whichever roll is scored, `sent` or the table's). The players confirm by
     correcting the dice (each corrected die is sure; a fixed face makes the roll possible

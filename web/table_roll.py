@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from scorer import Die, Roll, get_phase
+from scorer import Die, Roll, dice_to_check
 from vision.reading import ReadingFlag
 
 
@@ -25,12 +25,6 @@ class RollSource(StrEnum):
     PHOTO = "photo"  # read from a phone's photo
 
 
-def colour_counts(phase: int | None) -> bool:
-    """Whether a die's colour can change the score of `phase` (only phase 8 counts it);
-    True where no phase is known, so nothing is let through on a guess."""
-    return phase is None or get_phase(phase).is_colour_phase()
-
-
 @dataclass(frozen=True)
 class TableRoll:
     """The roll on the table: the dice read or typed, which roll of the turn, and its marks.
@@ -40,8 +34,8 @@ class TableRoll:
     `unsure` holds indices of dice the reader was not sure of (sorted, once
     each); `value_unsure` those of them whose value it was not sure of either, judged
     apart (None: not judged apart, all of them). A die unsure but of sure value is
-    doubted for its colour alone (red against orange): a phase that does not count colour
-    needs no check of it (`to_check`). `flags` are the reading's flags, what the players
+    doubted for its colour alone (red against orange): it needs no check where no colour
+    could change the phase's score (`to_check`). `flags` are the reading's flags, what the players
     should know.
     """
 
@@ -65,24 +59,26 @@ class TableRoll:
                    None if value_unsure is None else tuple(sorted(set(value_unsure))))
 
     def to_check(self, phase: int | None) -> tuple[int, ...]:
-        """The dice the players must check before scoring for `phase`: the unsure ones
-        where it counts colour (phase 8, "7 of all one colour"; or no phase known), else
-        those whose value is doubtful too, since no other phase's score depends on a
-        die's colour."""
-        if colour_counts(phase) or self.value_unsure is None:
-            return self.unsure
-        doubtful = set(self.value_unsure)
-        return tuple(i for i in self.unsure if i in doubtful)
+        """The dice the players must check before scoring for `phase`
+        (`scorer.dice_to_check`): those whose value is doubtful, and those doubted for
+        their colour alone where a colour could change the score (in phase 8, "7 of all one
+        colour", or where no phase is known). Dice not judged apart are all value doubts."""
+        doubtful = set(self.unsure if self.value_unsure is None else self.value_unsure)
+        return dice_to_check(self.roll, phase,
+                             value_doubts=[i for i in self.unsure if i in doubtful],
+                             colour_doubts=[i for i in self.unsure if i not in doubtful],
+                             unread=self.unreadable)
 
     def as_checked(self, phase: int | None) -> TableRoll:
         """This roll as the players scored it for `phase`: marked only where they were
         asked to check (`to_check`), so a die doubted for its colour alone, taken unchecked
-        where colour does not count, is no longer among the dice they vouched for."""
+        where its colour could not change the score, is no longer among the dice they
+        vouched for."""
         return replace(self, unsure=self.to_check(phase), value_unsure=None)
 
     def colour_doubts(self, phase: int | None) -> tuple[int, ...]:
-        """The unsure dice `phase` needs no check of, their value sure (none where colour
-        counts)."""
+        """The unsure dice `phase` needs no check of: their value sure, and no colour they
+        could have changes its score."""
         checked = set(self.to_check(phase))
         return tuple(i for i in self.unsure if i not in checked)
 

@@ -354,3 +354,52 @@ def test_rolls_read_with_a_flag_get_a_roll_map_that_says_how_often_they_are_righ
                - calibrate.die_probabilities(records, together).mean()) < 1e-9  # dice alike
     assert (calibrate.simulate(records, apart)["rolls_shown_sure"]
             > calibrate.simulate(records, together)["rolls_shown_sure"])
+
+
+def _rolls_with_a_torn_red(rng: np.random.Generator, faces: str, scenes: int):
+    """Scenes of the roll `faces` (its first die red), light and upright: in a tenth of them
+    the first die is torn between red and orange (its posterior low, its value sure) and
+    read orange half the time."""
+    true_faces = faces.split()
+    scene, confidence, value_confidence, right, read_as, truth = ([] for _ in range(6))
+    for index in range(scenes):
+        torn = rng.random() < 0.1
+        for die, true in enumerate(true_faces):
+            read, posterior = true, rng.uniform(0.995, 0.9999)
+            if die == 0 and torn:
+                posterior = rng.uniform(0.5, 0.7)
+                read = true[:-1] + "O" if rng.random() < 0.5 else true
+            scene.append(index)
+            confidence.append(posterior)
+            value_confidence.append(0.9999)
+            right.append(read == true)
+            read_as.append(read)
+            truth.append(true)
+    count = len(scene)
+    return calibrate.Records(
+        np.array(scene), np.array(confidence), np.ones(count), np.array(right, bool),
+        np.ones(scenes, bool), np.array(["held-out-light-upright"] * scenes),
+        read_as=np.array(read_as), truth=np.array(truth),
+        value_confidence=np.array(value_confidence))
+
+
+@pytest.mark.parametrize(("faces", "checked"), [
+    ("5R 6G 7B 8O 9R 10G 1B 2O 3R 4G", False),  # three reds, two orange: never seven
+    ("5R 6R 7R 8R 9R 10R 1R 2G 3B 4O", True),  # seven reds: the first as orange, six
+])
+def test_phase_8_checks_a_colour_doubt_only_where_a_colour_changes_its_score(faces, checked):
+    rng = np.random.default_rng(17)
+    records = _rolls_with_a_torn_red(rng, faces, 400)
+    calibration = calibrate.fit(records, 0.004, 0.8, "")
+    both = replace(calibration, value=calibrate.fit_values(records, calibration, 0.004))
+    assert both.value is not None
+    marking = calibrate.value_marking(records, both, both.value)
+    as_faces = calibrate.simulate(records, both)
+    colour_phase = calibrate.simulate_colour_phase(records, both, marking, both.value.roll_sure)
+    torn = len(set(records.scene[records.confidence < 0.8])) / len(records.complete)
+    assert as_faces["rolls_shown_sure"] <= 1 - torn  # every torn roll marked, and a few more
+    if checked:  # every die's colour could change the score: the face's marks stand
+        assert colour_phase == {"rolls_shown_sure": as_faces["rolls_shown_sure"],
+                                "rolls_sure_but_wrong": as_faces["rolls_sure_but_wrong"]}
+    else:  # shown as sure, and right: red or orange, the roll misses phase 8 alike
+        assert colour_phase == {"rolls_shown_sure": 1.0, "rolls_sure_but_wrong": 0.0}

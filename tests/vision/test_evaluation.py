@@ -95,3 +95,32 @@ def test_the_values_alone_are_scored_apart_from_the_colours():
     assert trust["rolls_values_shown_sure"] == 1.0 and trust["rolls_shown_sure"] == 0.0
     assert trust["rolls_values_sure_but_wrong"] == 0.5
     assert trust["dice_value_wrong_unmarked"] == pytest.approx(1 / 20)
+
+
+def test_phase_8_is_scored_as_the_scorepad_asks():
+    """A die doubted for its colour alone needs no check in phase 8 where no colour could
+    change the score (`scorer.dice_to_check`); a roll with nothing to check there whose
+    verdict or points are wrong is counted as sure but wrong."""
+    from dataclasses import replace
+
+    faces = "5R 6R 7R 8R 9R 10R 1R WB 2G 3O".split()  # seven reds: 46 points
+    ten = [true_die(face, 60 * (i + 1)) for i, face in enumerate(faces)]
+
+    def reading(doubted: int | None, read_as: dict[int, str] | None = None) -> Reading:
+        dice = [replace(read_die((read_as or {}).get(i, face), 60 * (i + 1), i == doubted),
+                        value_unsure=False) for i, face in enumerate(faces)]
+        return Reading(tuple(dice), (640, 480))
+
+    wild_doubted = score_reading(1, ten, reading(7), 0.0)  # whatever its colour, 46
+    assert not wild_doubted.shown_sure and wild_doubted.colour_phase_shown_sure
+    assert not wild_doubted.colour_phase_sure_but_wrong()
+    red_doubted = score_reading(2, ten, reading(6), 0.0)  # the 1R as orange: no phase
+    assert not red_doubted.colour_phase_shown_sure
+    wild_wrong = score_reading(3, ten, reading(7, {7: "WR"}), 0.0)  # its colour never counts
+    assert wild_wrong.colour_phase_shown_sure and wild_wrong.colour_phase_score_right
+    two_wrong = score_reading(4, ten, reading(None, {8: "2R"}), 0.0)  # 47 points read, not 46
+    assert two_wrong.colour_phase_shown_sure and two_wrong.colour_phase_sure_but_wrong()
+    trust = PipelineScore((wild_doubted, red_doubted, wild_wrong, two_wrong)).trust
+    assert trust["rolls_colour_phase_shown_sure"] == 0.75
+    assert trust["rolls_colour_phase_sure_but_wrong"] == 0.25
+    assert trust["rolls_shown_sure"] == 0.25

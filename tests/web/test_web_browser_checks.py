@@ -149,6 +149,29 @@ def test_a_die_in_doubt_of_its_colour_alone_is_marked_but_phase_1_scores_without
     assert client.get(f"/api/games/{game_id}").json["turns"][0]["score"] == MAKES[1][1]
 
 
+def test_in_phase_8_a_colour_doubt_that_cannot_change_the_score_is_explained(
+        app, watcher, page):
+    client = app.test_client()
+    game_id = client.post("/api/games", json={"players": ["Ann"], "solitaire": True}).json["id"]
+    for phase in range(1, 8):
+        client.post(f"/api/games/{game_id}/roll", json={"roll": MAKES[phase][0]})
+        assert client.post(f"/api/games/{game_id}/score", json={"player": "Ann"}).status_code == 200
+    client.put("/api/camera/game", json={"game": game_id})
+    page.goto(f"{page.base_url}/games/{game_id}")
+    page.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
+    # die 1 is a Wild beside seven natural orange dice: whatever its colour, 56 points
+    watcher.push(RollEvent(reading_of(MAKES[8][0], colour_doubt=(0,)), 1))
+    page.wait_for_function(f"document.getElementById('game').dataset.roll === '{MAKES[8][0]}'")
+
+    doubted = page.locator("[data-testid=dice] .die.colour-doubt")
+    assert doubted.count() == 1 and doubted.get_attribute("data-index") == "0"
+    note = page.inner_text("[data-testid=colour-doubt-note]")
+    assert "Whatever its colour, the roll makes Phase 8 for 56 points" in note
+    assert page.locator("[data-testid=confirm-box]").is_hidden()
+    take = page.locator("[data-testid=take-score]")
+    assert take.inner_text() == "Take 56 points" and take.is_enabled()
+
+
 def test_faces_the_dice_cannot_show_together_are_marked_and_confirmed(app, page):
     client = app.test_client()
     game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]

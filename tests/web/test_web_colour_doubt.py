@@ -1,6 +1,7 @@
 """A die doubted for its colour alone (red against orange, its number sure) needs no check
 where the phase does not count colour: nine phases of ten. Phase 8 ("7 of all one colour")
-still waits for the players, and so does any die whose number is in doubt."""
+waits for the players where a colour could change its score, and any die whose number is
+in doubt always waits."""
 
 from __future__ import annotations
 
@@ -58,23 +59,70 @@ def test_a_number_in_doubt_still_waits_and_the_refusal_names_only_that_die(camer
     assert client.post(f"/api/games/{game_id}/score", json={"player": "Ann"}).status_code == 200
 
 
-def test_in_phase_8_a_colour_doubt_waits_for_the_players(camera_app, watcher):
-    client = camera_app.test_client()
+def _phase_8_game(client) -> int:
+    """A solitaire game on the camera whose player has made phases 1-7."""
     game_id = _camera_game(client, players=("Ann",))
     for phase in range(1, 8):
         client.post(f"/api/games/{game_id}/roll", json={"roll": MAKES[phase][0]})
         made = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
         assert made.status_code == 200, made.json
     assert client.get(f"/api/games/{game_id}").json["active_phase"]["number"] == 8
+    return game_id
+
+
+def test_in_phase_8_a_colour_doubt_that_could_change_the_score_waits(camera_app, watcher):
+    client = camera_app.test_client()
+    game_id = _phase_8_game(client)
+    # die 5 (9O) is one of the seven orange dice: as another colour, no phase
     state = _camera_roll(client, watcher, game_id, MAKES[8][0], colour_doubt=(4,))
     current = state["current"]
     assert current["needs_confirmation"] is True and current["colour_doubt_count"] == 0
+    assert current["colour_counts"] is True
     assert current["dice"][4]["unsure"] and not current["dice"][4]["colour_doubt"]
     refused = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
     assert refused.status_code == 409 and "unsure of die 5 (9O)" in refused.json["error"]
     confirmed = client.post(f"/api/games/{game_id}/score",
                             json={"player": "Ann", "confirmed": True})
     assert confirmed.status_code == 200
+
+
+def test_in_phase_8_a_colour_doubt_no_colour_could_change_needs_no_check(camera_app, watcher):
+    client = camera_app.test_client()
+    game_id = _phase_8_game(client)
+    # die 1 is a Wild beside seven natural orange dice: whatever its colour, 56 points
+    state = _camera_roll(client, watcher, game_id, MAKES[8][0], colour_doubt=(0,))
+    current = state["current"]
+    assert current["needs_confirmation"] is False and current["colour_doubt_count"] == 1
+    assert current["dice"][0]["unsure"] and current["dice"][0]["colour_doubt"]
+    scored = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
+    assert scored.status_code == 200
+    assert scored.json["scorepad"]["columns"][0]["phase_scores"][7] == MAKES[8][1]
+
+
+def test_in_phase_8_a_number_in_doubt_brings_the_colour_doubts_back(camera_app, watcher):
+    client = camera_app.test_client()
+    game_id = _phase_8_game(client)
+    state = _camera_roll(client, watcher, game_id, MAKES[8][0], unsure=(3,),
+                         colour_doubt=(0,))
+    assert state["current"]["needs_confirmation"] is True
+    refused = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
+    assert refused.status_code == 409
+    assert "unsure of dice 1 (WR), 4 (1G)" in refused.json["error"]
+    # the number fixed, the Wild's colour can no longer change the score
+    fixed = client.post(f"/api/games/{game_id}/roll/dice/3", json={"die": "1G"}).json
+    assert fixed["current"]["needs_confirmation"] is False
+    assert fixed["current"]["colour_doubt_count"] == 1
+
+
+def test_a_phase_8_roll_no_colour_could_make_asks_for_no_check(camera_app, watcher):
+    client = camera_app.test_client()
+    game_id = _phase_8_game(client)
+    # four red dice: with both doubted dice red, six, still short of seven
+    state = _camera_roll(client, watcher, game_id, "WR 3G WB 3B 10G 10R 10O 9R 5B 8R",
+                         colour_doubt=(4, 6))
+    current = state["current"]
+    assert current["verdict"]["made"] is False
+    assert current["needs_confirmation"] is False and current["colour_doubt_count"] == 2
 
 
 def test_the_table_roll_keeps_its_value_doubts_and_loses_one_when_fixed():
@@ -84,7 +132,7 @@ def test_the_table_roll_keeps_its_value_doubts_and_loses_one_when_fixed():
     # Die 7's value doubted on a face the camera is sure of: never more checks than phase 8.
     assert roll.to_check(phase=1) == (2,)
     assert roll.colour_doubts(phase=1) == (5,)
-    assert roll.to_check(phase=8) == (2, 5)
+    assert roll.to_check(phase=8) == (2, 5)  # a number in doubt: the colours may matter
     assert roll.colour_doubts(phase=8) == ()
     assert roll.to_check(phase=None) == (2, 5)  # no phase known: every unsure die
     stored = roll.to_dict()

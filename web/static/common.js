@@ -118,7 +118,7 @@ function el(tag, attrs, ...children) {
    A die the camera found but could not read has no face: it is drawn as "?". A die the
    camera was unsure of has a "?" mark; a face the ten dice cannot show with the others
    a "!" mark (both must be checked before scoring, but a die doubted only for its colour
-   not where the phase does not count colour). */
+   not where no colour could change the phase's score). */
 function dieElement(die, extra) {
   const opts = extra || {};
   if (die.unreadable) {

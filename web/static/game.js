@@ -214,8 +214,13 @@
       notes.push(el("p", { class: "muted", "data-testid": "colour-doubt-note", text:
         `The ${current.source === "photo" ? "photo" : "camera"} was unsure of the colour of ` +
         (colourDoubt === 1 ? "one die (marked ?)" : `${colourDoubt} dice (marked ?)`) +
-        `, not of ${colourDoubt === 1 ? "its number" : "their numbers"}. Colour does not count ` +
-        `in Phase ${verdict.phase}, so the score stands; tap a die to correct it if you like.` }));
+        `, not of ${colourDoubt === 1 ? "its number" : "their numbers"}. ` +
+        (current.colour_counts
+          ? `Whatever ${colourDoubt === 1 ? "its colour" : "their colours"}, the roll ` +
+            (verdict.made ? `makes Phase ${verdict.phase} for ${verdict.score} points`
+                          : `does not make Phase ${verdict.phase}`) + ", so the score stands"
+          : `Colour does not count in Phase ${verdict.phase}, so the score stands`) +
+        "; tap a die to correct it if you like." }));
     }
     if (verdict) {
       verdictBox.className = "verdict " + (verdict.made ? "made" : "not-made");
