@@ -42,7 +42,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer import dice_to_check
+from scorer import PHASES, Phase, Roll, dice_to_check
 from scorer.dice import FULL_ROLL, Die
 from vision.evaluation import (
     COLOUR_PHASE,
@@ -50,7 +50,7 @@ from vision.evaluation import (
     evaluation_scene,
     match_dice,
     roll_of,
-    same_colour_phase_score,
+    same_score,
 )
 from vision.read.classifier import FaceClassifier
 from vision.read.face_probe import PROBE_FILE, FaceProbe
@@ -142,6 +142,7 @@ class Records:
     locator_score: np.ndarray | None = None  # (D,) the locator's confidence in the die's box
     phase10_odds: np.ndarray | None = None  # (D,) the face probe's odds (NaN: not probed)
     value_confidence: np.ndarray | None = None  # (D,) the posterior of the value read
+    true_roll: np.ndarray | None = None  # (S,) str: the scene's true dice ("8R 5O ...")
 
     def save(self, path: Path) -> None:
         np.savez_compressed(path, **{k: v for k, v in self.__dict__.items() if v is not None})
@@ -200,6 +201,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
     locator_score: list[float] = []
     phase10_odds: list[float] = []
     value_confidence: list[float] = []
+    true_rolls: list[str] = []
     by_place = reader.settings.sort.doubtful_face.by_place
     for index, (slice_key, scene) in enumerate(drawn_scenes(first_seed, scenes, ink_spread)):
         reading = reader.read(scene.image)
@@ -227,13 +229,15 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
         complete.append(shown_complete(reading))
         slices.append(slice_key)
         spreads.append(np.nan if ink_spread is None else float(ink_spread))
+        true_rolls.append(" ".join(str(die.die) for die in scene.dice))
     return Records(np.array(scene_of, int), np.array(confidence), np.array(face_prob),
                    np.array(right, bool), np.array(complete, bool), np.array(slices),
                    np.array(read_as), np.array(truth), np.array(runner_up),
                    np.array(network_prob), np.array(side), np.array(aspect),
                    np.array(found), np.array(flagged, bool), np.array(agreement),
                    np.array(size_ratio), np.array(spreads), np.array(locator_score),
-                   np.array(phase10_odds, np.float64), np.array(value_confidence))
+                   np.array(phase10_odds, np.float64), np.array(value_confidence),
+                   np.array(true_rolls))
 
 
 def evidences(records: Records) -> list[DieEvidence]:
@@ -349,13 +353,13 @@ def value_doubts(trust: Calibration, marking: ValueMarking, scene: int, dice: np
     return marking.face_marks[scene] & (np.array(value_marks, bool) | marking.kind_doubted[dice])
 
 
-def simulate_colour_phase(records: Records, calibration: Calibration, marking: ValueMarking,
-                          roll_sure: float) -> dict[str, float]:
-    """Phase 8 as the scorepad asks for it (`scorer.dice_to_check`): a die marked for its
-    face whose value is not in doubt is checked only where a colour could change the
-    score. Of all scenes, the rolls shown complete with nothing to check, and those of
-    them whose phase 8 verdict or points as read are wrong (a die read where no true die
-    lies: wrong)."""
+def simulate_pad(records: Records, calibration: Calibration, marking: ValueMarking,
+                 roll_sure: float, phase: Phase) -> dict[str, float]:
+    """The rolls as the scorepad takes them for `phase` (`scorer.dice_to_check`): a die
+    marked for its face and its value, or for its face alone, is checked only where some
+    face it could show changes the score. Of all scenes, the rolls shown complete with
+    nothing to check, and those of them whose verdict or points as read are not the true
+    roll's (records without the true rolls: a die read where no true die lies is wrong)."""
     if records.read_as is None or records.truth is None:
         raise ValueError("these records keep no faces read and true: read them again")
     trust = with_value_threshold(calibration, roll_sure)
@@ -367,15 +371,37 @@ def simulate_colour_phase(records: Records, calibration: Calibration, marking: V
             continue
         values = value_doubts(trust, marking, scene, dice, bool(flagged[scene]))
         colours = marking.face_marks[scene] & ~values
-        if dice_to_check(read, COLOUR_PHASE, value_doubts=np.flatnonzero(values).tolist(),
+        if dice_to_check(read, phase, value_doubts=np.flatnonzero(values).tolist(),
                          colour_doubts=np.flatnonzero(colours).tolist()):
             continue
-        truth = records.truth[dice]
         sure += 1
-        sure_wrong += not same_colour_phase_score(
-            read, None if (truth == "").any() else roll_of(Die.from_text(t) for t in truth))
+        sure_wrong += not same_score(read, true_roll(records, scene, dice), phase)
     scenes = len(records.complete)
     return {"rolls_shown_sure": sure / scenes, "rolls_sure_but_wrong": sure_wrong / scenes}
+
+
+def true_roll(records: Records, scene: int, dice: np.ndarray) -> Roll | None:
+    """The true roll of `scene`: from the records where they keep it, else its read
+    `dice`' true faces (None where one lies on no true die)."""
+    if records.true_roll is not None:
+        return roll_of(Die.from_text(face) for face in str(records.true_roll[scene]).split())
+    faces = records.truth[dice] if records.truth is not None else np.array([""])
+    return None if (faces == "").any() else roll_of(Die.from_text(face) for face in faces)
+
+
+def simulate_pad_phases(records: Records, calibration: Calibration, marking: ValueMarking,
+                        roll_sure: float) -> dict[str, float]:
+    """`simulate_pad` for phase 8 and for the mean of the other nine phases."""
+    others = [phase for phase in PHASES if phase != COLOUR_PHASE]
+    eight = simulate_pad(records, calibration, marking, roll_sure, COLOUR_PHASE)
+    rest = [simulate_pad(records, calibration, marking, roll_sure, phase) for phase in others]
+    return {"phase_8_no_check": eight["rolls_shown_sure"],
+            "phase_8_taken_wrong": eight["rolls_sure_but_wrong"],
+            "other_phases_no_check": float(np.mean([r["rolls_shown_sure"] for r in rest])),
+            "other_phases_taken_wrong": float(np.mean([r["rolls_sure_but_wrong"]
+                                                       for r in rest])),
+            "worst_phase_taken_wrong": max([eight["rolls_sure_but_wrong"]]
+                                           + [r["rolls_sure_but_wrong"] for r in rest])}
 
 
 #: How far over the face probe's threshold (log-odds) a die marked for its face must lie
@@ -463,7 +489,7 @@ def joined(parts: list[Records]) -> Records:
 
 
 #: The fields of `Records` held per scene (the others per die).
-SCENE_FIELDS = ("complete", "slices", "found", "flagged", "ink_spread")
+SCENE_FIELDS = ("complete", "slices", "found", "flagged", "ink_spread", "true_roll")
 
 
 def die_probabilities(records: Records, calibration: Calibration) -> np.ndarray:
@@ -732,8 +758,8 @@ def report_values(records: Records, calibration: Calibration,
                   probe: FaceProbe | None = None) -> dict:
     """`report` for the values alone: reliability of the value maps per die and per roll,
     and the rolls a phase that does not count colour shows as sure (`simulate_values`),
-    in all and by view and slice; and phase 8 as the scorepad asks for it
-    (`simulate_colour_phase`), likewise."""
+    in all and by view and slice; and the rolls as the scorepad takes them
+    (`simulate_pad_phases`), likewise."""
     values = values_calibration(calibration)
     assert values is not None and calibration.value is not None
     seen = as_values(records)
@@ -745,7 +771,7 @@ def report_values(records: Records, calibration: Calibration,
     roll_table, roll_ece = reliability(roll_probs, y)
     marking = value_marking(records, calibration, calibration.value, probe)
     threshold = calibration.value.roll_sure
-    by_slice, colour_by_slice = {}, {}
+    by_slice, pad_by_slice = {}, {}
     views, slices = scene_views(records), with_print(records, records.slices)
     for labels in (views, slices):
         for key in sorted(set(labels)):
@@ -753,16 +779,15 @@ def report_values(records: Records, calibration: Calibration,
             by_slice[str(key)] = rounded(simulate_values(
                 part(records, np.flatnonzero(inside)), calibration,
                 _part_marking(marking, records, inside), threshold))
-            colour_by_slice[str(key)] = rounded(simulate_colour_phase(
+            pad_by_slice[str(key)] = rounded(simulate_pad_phases(
                 part(records, np.flatnonzero(inside)), calibration,
                 _part_marking(marking, records, inside), threshold))
     return {"dice": {"table": die_rows, "ece": die_ece},
             "rolls": {"table": roll_table, "ece": roll_ece},
             "marking": rounded(simulate_values(records, calibration, marking, threshold)),
             "by_slice": by_slice,
-            "colour_phase": rounded(simulate_colour_phase(records, calibration, marking,
-                                                          threshold)),
-            "colour_phase_by_slice": colour_by_slice}
+            "pad": rounded(simulate_pad_phases(records, calibration, marking, threshold)),
+            "pad_by_slice": pad_by_slice}
 
 
 def print_table(title: str, rows: list[dict], ece: float) -> None:
@@ -908,9 +933,9 @@ def print_values(result: dict, calibration: Calibration) -> None:
     print(f"value roll threshold {calibration.value.roll_sure}: {json.dumps(result['marking'])}")
     for key, figures in result["by_slice"].items():
         print(f"  {key}: {json.dumps(figures)}")
-    print("phase 8 as the scorepad asks (a colour doubt checked only where a colour could "
-          f"change the score): {json.dumps(result['colour_phase'])}")
-    for key, figures in result["colour_phase_by_slice"].items():
+    print("as the scorepad takes the rolls (a doubt checked only where a face the die could "
+          f"show changes the score; of all rolls): {json.dumps(result['pad'])}")
+    for key, figures in result["pad_by_slice"].items():
         print(f"  {key}: {json.dumps(figures)}")
 
 

@@ -23,9 +23,10 @@ set's). Every group also reports the trust figures: per die
 right and unmarked, right but marked, wrong but marked, wrong and unmarked (silent),
 not found; rolls shown as sure (complete, nothing marked) and those sure but wrong;
 and the values alone, what the nine phases that do not count colour rest on: rolls
-whose every value is shown as sure, and those with a value wrong; and phase 8 as the
-scorepad asks (a die doubted for its colour alone only where a colour could change the
-score): rolls with nothing to check, and those whose phase 8 verdict or points are wrong.
+whose every value is shown as sure, and those with a value wrong; and the rolls as the
+scorepad takes them (a doubt checked only where some face the die could show changes
+the score), for phase 8 and the other nine: with nothing to check, and those of them
+whose verdict or points are wrong.
 """
 
 from __future__ import annotations
@@ -73,9 +74,12 @@ def print_score(title: str, score: PipelineScore, unit: str = "scenes") -> None:
           f"{trust['rolls_values_shown_sure']:.2%}; sure but a value wrong "
           f"{trust['rolls_values_sure_but_wrong']:.2%} of all rolls; "
           f"dice whose value is wrong and unmarked {trust['dice_value_wrong_unmarked']:.3%}")
-    print(f"phase 8 as the pad asks:   nothing to check "
-          f"{trust['rolls_colour_phase_shown_sure']:.2%}; its verdict or points wrong "
-          f"{trust['rolls_colour_phase_sure_but_wrong']:.2%} of all rolls")
+    if "pad_phase_8_no_check" in trust:
+        print(f"as the scorepad takes them: phase 8 with no check "
+              f"{trust['pad_phase_8_no_check']:.2%}, taken wrong "
+              f"{trust['pad_phase_8_taken_wrong']:.2%}; the other nine phases (mean) "
+              f"{trust['pad_other_phases_no_check']:.2%}, taken wrong "
+              f"{trust['pad_other_phases_taken_wrong']:.2%} of all rolls")
     print(f"median read time:          {score.median_ms:.1f} ms")
     failed = [s.seed for s in score.failures()]
     if failed:

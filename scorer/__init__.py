@@ -33,7 +33,7 @@ from scorer.dice import (
     inventory_matching,
     parse_roll,
 )
-from scorer.doubts import colours_can_change, dice_to_check
+from scorer.doubts import dice_to_check, doubts_can_change
 from scorer.events import (
     Event,
     GameCreated,
@@ -129,7 +129,7 @@ __all__ = [
     "PhaseResult",
     "PhysicalDie",
     "Roll",
-    "colours_can_change",
+    "doubts_can_change",
     "dice_to_check",
     "evaluate",
     "evaluate_all",

@@ -1,51 +1,83 @@
 """Which of the dice the camera doubted the players must check before a phase is scored.
 
 The camera doubts a die either for its value (and so its whole face) or for its colour
-alone, its value sure (red against orange). Nine phases of ten do not count colour, so
-a colour doubt never changes their score. Phase 8 ("7 of all one colour") does, but most
-rolls miss it, or make it, whatever colours the doubted dice turn out to have: checking
-them then changes nothing either. A tap that cannot change the score is not asked for;
-one that might always is.
+alone, its value sure (red against orange). A doubt is worth a tap only where the die's
+true face could change the score: whether the roll makes the active phase, and for how
+many points. Nine phases of ten do not count colour, so there a colour doubt never can.
+And most rolls miss the phase, or make it for the same points, whatever the doubted dice
+show: a run that no face of the doubted die completes, a phase 8 roll with no colour near
+seven. A tap that cannot change the score is not asked for; one that might always is.
+The dice the camera did not doubt are taken as read, as they are whenever nothing is
+asked.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
+from functools import lru_cache
 from itertools import product
 
-from scorer.dice import COLOUR_LETTERS, Roll
+from scorer.dice import COLOUR_LETTERS, HIGH_VALUES, LOW_VALUES, Die, InvalidRollError, Roll
 from scorer.phases import Phase, get_phase
-from scorer.solver import PhaseResult, evaluate
+from scorer.solver import evaluate
 
-#: Colour doubts tried together at most (4 ** 6 colourings of them); a roll with more has
-#: every one of them checked, so no doubt is let through untried.
-MAX_RECOLOURED = 6
+#: Ways for the doubted dice to lie tried at most (44 faces for each die doubted for its
+#: value in phase 8, 11 values in the others, 4 colours for a colour doubt); a roll with
+#: more has every doubt checked, so none is let through untried.
+MAX_TRIED = 2000
 
-
-def _outcome(result: PhaseResult) -> tuple[bool, int]:
-    """What the scorepad writes for a roll: whether it makes the phase, and its points."""
-    return result.is_made(), result.score
+_VALUES = HIGH_VALUES + LOW_VALUES
 
 
-def colours_can_change(roll: Roll, phase: int | Phase, indices: Iterable[int]) -> bool:
-    """Whether giving the dice at `indices` other colours (any of the four, all of them
-    together) could change whether `roll` makes `phase`, or its points. Never where the
-    phase does not count colour; always with more than MAX_RECOLOURED such dice."""
+def faces_it_could_show(die: Die, phase: Phase, colour_only: bool) -> tuple[Die, ...]:
+    """The faces a doubted `die` may truly show, as far as `phase`'s score can tell them
+    apart: its value in every colour for a colour doubt; for a value doubt every value,
+    in every colour where the phase counts colour, else in the colour read."""
+    colours = COLOUR_LETTERS if phase.is_colour_phase() else (die.colour,)
+    values = (die.value,) if colour_only else _VALUES
+    return tuple(Die(value, colour) for value in values for colour in colours)
+
+
+def doubts_can_change(roll: Roll, phase: int | Phase, *, value_doubts: Iterable[int],
+                      colour_doubts: Iterable[int] = ()) -> bool:
+    """Whether the true faces of the doubted dice (indices into `roll`) could change
+    whether `roll` makes `phase`, or its points. Every face they could show is tried
+    (`faces_it_could_show`), all of them together; a way no ten dice lie (more than six
+    high dice or four low) is no true roll and is skipped. True where there are more than
+    MAX_TRIED ways."""
     phase = get_phase(phase)
-    doubted = sorted(set(indices))
-    if not doubted or not phase.is_colour_phase():
-        return False
-    if not all(0 <= index < len(roll.dice) for index in doubted):
-        raise IndexError(f"die indices {doubted} outside a roll of {len(roll.dice)} dice")
-    if len(doubted) > MAX_RECOLOURED:
+    values = frozenset(value_doubts)
+    colours = frozenset(colour_doubts) - values if phase.is_colour_phase() else frozenset()
+    doubted = values | colours
+    if any(not 0 <= index < len(roll.dice) for index in doubted):
+        raise IndexError(f"die indices {sorted(doubted)} outside a roll of {len(roll.dice)} dice")
+    return _can_change(roll, phase.number, tuple(sorted(values)), tuple(sorted(colours)))
+
+
+@lru_cache(maxsize=256)
+def _can_change(roll: Roll, phase_number: int, values: tuple[int, ...],
+                colours: tuple[int, ...]) -> bool:
+    """`doubts_can_change`, kept for the rolls the page draws again and again."""
+    phase = get_phase(phase_number)
+    indices = values + colours
+    choices = [faces_it_could_show(roll.dice[i], phase, colour_only=i in colours)
+               for i in indices]
+    ways = 1
+    for faces in choices:
+        ways *= len(faces)
+    if ways > MAX_TRIED:
         return True
-    as_read = _outcome(evaluate(roll, phase))
+    as_read = evaluate(roll, phase)
     dice = list(roll.dice)
-    for colours in product(COLOUR_LETTERS, repeat=len(doubted)):
-        for index, colour in zip(doubted, colours, strict=True):
-            dice[index] = replace(roll.dice[index], colour=colour)
-        if _outcome(evaluate(Roll(tuple(dice)), phase)) != as_read:
+    for faces in product(*choices):
+        for index, face in zip(indices, faces, strict=True):
+            dice[index] = face
+        try:
+            other = Roll(tuple(dice))
+        except InvalidRollError:
+            continue
+        result = evaluate(other, phase)
+        if (result.is_made(), result.score) != (as_read.is_made(), as_read.score):
             return True
     return False
 
@@ -55,19 +87,21 @@ def dice_to_check(roll: Roll, phase: int | Phase | None, *, value_doubts: Iterab
     """The dice (indices into `roll`, sorted) the players must check before scoring `phase`.
 
     `value_doubts` are dice doubted for their value, `colour_doubts` those doubted for
-    their colour alone, `unread` the dice found but not read (not in `roll`). Every die
-    doubted for its value is checked; so is every doubt where no phase is known, so
-    nothing is let through on a guess. A colour doubt is checked where the phase counts
-    colour and a colour could change the score (`colours_can_change`); there, while any
-    other die is to be checked or read, whose face could change what the colours do, all
-    are.
+    their colour alone, `unread` the dice found but not read (not in `roll`). Where no
+    phase is known every doubt is checked, so nothing is let through on a guess; so it is
+    while a die found is not read, whose face could change what the others do (once it is
+    read, the doubts are weighed again). Otherwise the doubts `phase`'s score can tell
+    apart (a colour doubt only where the phase counts colour) are checked, all of them,
+    where their true faces could change the score (`doubts_can_change`), and none where
+    they could not.
     """
     values = set(value_doubts)
     colours = set(colour_doubts) - values
-    if phase is None:
+    if phase is None or unread:
         return tuple(sorted(values | colours))
-    if not get_phase(phase).is_colour_phase():
-        return tuple(sorted(values))
-    if colours and (values or unread or colours_can_change(roll, phase, colours)):
-        return tuple(sorted(values | colours))
-    return tuple(sorted(values))
+    phase = get_phase(phase)
+    counted = values | colours if phase.is_colour_phase() else values
+    if counted and doubts_can_change(roll, phase, value_doubts=values, colour_doubts=colours):
+        return tuple(sorted(counted))
+    return ()
+

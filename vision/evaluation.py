@@ -28,6 +28,7 @@ from scorer import (
     PHASES,
     Die,
     InvalidRollError,
+    Phase,
     PhaseResult,
     Roll,
     dice_to_check,
@@ -40,6 +41,8 @@ logger = logging.getLogger(__name__)
 
 #: The one phase that counts colour: phase 8, "7 of all one colour".
 COLOUR_PHASE = next(phase for phase in PHASES if phase.is_colour_phase())
+#: The phase numbers, in order: what `SceneScore.pad_sure` and `pad_right` are indexed by.
+PHASE_NUMBERS = tuple(phase.number for phase in PHASES)
 MATCH_RADIUS = 0.35  # of a face side: a read die this close to a true one is that die
 
 
@@ -72,12 +75,12 @@ class SceneScore:
     value_silent: int = 0
     """Dice whose value is read wrong and not marked for it: what a phase that does not
     count colour would score wrong without a check."""
-    colour_phase_shown_sure: bool = False
-    """Phase 8 ("7 of all one colour") would be scored as read: ten dice read and none the
-    scorepad asks to check there (`scorer.dice_to_check`: a die doubted for its colour
-    alone only where a colour could change the score)."""
-    colour_phase_score_right: bool = False
-    """Every die found, and phase 8's verdict and points as read are the true roll's."""
+    pad_sure: tuple[bool, ...] = ()
+    """Per phase (`PHASE_NUMBERS`): the scorepad would take the roll as read, ten dice read
+    and none it asks to check for that phase (`scorer.dice_to_check`: a doubt only where
+    some face the die could show changes the score)."""
+    pad_right: tuple[bool, ...] = ()
+    """Per phase: the verdict and points of the dice as read are the true roll's."""
 
     @property
     def marked_right(self) -> int:
@@ -98,9 +101,10 @@ class SceneScore:
         return self.values_shown_sure and not (
             self.all_found() and self.values_read_right == self.dice)
 
-    def colour_phase_sure_but_wrong(self) -> bool:
-        """Nothing to check for phase 8, yet its verdict or points as read are wrong."""
-        return self.colour_phase_shown_sure and not self.colour_phase_score_right
+    def pad_sure_but_wrong(self, phase: int) -> bool:
+        """Nothing to check for `phase`, yet its verdict or points as read are wrong."""
+        index = PHASE_NUMBERS.index(phase)
+        return self.pad_sure[index] and not self.pad_right[index]
 
     def all_found(self) -> bool:
         return self.missed == 0 and self.extra == 0
@@ -156,9 +160,9 @@ class PipelineScore:
         sure, sure but wrong (of all rolls, and of the rolls shown as sure). And the values
         alone, what the nine phases that do not count colour rest on: dice whose value is
         wrong and unmarked for it, rolls whose every value is shown as sure, and those of
-        them with a value wrong (of all rolls). And phase 8 as the scorepad asks: rolls with
-        no die to check there, and those of them whose phase 8 verdict or points are
-        wrong (of all rolls)."""
+        them with a value wrong (of all rolls). And the rolls as the scorepad takes them, for
+        phase 8 and for the other nine (their mean): with no die to check, and with none
+        to check but their verdict or points wrong (of all rolls)."""
         scenes = self.scenes
         sure = sum(s.shown_sure for s in scenes)
         sure_wrong = sum(s.sure_but_wrong() for s in scenes)
@@ -177,11 +181,31 @@ class PipelineScore:
                                               len(scenes)),
             "rolls_values_sure_but_wrong": _share(
                 sum(s.values_sure_but_wrong() for s in scenes), len(scenes)),
-            "rolls_colour_phase_shown_sure": _share(
-                sum(s.colour_phase_shown_sure for s in scenes), len(scenes)),
-            "rolls_colour_phase_sure_but_wrong": _share(
-                sum(s.colour_phase_sure_but_wrong() for s in scenes), len(scenes)),
+            **self._pad_figures(),
         }
+
+    def _pad_figures(self) -> dict[str, float]:
+        """The rolls the scorepad takes without a check, and those taken wrong, for phase 8
+        and the mean of the other nine (of all rolls; no figure without per-phase scores)."""
+        scenes = [s for s in self.scenes if s.pad_sure]
+        if not scenes:
+            return {}
+
+        def share(phases: list[int], count) -> float:
+            return sum(_share(sum(count(s, p) for s in scenes), len(scenes))
+                       for p in phases) / len(phases)
+
+        def sure(scene: SceneScore, phase: int) -> bool:
+            return scene.pad_sure[PHASE_NUMBERS.index(phase)]
+
+        def wrong(scene: SceneScore, phase: int) -> bool:
+            return scene.pad_sure_but_wrong(phase)
+
+        others = [p for p in PHASE_NUMBERS if p != COLOUR_PHASE.number]
+        return {"pad_phase_8_no_check": share([COLOUR_PHASE.number], sure),
+                "pad_phase_8_taken_wrong": share([COLOUR_PHASE.number], wrong),
+                "pad_other_phases_no_check": share(others, sure),
+                "pad_other_phases_taken_wrong": share(others, wrong)}
 
     @property
     def median_ms(self) -> float:
@@ -275,8 +299,7 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
         values_right += value_right
         value_silent += not value_right and not read.value_doubtful
     free = len(reading.dice) - sum(index is not None for index in matched)
-    shown_sure, score_right = colour_phase_reading(
-        reading, None if missed or free else roll_of(die.die for die in truth))
+    pad_sure, pad_right = pad_readings(reading, roll_of(die.die for die in truth))
     return SceneScore(
         seed,
         len(truth),
@@ -294,32 +317,35 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
         reading.values_complete(),
         values_right,
         value_silent,
-        shown_sure,
-        score_right,
+        pad_sure,
+        pad_right,
     )
 
 
-def colour_phase_reading(reading: Reading, truth: Roll | None) -> tuple[bool, bool]:
-    """Whether phase 8 ("7 of all one colour") would be scored as `reading` reads it (ten
-    dice read, none the scorepad asks to check there), and whether its verdict and points
-    as read are `truth`'s (None: a die not found or read where none lies, never right)."""
+def pad_readings(reading: Reading, truth: Roll | None
+                 ) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+    """Per phase (`PHASE_NUMBERS`): whether the scorepad would take `reading` as read (ten
+    dice read, none it asks to check for that phase), and whether the verdict and points
+    of the dice as read are `truth`'s (the true roll; None: none, never right)."""
     roll = reading.roll()
     if roll is None:  # no ten dice show these faces together: the players fix it first
-        return False, False
+        return (False,) * len(PHASES), (False,) * len(PHASES)
+    complete = len(reading.dice) == FULL_ROLL and not reading.unreadable
     doubted = [i for i, die in enumerate(reading.dice) if die.unsure]
-    to_check = dice_to_check(
-        roll, COLOUR_PHASE, unread=len(reading.unreadable),
-        value_doubts=[i for i in doubted if reading.dice[i].value_doubtful],
-        colour_doubts=[i for i in doubted if not reading.dice[i].value_doubtful])
-    shown_sure = len(reading.dice) == FULL_ROLL and not reading.unreadable and not to_check
-    return shown_sure, same_colour_phase_score(roll, truth)
+    values = [i for i in doubted if reading.dice[i].value_doubtful]
+    colours = [i for i in doubted if not reading.dice[i].value_doubtful]
+    sure = tuple(complete and not dice_to_check(roll, phase, value_doubts=values,
+                                                colour_doubts=colours,
+                                                unread=len(reading.unreadable))
+                 for phase in PHASES)
+    right = tuple(same_score(roll, truth, phase) for phase in PHASES)
+    return sure, right
 
 
-def same_colour_phase_score(read: Roll, truth: Roll | None) -> bool:
-    """Whether phase 8's verdict and points of the roll `read` are those of `truth` (None:
-    a die not found or read where none lies, never the same)."""
-    return truth is not None and _verdict(evaluate(read, COLOUR_PHASE)) == _verdict(
-        evaluate(truth, COLOUR_PHASE))
+def same_score(read: Roll, truth: Roll | None, phase: Phase) -> bool:
+    """Whether `phase`'s verdict and points of the roll `read` are those of `truth`."""
+    return truth is not None and _verdict(evaluate(read, phase)) == _verdict(
+        evaluate(truth, phase))
 
 
 def roll_of(dice: Iterable[Die]) -> Roll | None:

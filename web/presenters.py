@@ -102,25 +102,27 @@ def table_roll_dict(table_roll: TableRoll | None, phase_number: int | None,
     Dice the camera was unsure of (`unsure`) and faces the ten dice of `dice_set`
     cannot show together (`impossible`, `DiceSet.impossible`) are marked per die;
     while any is, scoring the roll needs the players' confirmation
-    (`needs_confirmation`). A die unsure of its colour alone needs no check where no
-    colour could change the phase's score (`TableRoll.to_check`): it is marked
-    `colour_doubt` (`colour_doubt_count`; `unsure_count` counts every die marked, either
-    way), and `colour_counts` says whether the phase counts colour at all (phase 8), so
-    the page can say why the score stands.
+    (`needs_confirmation`). An unsure die needs no check where no face it could truly
+    show changes the phase's score (`TableRoll.to_check`): it is marked `settled`
+    (`settled_count`), and `colour_doubt` too when only its colour was in doubt
+    (`colour_doubt_count`); `unsure_count` counts every die marked, either way, and
+    `colour_counts` says whether the phase counts colour at all (phase 8), so the page
+    can say why the score stands.
     """
     if table_roll is None:
         return None
     roll = table_roll.roll
     unsure = set(table_roll.unsure)
     to_check = set(table_roll.to_check(phase_number))
-    colour_doubt = set(table_roll.colour_doubts(phase_number))
+    settled = set(table_roll.unchecked(phase_number))
+    colour_doubt = settled - set(table_roll.value_doubts)
     impossible = set(dice_set.impossible(roll))
     dice = [{**die_dict(die), "unsure": index in unsure,
-             "colour_doubt": index in colour_doubt,
+             "colour_doubt": index in colour_doubt, "settled": index in settled,
              "unreadable": False, "impossible": index in impossible}
             for index, die in enumerate(roll.dice)]
     dice += [{**unreadable_die_dict(), "unsure": True, "colour_doubt": False,
-              "impossible": False}
+              "settled": False, "impossible": False}
              for _ in range(table_roll.unreadable)]
     verdict = None
     if phase_number is not None and roll.dice:
@@ -136,6 +138,7 @@ def table_roll_dict(table_roll: TableRoll | None, phase_number: int | None,
         "flags": list(table_roll.flags),
         "unsure_count": len(unsure),
         "colour_doubt_count": len(colour_doubt),
+        "settled_count": len(settled),
         "colour_counts": phase_number is None or get_phase(phase_number).is_colour_phase(),
         "unreadable_count": table_roll.unreadable,
         "impossible_count": len(impossible),

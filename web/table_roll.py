@@ -34,9 +34,9 @@ class TableRoll:
     `unsure` holds indices of dice the reader was not sure of (sorted, once
     each); `value_unsure` those of them whose value it was not sure of either, judged
     apart (None: not judged apart, all of them). A die unsure but of sure value is
-    doubted for its colour alone (red against orange): it needs no check where no colour
-    could change the phase's score (`to_check`). `flags` are the reading's flags, what the players
-    should know.
+    doubted for its colour alone (red against orange). A doubt needs no check where no
+    face the die could truly show changes the phase's score (`to_check`). `flags` are the
+    reading's flags, what the players should know.
     """
 
     roll: Roll
@@ -58,27 +58,33 @@ class TableRoll:
                    tuple(ReadingFlag(flag) for flag in flags), int(unreadable),
                    None if value_unsure is None else tuple(sorted(set(value_unsure))))
 
+    @property
+    def value_doubts(self) -> tuple[int, ...]:
+        """The unsure dice whose value is doubtful too (all of them, not judged apart)."""
+        if self.value_unsure is None:
+            return self.unsure
+        doubtful = set(self.value_unsure)
+        return tuple(i for i in self.unsure if i in doubtful)
+
     def to_check(self, phase: int | None) -> tuple[int, ...]:
         """The dice the players must check before scoring for `phase`
-        (`scorer.dice_to_check`): those whose value is doubtful, and those doubted for
-        their colour alone where a colour could change the score (in phase 8, "7 of all one
-        colour", or where no phase is known). Dice not judged apart are all value doubts."""
-        doubtful = set(self.unsure if self.value_unsure is None else self.value_unsure)
-        return dice_to_check(self.roll, phase,
-                             value_doubts=[i for i in self.unsure if i in doubtful],
-                             colour_doubts=[i for i in self.unsure if i not in doubtful],
+        (`scorer.dice_to_check`): the unsure dice whose true faces could change its score
+        (a die doubted for its colour alone only where the phase counts colour: phase 8,
+        "7 of all one colour"), and every unsure die where no phase is known."""
+        values = set(self.value_doubts)
+        return dice_to_check(self.roll, phase, value_doubts=sorted(values),
+                             colour_doubts=[i for i in self.unsure if i not in values],
                              unread=self.unreadable)
 
     def as_checked(self, phase: int | None) -> TableRoll:
         """This roll as the players scored it for `phase`: marked only where they were
-        asked to check (`to_check`), so a die doubted for its colour alone, taken unchecked
-        where its colour could not change the score, is no longer among the dice they
-        vouched for."""
+        asked to check (`to_check`), so a die taken unchecked because no face it could
+        show changes the score is no longer among the dice they vouched for."""
         return replace(self, unsure=self.to_check(phase), value_unsure=None)
 
-    def colour_doubts(self, phase: int | None) -> tuple[int, ...]:
-        """The unsure dice `phase` needs no check of: their value sure, and no colour they
-        could have changes its score."""
+    def unchecked(self, phase: int | None) -> tuple[int, ...]:
+        """The unsure dice `phase` needs no check of: no face they could truly show
+        changes its score."""
         checked = set(self.to_check(phase))
         return tuple(i for i in self.unsure if i not in checked)
 

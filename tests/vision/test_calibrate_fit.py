@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 from benchmark_modules import load_benchmark
 
+from scorer import get_phase
+
 calibrate = load_benchmark("calibrate")
 
 
@@ -395,7 +397,8 @@ def test_phase_8_checks_a_colour_doubt_only_where_a_colour_changes_its_score(fac
     assert both.value is not None
     marking = calibrate.value_marking(records, both, both.value)
     as_faces = calibrate.simulate(records, both)
-    colour_phase = calibrate.simulate_colour_phase(records, both, marking, both.value.roll_sure)
+    colour_phase = calibrate.simulate_pad(records, both, marking, both.value.roll_sure,
+                                          get_phase(8))
     torn = len(set(records.scene[records.confidence < 0.8])) / len(records.complete)
     assert as_faces["rolls_shown_sure"] <= 1 - torn  # every torn roll marked, and a few more
     if checked:  # every die's colour could change the score: the face's marks stand

@@ -97,30 +97,37 @@ def test_the_values_alone_are_scored_apart_from_the_colours():
     assert trust["dice_value_wrong_unmarked"] == pytest.approx(1 / 20)
 
 
-def test_phase_8_is_scored_as_the_scorepad_asks():
-    """A die doubted for its colour alone needs no check in phase 8 where no colour could
-    change the score (`scorer.dice_to_check`); a roll with nothing to check there whose
-    verdict or points are wrong is counted as sure but wrong."""
+def test_the_rolls_are_scored_as_the_scorepad_takes_them():
+    """A doubt needs no check where no face the die could show changes the phase's score
+    (`scorer.dice_to_check`); a roll with nothing to check whose verdict or points are
+    wrong is counted as taken wrong. Phase 8 counts colour, the others do not."""
     from dataclasses import replace
 
-    faces = "5R 6R 7R 8R 9R 10R 1R WB 2G 3O".split()  # seven reds: 46 points
+    faces = "5R 6R 7R 8R 9R 10R 1R WB 2G 3O".split()  # seven reds: 46 points in phase 8
     ten = [true_die(face, 60 * (i + 1)) for i, face in enumerate(faces)]
 
-    def reading(doubted: int | None, read_as: dict[int, str] | None = None) -> Reading:
+    def reading(doubted: int | None, read_as: dict[int, str] | None = None,
+                value: bool = False) -> Reading:
         dice = [replace(read_die((read_as or {}).get(i, face), 60 * (i + 1), i == doubted),
-                        value_unsure=False) for i, face in enumerate(faces)]
+                        value_unsure=value and i == doubted) for i, face in enumerate(faces)]
         return Reading(tuple(dice), (640, 480))
 
     wild_doubted = score_reading(1, ten, reading(7), 0.0)  # whatever its colour, 46
-    assert not wild_doubted.shown_sure and wild_doubted.colour_phase_shown_sure
-    assert not wild_doubted.colour_phase_sure_but_wrong()
-    red_doubted = score_reading(2, ten, reading(6), 0.0)  # the 1R as orange: no phase
-    assert not red_doubted.colour_phase_shown_sure
+    assert not wild_doubted.shown_sure and wild_doubted.pad_sure[7]
+    assert not wild_doubted.pad_sure_but_wrong(8)
+    red_doubted = score_reading(2, ten, reading(6), 0.0)  # the 1R as orange: no phase 8
+    assert not red_doubted.pad_sure[7] and all(red_doubted.pad_sure[:7])
     wild_wrong = score_reading(3, ten, reading(7, {7: "WR"}), 0.0)  # its colour never counts
-    assert wild_wrong.colour_phase_shown_sure and wild_wrong.colour_phase_score_right
+    assert wild_wrong.pad_sure[7] and wild_wrong.pad_right[7]
     two_wrong = score_reading(4, ten, reading(None, {8: "2R"}), 0.0)  # 47 points read, not 46
-    assert two_wrong.colour_phase_shown_sure and two_wrong.colour_phase_sure_but_wrong()
+    assert two_wrong.pad_sure[7] and two_wrong.pad_sure_but_wrong(8)
+    assert not two_wrong.pad_sure_but_wrong(4)  # a run of 7 from 4 to 10 either way
+    # The 5R's number in doubt: a run of 7 (phase 4) scores 5 less with it a Wild.
+    five_doubted = score_reading(5, ten, reading(0, value=True), 0.0)
+    assert not five_doubted.pad_sure[3] and five_doubted.pad_sure[0]  # no sets of 3 either way
     trust = PipelineScore((wild_doubted, red_doubted, wild_wrong, two_wrong)).trust
-    assert trust["rolls_colour_phase_shown_sure"] == 0.75
-    assert trust["rolls_colour_phase_sure_but_wrong"] == 0.25
+    assert trust["pad_phase_8_no_check"] == 0.75
+    assert trust["pad_phase_8_taken_wrong"] == 0.25
+    assert trust["pad_other_phases_no_check"] == 1.0
+    assert trust["pad_other_phases_taken_wrong"] == 0.0
     assert trust["rolls_shown_sure"] == 0.25

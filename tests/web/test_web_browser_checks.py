@@ -139,7 +139,7 @@ def test_a_die_in_doubt_of_its_colour_alone_is_marked_but_phase_1_scores_without
     assert doubted.count() == 1 and doubted.get_attribute("data-index") == "5"
     assert doubted.locator(".unsure-mark").inner_text() == "?"
     assert "unsure of its colour" in doubted.get_attribute("aria-label")
-    note = page.inner_text("[data-testid=colour-doubt-note]")
+    note = page.inner_text("[data-testid=settled-note]")
     assert "unsure of the colour of one die" in note and "Phase 1" in note
     assert page.locator("[data-testid=confirm-box]").is_hidden()
     take = page.locator("[data-testid=take-score]")
@@ -165,7 +165,7 @@ def test_in_phase_8_a_colour_doubt_that_cannot_change_the_score_is_explained(
 
     doubted = page.locator("[data-testid=dice] .die.colour-doubt")
     assert doubted.count() == 1 and doubted.get_attribute("data-index") == "0"
-    note = page.inner_text("[data-testid=colour-doubt-note]")
+    note = page.inner_text("[data-testid=settled-note]")
     assert "Whatever its colour, the roll makes Phase 8 for 56 points" in note
     assert page.locator("[data-testid=confirm-box]").is_hidden()
     take = page.locator("[data-testid=take-score]")

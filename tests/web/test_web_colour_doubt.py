@@ -1,7 +1,7 @@
 """A die doubted for its colour alone (red against orange, its number sure) needs no check
 where the phase does not count colour: nine phases of ten. Phase 8 ("7 of all one colour")
-waits for the players where a colour could change its score, and any die whose number is
-in doubt always waits."""
+waits for the players where a colour could change its score; a die whose number is in
+doubt waits wherever some face it could show would change the score."""
 
 from __future__ import annotations
 
@@ -59,6 +59,23 @@ def test_a_number_in_doubt_still_waits_and_the_refusal_names_only_that_die(camer
     assert client.post(f"/api/games/{game_id}/score", json={"player": "Ann"}).status_code == 200
 
 
+def test_a_number_in_doubt_that_no_face_could_change_needs_no_check(camera_app, watcher):
+    client = camera_app.test_client()
+    game_id = _camera_game(client)
+    # Phase 1 made for 31 (5R 5R 5B and 8O 8B WB): die 1, a low die, as any low face
+    # (1-4 or a Wild) leaves the same two sets and points.
+    roll = "1B WB 2R 1G 5R 8O 8B 5R 6B 5B"
+    state = _camera_roll(client, watcher, game_id, roll, unsure=(0,), value_doubt=(0,))
+    current = state["current"]
+    assert current["dice"][0]["unsure"] and current["dice"][0]["settled"]
+    assert not current["dice"][0]["colour_doubt"]
+    assert current["settled_count"] == 1 and current["colour_doubt_count"] == 0
+    assert current["needs_confirmation"] is False
+    scored = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
+    assert scored.status_code == 200
+    assert scored.json["scorepad"]["columns"][0]["phase_scores"][0] == 31
+
+
 def _phase_8_game(client) -> int:
     """A solitaire game on the camera whose player has made phases 1-7."""
     game_id = _camera_game(client, players=("Ann",))
@@ -102,14 +119,15 @@ def test_in_phase_8_a_colour_doubt_no_colour_could_change_needs_no_check(camera_
 def test_in_phase_8_a_number_in_doubt_brings_the_colour_doubts_back(camera_app, watcher):
     client = camera_app.test_client()
     game_id = _phase_8_game(client)
-    state = _camera_roll(client, watcher, game_id, MAKES[8][0], unsure=(3,),
+    # die 2 (4O) is the lowest of the seven orange dice: as a 1O, 53 points
+    state = _camera_roll(client, watcher, game_id, MAKES[8][0], unsure=(1,),
                          colour_doubt=(0,))
     assert state["current"]["needs_confirmation"] is True
     refused = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
     assert refused.status_code == 409
-    assert "unsure of dice 1 (WR), 4 (1G)" in refused.json["error"]
+    assert "unsure of dice 1 (WR), 2 (4O)" in refused.json["error"]
     # the number fixed, the Wild's colour can no longer change the score
-    fixed = client.post(f"/api/games/{game_id}/roll/dice/3", json={"die": "1G"}).json
+    fixed = client.post(f"/api/games/{game_id}/roll/dice/1", json={"die": "4O"}).json
     assert fixed["current"]["needs_confirmation"] is False
     assert fixed["current"]["colour_doubt_count"] == 1
 
@@ -131,15 +149,16 @@ def test_the_table_roll_keeps_its_value_doubts_and_loses_one_when_fixed():
     assert roll.value_unsure == (2, 7)
     # Die 7's value doubted on a face the camera is sure of: never more checks than phase 8.
     assert roll.to_check(phase=1) == (2,)
-    assert roll.colour_doubts(phase=1) == (5,)
-    assert roll.to_check(phase=8) == (2, 5)  # a number in doubt: the colours may matter
-    assert roll.colour_doubts(phase=8) == ()
+    assert roll.unchecked(phase=1) == (5,)
+    # Four red dice: whatever the two doubted dice show, no colour reaches seven.
+    assert roll.to_check(phase=8) == ()
+    assert roll.unchecked(phase=8) == (2, 5)
     assert roll.to_check(phase=None) == (2, 5)  # no phase known: every unsure die
     stored = roll.to_dict()
     assert stored["value_unsure"] == [2, 7] and TableRoll.from_dict(stored) == roll
     # As scored: marked where the players were asked to check (what the profile learns).
     assert roll.as_checked(phase=1).unsure == (2,)
-    assert roll.as_checked(phase=8).unsure == (2, 5)
+    assert roll.as_checked(phase=8).unsure == ()
     fixed = roll.with_die(2, Die.from_text("8G"))
     assert fixed.unsure == (5,) and fixed.value_unsure == (7,)
     assert fixed.to_check(phase=1) == ()
@@ -147,4 +166,4 @@ def test_the_table_roll_keeps_its_value_doubts_and_loses_one_when_fixed():
     del stored["value_unsure"]
     older = TableRoll.from_dict(stored)
     assert older.value_unsure is None and older.to_check(phase=1) == (2, 5)
-    assert older.colour_doubts(phase=1) == ()
+    assert older.unchecked(phase=1) == ()

@@ -117,8 +117,8 @@ function el(tag, attrs, ...children) {
 /* A die drawn in its colour AND labelled with its letter (for colour-blind players).
    A die the camera found but could not read has no face: it is drawn as "?". A die the
    camera was unsure of has a "?" mark; a face the ten dice cannot show with the others
-   a "!" mark (both must be checked before scoring, but a die doubted only for its colour
-   not where no colour could change the phase's score). */
+   a "!" mark (both must be checked before scoring, but not a doubt no face the die
+   could show would change the phase's score: its "?" is grey, "settled"). */
 function dieElement(die, extra) {
   const opts = extra || {};
   if (die.unreadable) {
@@ -133,11 +133,13 @@ function dieElement(die, extra) {
   if (opts.used) classes.push("used");
   if (opts.unused) classes.push("unused");
   if (die.unsure) classes.push("unsure");
+  if (die.settled) classes.push("settled");
   if (die.colour_doubt) classes.push("colour-doubt");
   if (die.impossible) classes.push("impossible");
   const label = `${die.value} ${die.colour_name}` +
     (opts.standsFor != null && die.wild ? `, wild for ${opts.standsFor}` : "") +
-    (die.colour_doubt ? ", unsure of its colour" : die.unsure ? ", unsure" : "") +
+    (die.colour_doubt ? ", unsure of its colour" :
+      die.settled ? ", unsure, but it cannot change the score" : die.unsure ? ", unsure" : "") +
     (die.impossible ? ", cannot show with the others" : "");
   return el(opts.button ? "button" : "span",
     { class: classes.join(" "), title: label, "aria-label": label, type: opts.button ? "button" : null,

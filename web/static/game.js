@@ -209,18 +209,22 @@
         ": tap the ? and say what it shows. The roll cannot be scored until then." }));
     }
     if (!current.full && !unreadable) notes.push(el("p", { class: "muted", text: `${current.dice.length} of 10 dice` }));
-    const colourDoubt = current.colour_doubt_count || 0;
-    if (colourDoubt && verdict) {
-      notes.push(el("p", { class: "muted", "data-testid": "colour-doubt-note", text:
-        `The ${current.source === "photo" ? "photo" : "camera"} was unsure of the colour of ` +
-        (colourDoubt === 1 ? "one die (marked ?)" : `${colourDoubt} dice (marked ?)`) +
-        `, not of ${colourDoubt === 1 ? "its number" : "their numbers"}. ` +
-        (current.colour_counts
-          ? `Whatever ${colourDoubt === 1 ? "its colour" : "their colours"}, the roll ` +
-            (verdict.made ? `makes Phase ${verdict.phase} for ${verdict.score} points`
-                          : `does not make Phase ${verdict.phase}`) + ", so the score stands"
-          : `Colour does not count in Phase ${verdict.phase}, so the score stands`) +
-        "; tap a die to correct it if you like." }));
+    const settled = current.settled_count || 0;
+    const colourOnly = settled > 0 && (current.colour_doubt_count || 0) === settled;
+    if (settled && verdict) {
+      const one = settled === 1;
+      const seen = current.source === "photo" ? "photo" : "camera";
+      const marked = one ? "one die (marked ?)" : `${settled} dice (marked ?)`;
+      const why = colourOnly && !current.colour_counts
+        ? `Colour does not count in Phase ${verdict.phase}, so the score stands`
+        : `Whatever ${colourOnly ? (one ? "its colour" : "their colours") : (one ? "it shows" : "they show")}, ` +
+          "the roll " + (verdict.made ? `makes Phase ${verdict.phase} for ${verdict.score} points`
+                                      : `does not make Phase ${verdict.phase}`) + ", so the score stands";
+      notes.push(el("p", { class: "muted", "data-testid": "settled-note", text:
+        `The ${seen} was unsure of ` +
+        (colourOnly ? `the colour of ${marked}, not of ${one ? "its number" : "their numbers"}. `
+                    : `${marked}. `) +
+        why + "; tap a die to correct it if you like." }));
     }
     if (verdict) {
       verdictBox.className = "verdict " + (verdict.made ? "made" : "not-made");
@@ -254,7 +258,7 @@
     if (key !== checkedRoll) $("confirm-dice").checked = false;
     if (!current || !current.needs_confirmation) { box.hidden = true; return true; }
     const parts = [];
-    const unsure = current.unsure_count - (current.colour_doubt_count || 0);
+    const unsure = current.unsure_count - (current.settled_count || 0);
     const impossible = current.impossible_count;
     if (unsure) parts.push(`the ${current.source === "photo" ? "photo" : "camera"} was unsure of ` +
       (unsure === 1 ? "one die (marked ?)" : `${unsure} dice (marked ?)`));
