@@ -190,22 +190,14 @@ class PipelineScore:
         scenes = [s for s in self.scenes if s.pad_sure]
         if not scenes:
             return {}
-
-        def share(phases: list[int], count) -> float:
-            return sum(_share(sum(count(s, p) for s in scenes), len(scenes))
-                       for p in phases) / len(phases)
-
-        def sure(scene: SceneScore, phase: int) -> bool:
-            return scene.pad_sure[PHASE_NUMBERS.index(phase)]
-
-        def wrong(scene: SceneScore, phase: int) -> bool:
-            return scene.pad_sure_but_wrong(phase)
-
-        others = [p for p in PHASE_NUMBERS if p != COLOUR_PHASE.number]
-        return {"pad_phase_8_no_check": share([COLOUR_PHASE.number], sure),
-                "pad_phase_8_taken_wrong": share([COLOUR_PHASE.number], wrong),
-                "pad_other_phases_no_check": share(others, sure),
-                "pad_other_phases_taken_wrong": share(others, wrong)}
+        sure = np.array([s.pad_sure for s in scenes], bool)  # (scenes, phases)
+        wrong = sure & ~np.array([s.pad_right for s in scenes], bool)
+        eight = PHASE_NUMBERS.index(COLOUR_PHASE.number)
+        others = [i for i in range(len(PHASE_NUMBERS)) if i != eight]
+        return {"pad_phase_8_no_check": float(sure[:, eight].mean()),
+                "pad_phase_8_taken_wrong": float(wrong[:, eight].mean()),
+                "pad_other_phases_no_check": float(sure[:, others].mean()),
+                "pad_other_phases_taken_wrong": float(wrong[:, others].mean())}
 
     @property
     def median_ms(self) -> float:

@@ -406,3 +406,42 @@ def test_phase_8_checks_a_colour_doubt_only_where_a_colour_changes_its_score(fac
                                 "rolls_sure_but_wrong": as_faces["rolls_sure_but_wrong"]}
     else:  # shown as sure, and right: red or orange, the roll misses phase 8 alike
         assert colour_phase == {"rolls_shown_sure": 1.0, "rolls_sure_but_wrong": 0.0}
+
+
+def test_a_roll_with_a_box_off_its_die_is_judged_by_its_true_roll_when_kept():
+    """A box on a leaning die's side face matches no true die: without the scene's true roll
+    the roll counts as taken wrong; with it, as right when its score is the true one's."""
+    rng = np.random.default_rng(19)
+    faces = "5R 6G 7B 8O 9R 10G 1B 2O 3R 4G"
+    records = _rolls_with_a_torn_red(rng, faces, 100)
+    calibration = calibrate.fit(records, 0.004, 0.8, "")
+    both = replace(calibration, value=calibrate.fit_values(records, calibration, 0.004))
+    assert both.value is not None
+    marking = calibrate.value_marking(records, both, both.value)
+    run_of_7 = get_phase(4)  # 4 to 10: made for 49 points whatever the torn red's colour
+    sure = calibrate.simulate_pad(records, both, marking, both.value.roll_sure, run_of_7)
+    assert sure == {"rolls_shown_sure": 1.0, "rolls_sure_but_wrong": 0.0}
+    truth = records.truth.copy()
+    truth[np.arange(10) * 10] = ""  # the first die of the first ten scenes: off its box
+    off = replace(records, truth=truth)
+    judged_apart = calibrate.simulate_pad(off, both, marking, both.value.roll_sure, run_of_7)
+    assert judged_apart == {"rolls_shown_sure": 1.0, "rolls_sure_but_wrong": 0.1}
+    kept = calibrate.simulate_pad(replace(off, true_roll=np.array([faces] * 100)), both,
+                                  marking, both.value.roll_sure, run_of_7)
+    assert kept == sure
+
+
+def test_the_records_keep_each_scenes_true_roll(monkeypatch, tmp_path):
+    from vision.read.pipeline import DiceReader
+    from vision.synth import render_scene
+    from vision.synth.seeds import HELD_OUT_SEED_BASE
+
+    scenes = [render_scene(HELD_OUT_SEED_BASE + n) for n in (1, 2)]
+    monkeypatch.setattr(calibrate, "drawn_scenes",
+                        lambda *_: iter([("held-out-light-upright", s) for s in scenes]))
+    records = calibrate.read_records(DiceReader(), HELD_OUT_SEED_BASE, 1)
+    expected = [" ".join(str(die.die) for die in scene.dice) for scene in scenes]
+    assert list(records.true_roll) == expected
+    records.save(tmp_path / "r.npz")
+    again = calibrate.Records.load(tmp_path / "r.npz")
+    assert list(calibrate.part(again, np.array([1])).true_roll) == expected[1:]
