@@ -359,25 +359,35 @@ def simulate_pad(records: Records, calibration: Calibration, marking: ValueMarki
     marked for its face and its value, or for its face alone, is checked only where some
     face it could show changes the score. Of all scenes, the rolls shown complete with
     nothing to check, and those of them whose verdict or points as read are not the true
-    roll's (records without the true rolls: a die read where no true die lies is wrong)."""
+    roll's (records without the true rolls: a die read where no true die lies is wrong);
+    of all read dice, those right (their face in phase 8, else their value) and not
+    asked for."""
     if records.read_as is None or records.truth is None:
         raise ValueError("these records keep no faces read and true: read them again")
     trust = with_value_threshold(calibration, roll_sure)
     flagged = scene_flagged(records)
-    sure = sure_wrong = 0
+    right = records.right if phase.is_colour_phase() else value_right(records)
+    sure = sure_wrong = right_unasked = 0
     for scene, dice in enumerate(dice_of_scenes(records)):
         read = roll_of(Die.from_text(face) for face in records.read_as[dice])
-        if not records.complete[scene] or read is None:
-            continue
         values = value_doubts(trust, marking, scene, dice, bool(flagged[scene]))
         colours = marking.face_marks[scene] & ~values
-        if dice_to_check(read, phase, value_doubts=np.flatnonzero(values).tolist(),
-                         colour_doubts=np.flatnonzero(colours).tolist()):
+        unread = 0 if records.found is None else max(0, int(records.found[scene]) - len(dice))
+        asked = np.zeros(len(dice), bool)
+        if read is None:  # faces no ten dice show together: every mark is looked at
+            asked = values | colours
+        else:
+            asked[list(dice_to_check(read, phase, value_doubts=np.flatnonzero(values).tolist(),
+                                     colour_doubts=np.flatnonzero(colours).tolist(),
+                                     unread=unread))] = True
+        right_unasked += int((right[dice] & ~asked).sum())
+        if not records.complete[scene] or read is None or asked.any():
             continue
         sure += 1
         sure_wrong += not same_score(read, true_roll(records, scene, dice), phase)
     scenes = len(records.complete)
-    return {"rolls_shown_sure": sure / scenes, "rolls_sure_but_wrong": sure_wrong / scenes}
+    return {"rolls_shown_sure": sure / scenes, "rolls_sure_but_wrong": sure_wrong / scenes,
+            "dice_right_not_asked": right_unasked / max(1, len(records.right))}
 
 
 def true_roll(records: Records, scene: int, dice: np.ndarray) -> Roll | None:
@@ -401,7 +411,10 @@ def simulate_pad_phases(records: Records, calibration: Calibration, marking: Val
             "other_phases_taken_wrong": float(np.mean([r["rolls_sure_but_wrong"]
                                                        for r in rest])),
             "worst_phase_taken_wrong": max([eight["rolls_sure_but_wrong"]]
-                                           + [r["rolls_sure_but_wrong"] for r in rest])}
+                                           + [r["rolls_sure_but_wrong"] for r in rest]),
+            "phase_8_dice_right_not_asked": eight["dice_right_not_asked"],
+            "other_phases_dice_right_not_asked": float(np.mean([r["dice_right_not_asked"]
+                                                                for r in rest]))}
 
 
 #: How far over the face probe's threshold (log-odds) a die marked for its face must lie

@@ -403,9 +403,11 @@ def test_phase_8_checks_a_colour_doubt_only_where_a_colour_changes_its_score(fac
     assert as_faces["rolls_shown_sure"] <= 1 - torn  # every torn roll marked, and a few more
     if checked:  # every die's colour could change the score: the face's marks stand
         assert colour_phase == {"rolls_shown_sure": as_faces["rolls_shown_sure"],
-                                "rolls_sure_but_wrong": as_faces["rolls_sure_but_wrong"]}
+                                "rolls_sure_but_wrong": as_faces["rolls_sure_but_wrong"],
+                                "dice_right_not_asked": as_faces["dice_right_unmarked"]}
     else:  # shown as sure, and right: red or orange, the roll misses phase 8 alike
-        assert colour_phase == {"rolls_shown_sure": 1.0, "rolls_sure_but_wrong": 0.0}
+        assert colour_phase == {"rolls_shown_sure": 1.0, "rolls_sure_but_wrong": 0.0,
+                                "dice_right_not_asked": records.right.mean()}
 
 
 def test_a_roll_with_a_box_off_its_die_is_judged_by_its_true_roll_when_kept():
@@ -420,15 +422,15 @@ def test_a_roll_with_a_box_off_its_die_is_judged_by_its_true_roll_when_kept():
     marking = calibrate.value_marking(records, both, both.value)
     run_of_7 = get_phase(4)  # 4 to 10: made for 49 points whatever the torn red's colour
     sure = calibrate.simulate_pad(records, both, marking, both.value.roll_sure, run_of_7)
-    assert sure == {"rolls_shown_sure": 1.0, "rolls_sure_but_wrong": 0.0}
+    assert (sure["rolls_shown_sure"], sure["rolls_sure_but_wrong"]) == (1.0, 0.0)
     truth = records.truth.copy()
     truth[np.arange(10) * 10] = ""  # the first die of the first ten scenes: off its box
     off = replace(records, truth=truth)
     judged_apart = calibrate.simulate_pad(off, both, marking, both.value.roll_sure, run_of_7)
-    assert judged_apart == {"rolls_shown_sure": 1.0, "rolls_sure_but_wrong": 0.1}
+    assert (judged_apart["rolls_shown_sure"], judged_apart["rolls_sure_but_wrong"]) == (1.0, 0.1)
     kept = calibrate.simulate_pad(replace(off, true_roll=np.array([faces] * 100)), both,
                                   marking, both.value.roll_sure, run_of_7)
-    assert kept == sure
+    assert (kept["rolls_shown_sure"], kept["rolls_sure_but_wrong"]) == (1.0, 0.0)
 
 
 def test_the_records_keep_each_scenes_true_roll(monkeypatch, tmp_path):
