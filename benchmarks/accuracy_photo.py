@@ -17,7 +17,9 @@ sensor noise, stored as a JPEG (quality 85 to 95) under a random EXIF orientatio
 Prints: every die found and nothing else, every die read right (faces as a
 multiset; unsure dice counted as read), the same with no die unsure or
 unreadable (what scores with no tap), per-die accuracy, photos shown as sure and
-those sure but wrong (of all photos), photos refused (no dice
+those sure but wrong (of all photos), the photos the scorepad takes with no tap (none of
+its dice asked for, `scorer.dice_to_check`) for phase 8 and the other nine (their mean)
+and those of them whose verdict or points are wrong, photos refused (no dice
 or more than ten), photos cropped to their tray, the median time to read, and the
 same broken down by angle, die size and blur.
 """
@@ -36,6 +38,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer import Die
+from vision.evaluation import COLOUR_PHASE, PHASE_NUMBERS, pad_readings, roll_of
 from vision.read.photo import PhotoReading, read_photo_file
 from vision.read.tops import longest_side
 from vision.synth import random_conditions, render_scene, views
@@ -143,6 +147,10 @@ def score(photo: Photo, reader: PhotoFiles | OneLook) -> dict:
     # A tray of fewer than ten dice is shown as sure when nothing in it is marked.
     sure = (reading.is_complete() if len(photo.truth) == 10
             else reading.unsure_count() == 0 and not reading.unreadable)
+    pad_sure, pad_right = pad_readings(
+        reading, roll_of(Die.from_text(face) for face in photo.truth), len(photo.truth))
+    eight = PHASE_NUMBERS.index(COLOUR_PHASE.number)
+    others = [i for i in range(len(PHASE_NUMBERS)) if i != eight]
     return {
         "seed": photo.seed, "angle": round(photo.angle, 1), "die_share": round(photo.die_share, 4),
         "blur": round(photo.blur, 2), "aspect": photo.aspect, "orientation": photo.orientation,
@@ -152,6 +160,11 @@ def score(photo: Photo, reader: PhotoFiles | OneLook) -> dict:
         "all_sure": sure and read == photo.truth,
         "shown_sure": sure,
         "sure_but_wrong": sure and read != photo.truth,
+        "pad_8_no_check": pad_sure[eight],
+        "pad_8_taken_wrong": pad_sure[eight] and not pad_right[eight],
+        "pad_others_no_check": sum(pad_sure[i] for i in others) / len(others),
+        "pad_others_taken_wrong": sum(pad_sure[i] and not pad_right[i]
+                                      for i in others) / len(others),
         "refused": found == 0 or found > 10,
         "ms": round(seconds * 1000, 1), "looks": result.looks, "flags": list(reading.flags),
         "tray": result.tray_crop is not None,
@@ -169,6 +182,9 @@ def summary(rows: list[dict]) -> dict:
         "per_die": sum(row["read_right"] for row in rows) / max(dice, 1),
         "shown_sure": sum(row["shown_sure"] for row in rows) / len(rows),
         "sure_but_wrong": sum(row["sure_but_wrong"] for row in rows) / len(rows),
+        **{key: sum(row[key] for row in rows) / len(rows)
+           for key in ("pad_8_no_check", "pad_8_taken_wrong", "pad_others_no_check",
+                       "pad_others_taken_wrong")},
         "refused": sum(row["refused"] for row in rows),
         "cropped_to_tray": sum(row["tray"] for row in rows),
         "median_ms": statistics.median(row["ms"] for row in rows),
@@ -183,6 +199,8 @@ def _line(title: str, rows: list[dict]) -> str:
             f"  right {s['all_right']:7.2%}  right+sure {s['all_right_and_sure']:7.2%}"
             f"  per die {s['per_die']:8.3%}"
             f"  sure {s['shown_sure']:7.2%} (wrong {s['sure_but_wrong']:6.2%})"
+            f"  no tap: phase 8 {s['pad_8_no_check']:7.2%} (wrong {s['pad_8_taken_wrong']:6.2%}),"
+            f" others {s['pad_others_no_check']:7.2%} (wrong {s['pad_others_taken_wrong']:6.2%})"
             f"  refused {s['refused']:>2}  tray {s['cropped_to_tray']:>3}"
             f"  {s['median_ms']:6.1f} ms")
 

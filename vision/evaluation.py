@@ -314,15 +314,16 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
     )
 
 
-def pad_readings(reading: Reading, truth: Roll | None
+def pad_readings(reading: Reading, truth: Roll | None, dice: int = FULL_ROLL
                  ) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
-    """Per phase (`PHASE_NUMBERS`): whether the scorepad would take `reading` as read (ten
-    dice read, none it asks to check for that phase), and whether the verdict and points
-    of the dice as read are `truth`'s (the true roll; None: none, never right)."""
+    """Per phase (`PHASE_NUMBERS`): whether the scorepad would take `reading` as read
+    (`dice` dice read, none unreadable, none it asks to check for that phase), and
+    whether the verdict and points of the dice as read are `truth`'s (the true roll;
+    None: none, never right)."""
     roll = reading.roll()
     if roll is None:  # no ten dice show these faces together: the players fix it first
         return (False,) * len(PHASES), (False,) * len(PHASES)
-    complete = len(reading.dice) == FULL_ROLL and not reading.unreadable
+    complete = len(reading.dice) == dice and not reading.unreadable
     doubted = [i for i, die in enumerate(reading.dice) if die.unsure]
     values = [i for i in doubted if reading.dice[i].value_doubtful]
     colours = [i for i in doubted if not reading.dice[i].value_doubtful]
