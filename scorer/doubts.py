@@ -17,7 +17,15 @@ from collections.abc import Iterable
 from functools import lru_cache
 from itertools import product
 
-from scorer.dice import COLOUR_LETTERS, HIGH_VALUES, LOW_VALUES, Die, InvalidRollError, Roll
+from scorer.dice import (
+    COLOUR_LETTERS,
+    FULL_ROLL,
+    HIGH_VALUES,
+    LOW_VALUES,
+    Die,
+    InvalidRollError,
+    Roll,
+)
 from scorer.phases import Phase, get_phase
 from scorer.solver import evaluate
 
@@ -89,15 +97,16 @@ def dice_to_check(roll: Roll, phase: int | Phase | None, *, value_doubts: Iterab
     `value_doubts` are dice doubted for their value, `colour_doubts` those doubted for
     their colour alone, `unread` the dice found but not read (not in `roll`). Where no
     phase is known every doubt is checked, so nothing is let through on a guess; so it is
-    while a die found is not read, whose face could change what the others do (once it is
-    read, the doubts are weighed again). Otherwise the doubts `phase`'s score can tell
+    while a die found is not read, or fewer than ten dice are read, since the face of a
+    die not read could change what the doubted ones do (once it is read, the doubts are
+    weighed again). Otherwise the doubts `phase`'s score can tell
     apart (a colour doubt only where the phase counts colour) are checked, all of them,
     where their true faces could change the score (`doubts_can_change`), and none where
     they could not.
     """
     values = set(value_doubts)
     colours = set(colour_doubts) - values
-    if phase is None or unread:
+    if phase is None or unread or len(roll.dice) < FULL_ROLL:
         return tuple(sorted(values | colours))
     phase = get_phase(phase)
     counted = values | colours if phase.is_colour_phase() else values

@@ -80,6 +80,12 @@ def test_too_many_ways_are_all_checked() -> None:
         doubted)
 
 
+def test_with_fewer_than_ten_dice_read_every_doubt_is_checked() -> None:
+    nine = Roll(SEVEN_REDS.dice[:9])  # the 3O not found: its face is open
+    assert not doubts_can_change(nine, 8, value_doubts=(), colour_doubts=[7])
+    assert dice_to_check(nine, 8, value_doubts=(), colour_doubts=[7]) == (7,)
+
+
 def test_a_die_outside_the_roll_is_refused() -> None:
     with pytest.raises(IndexError, match="outside a roll of 10 dice"):
         doubts_can_change(SEVEN_REDS, 8, value_doubts=[10])
