@@ -70,8 +70,9 @@ class ReadDie:
     """The share of dice read like this one whose value is right (`vision.read.trust`);
     None where the calibration has no value maps."""
     value_unsure: bool | None = None
-    """The value is doubtful too: to be checked for a phase that does not count colour, as
-    `unsure` is for phase 8. Judged by the calibration's value maps
+    """The value is doubtful too: what a phase that does not count colour may need checked,
+    as `unsure` is for phase 8 (the scorepad asks only where some face the die could show
+    changes the score: `scorer.dice_to_check`). Judged by the calibration's value maps
     (`vision.read.trust.ValueTrust`) among the dice marked `unsure`: a die unsure of its
     colour alone keeps a sure value. None where the reader did not judge the value apart:
     then it is as doubtful as the face."""

@@ -549,10 +549,9 @@ def _check_confirmed(sent: Roll | None, table_roll: TableRoll | None,
                      dice_set: DiceSet, phase: int | None = None) -> None:
     """Scoring a roll with dice to check waits for the players' word that they checked them.
 
-    Dice to check: those the camera was unsure of (of the roll on the table; a die doubted
-    for its colour alone only where a colour could change `phase`'s score,
-    `TableRoll.to_check`),
-    and faces the ten dice (of `dice_set`) cannot show together
+    Dice to check: those the camera was unsure of whose true face could change `phase`'s
+    score (of the roll on the table, `TableRoll.to_check`), and faces the ten dice (of
+    `dice_set`) cannot show together
     (of whichever roll is scored, `sent` or the table's). The players confirm by
     correcting the dice (each corrected die is sure; a fixed face makes the roll possible
     again) or by sending `"confirmed": true`.
