@@ -4,6 +4,8 @@ codes, and the scorepad's own conveniences."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from flask import Flask
 from scorepad_helpers import MAKES, NEVER, reading_of
@@ -138,6 +140,29 @@ def test_end_turn_without_a_score_asks_first_when_the_phase_is_made(app, page):
     page.wait_for_function("document.getElementById('game').dataset.version === '3'")
     assert len(asked) == 1 and "makes Phase 1 for 34 points" in asked[0]
     assert "End Bob's turn without a score" in asked[0]
+
+
+def test_a_late_reply_does_not_take_back_a_roll_put_on_the_table_meanwhile(app, page):
+    """The reply to ending a turn lands after the next roll reached the page by the live
+    stream: the page keeps the newer roll (the stream brings every change)."""
+    client = app.test_client()
+    game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
+    page.goto(f"{page.base_url}/games/{game_id}")
+    page.wait_for_function("document.getElementById('game').dataset.live === 'yes'")
+    client.post(f"/api/games/{game_id}/roll", json={"roll": NEVER})
+    page.wait_for_function(f"document.getElementById('game').dataset.roll === '{NEVER}'")
+
+    def late_reply(route) -> None:
+        reply = route.fetch()  # the turn ends on the server, and the stream says so
+        client.post(f"/api/games/{game_id}/roll", json={"roll": MAKES[1][0]})
+        time.sleep(0.5)  # the page takes both states from the stream meanwhile
+        route.fulfill(response=reply)
+
+    page.route(f"**/api/games/{game_id}/fail", late_reply)
+    page.locator("[data-testid=fail-turn]").click()
+    page.wait_for_function("document.getElementById('game').dataset.busy === 'no'")
+    assert page.evaluate("document.getElementById('game').dataset.roll") == MAKES[1][0]
+    assert page.evaluate("document.getElementById('game').dataset.version") == "2"
 
 
 def test_end_game_banner_after_the_first_finish_names_who_plays_on_and_who_is_out(app, page):

@@ -363,13 +363,17 @@
     status.classList.toggle("error", Boolean(message));
   }
 
+  /* The reply's state is taken only if no state came from the live stream meanwhile: the
+     server sends every change down the stream, this one's too, so a reply that lands after
+     a newer state (a roll put on the table just after this action) must not undo it. */
   async function send(method, url, body) {
     if (busy) return null;
     setBusy(true);
     $("undone").hidden = true;
+    const seen = streamStates;
     try {
       const result = await api(method, url, body);
-      if (result.ok) { showError(""); adopt(result.data); }
+      if (result.ok) { showError(""); if (streamStates === seen) adopt(result.data); }
       else showError(result.data.error || "refused", result.status);
       return result;
     } finally { setBusy(false); }
