@@ -363,9 +363,6 @@
     status.classList.toggle("error", Boolean(message));
   }
 
-  /* The reply's state is taken only if no state came from the live stream meanwhile: the
-     server sends every change down the stream, this one's too, so a reply that lands after
-     a newer state (a roll put on the table just after this action) must not undo it. */
   async function send(method, url, body) {
     if (busy) return null;
     setBusy(true);
@@ -373,7 +370,7 @@
     const seen = streamStates;
     try {
       const result = await api(method, url, body);
-      if (result.ok) { showError(""); if (streamStates === seen) adopt(result.data); }
+      if (result.ok) { showError(""); adoptReply(result.data, seen); }
       else showError(result.data.error || "refused", result.status);
       return result;
     } finally { setBusy(false); }
@@ -383,6 +380,14 @@
 
   function adopt(next) {
     if (next && typeof next.version === "number") { state = next; draw(); }
+  }
+
+  /* A reply's state, taken only if no state came from the live stream since the request
+     went (`seen`, the stream's count then): the server sends every change down the
+     stream, the request's own too, so a reply that lands after a newer state (a roll put
+     on the table just after this action) must not take it back. */
+  function adoptReply(next, seen) {
+    if (streamStates === seen) adopt(next);
   }
 
   /* version and roll_id, as this phone shows them, go with every change: the server
@@ -417,7 +422,7 @@
     const seen = streamStates;
     const fresh = await api("GET", base);
     /* a state from the stream meanwhile (a camera roll, say) is newer than this reply */
-    if (fresh.ok && streamStates === seen) adopt(fresh.data);
+    if (fresh.ok) adoptReply(fresh.data, seen);
   });
   if ($("demo-roll")) $("demo-roll").addEventListener("click", async () => {
     if (!state.camera) {  /* the demo dice roll for the game the camera feeds: this one */
@@ -439,6 +444,7 @@
     $("photo-status").textContent = "Reading the photo…";
     const form = new FormData();
     form.append("photo", file, file.name || "photo.jpg");
+    const seen = streamStates;
     try {
       const result = await apiForm(base + "/photo", form);
       const photo = result.data.photo;
@@ -451,7 +457,7 @@
       if (result.ok) {
         showError("");
         $("photo-status").textContent = "";
-        adopt(result.data);
+        adoptReply(result.data, seen);
       } else {
         $("photo-status").textContent = result.data.error || "the photo could not be read";
         showError("", result.status);  /* said once, under the photo; offline still noticed */
@@ -635,9 +641,10 @@
   });
   $("turn-confirm").addEventListener("click", async () => {
     if (turnIndex === null || !preview) return;
+    const seen = streamStates;
     const result = await api("POST", `${base}/correct`, { ...correction(), version: preview.version, roll_id: state.roll_id });
     if (!result.ok) { forgetPreview(); $("turn-error").textContent = result.data.error || "refused"; return; }
-    adopt(result.data);
+    adoptReply(result.data, seen);
     turnDialog.close();
   });
 
