@@ -163,7 +163,9 @@
         $("hand-error").textContent = "";
         $("conn").textContent = "";
         editing = null;
-        state = result.data;
+        /* every change to a card game is a new version, and the stream brings each: a
+           reply that lands after a newer one (another phone's hand) must not take it back */
+        if (result.data.version >= state.version) state = result.data;
         draw(true);
       } else {
         if (result.status === 0) setOnline(false);
