@@ -174,11 +174,12 @@ def test_the_dice_to_check_are_doubts_and_those_let_through_cannot_change_the_sc
     if phase is None or unread:
         assert checked == set(value_doubts) | set(colour_doubts)
         return
-    if set(value_doubts) - checked:  # let through: no face of the value doubts matters
-        assert not checked
+    counts_colour = get_phase(phase).is_colour_phase()
+    # The doubts the phase counts (colour doubts only where it counts colour) are asked
+    # for all together or not at all.
+    counted = sorted(set(value_doubts) | (set(colour_doubts) if counts_colour else set()))
+    assert checked in (set(), set(counted))
+    if counted and not checked:  # whatever they truly show, the score stays as read
         faces = [ALL_FACES if i in value_doubts else
-                 [replace(roll.dice[i], colour=c) for c in COLOUR_LETTERS]
-                 for i in sorted(set(value_doubts) | set(colour_doubts))]
-        doubted = sorted(set(value_doubts) | set(colour_doubts))
-        if get_phase(phase).is_colour_phase() or not colour_doubts:
-            assert other_outcomes(roll, phase, doubted, faces) == {outcome(roll, phase)}
+                 [replace(roll.dice[i], colour=c) for c in COLOUR_LETTERS] for i in counted]
+        assert other_outcomes(roll, phase, counted, faces) == {outcome(roll, phase)}
