@@ -35,7 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -355,39 +355,53 @@ def value_doubts(trust: Calibration, marking: ValueMarking, scene: int, dice: np
 
 def simulate_pad(records: Records, calibration: Calibration, marking: ValueMarking,
                  roll_sure: float, phase: Phase) -> dict[str, float]:
-    """The rolls as the scorepad takes them for `phase` (`scorer.dice_to_check`): a die
-    marked for its face and its value, or for its face alone, is checked only where some
-    face it could show changes the score. Of all scenes, the rolls shown complete with
-    nothing to check, and those of them whose verdict or points as read are not the true
-    roll's (records without the true rolls: a die read where no true die lies is wrong);
-    of all read dice, those right (their face in phase 8, else their value) and not
-    asked for."""
+    """The rolls as the scorepad takes them for `phase` (`pad_figures`)."""
+    return pad_figures(records, calibration, marking, roll_sure, [phase])[phase.number]
+
+
+def pad_figures(records: Records, calibration: Calibration, marking: ValueMarking,
+                roll_sure: float, phases: Sequence[Phase]) -> dict[int, dict[str, float]]:
+    """The rolls as the scorepad takes them, for each of `phases` by its number
+    (`scorer.dice_to_check`): a die marked for its face and its value, or for its face
+    alone, is checked only where some face it could show changes the score. Of all scenes,
+    the rolls shown complete with nothing to check, and those of them whose verdict or
+    points as read are not the true roll's (records without the true rolls: a die read
+    where no true die lies is wrong); of all read dice, those right (their face in phase 8,
+    else their value) and not asked for. Each scene's marks and rolls are found once, for
+    every phase."""
     if records.read_as is None or records.truth is None:
         raise ValueError("these records keep no faces read and true: read them again")
     trust = with_value_threshold(calibration, roll_sure)
     flagged = scene_flagged(records)
-    right = records.right if phase.is_colour_phase() else value_right(records)
-    sure = sure_wrong = right_unasked = 0
+    rights = {False: value_right(records), True: records.right}
+    counts = {phase.number: [0, 0, 0] for phase in phases}  # sure, sure but wrong, dice
     for scene, dice in enumerate(dice_of_scenes(records)):
         read = roll_of(Die.from_text(face) for face in records.read_as[dice])
         values = value_doubts(trust, marking, scene, dice, bool(flagged[scene]))
         colours = marking.face_marks[scene] & ~values
         unread = 0 if records.found is None else max(0, int(records.found[scene]) - len(dice))
-        asked = np.zeros(len(dice), bool)
-        if read is None:  # faces no ten dice show together: every mark is looked at
-            asked = values | colours
-        else:
-            asked[list(dice_to_check(read, phase, value_doubts=np.flatnonzero(values).tolist(),
-                                     colour_doubts=np.flatnonzero(colours).tolist(),
-                                     unread=unread))] = True
-        right_unasked += int((right[dice] & ~asked).sum())
-        if not records.complete[scene] or read is None or asked.any():
-            continue
-        sure += 1
-        sure_wrong += not same_score(read, true_roll(records, scene, dice), phase)
-    scenes = len(records.complete)
-    return {"rolls_shown_sure": sure / scenes, "rolls_sure_but_wrong": sure_wrong / scenes,
-            "dice_right_not_asked": right_unasked / max(1, len(records.right))}
+        truth: Roll | None = None
+        for phase in phases:
+            asked = np.zeros(len(dice), bool)
+            if read is None:  # faces no ten dice show together: every mark is looked at
+                asked = values | colours
+            else:
+                asked[list(dice_to_check(read, phase,
+                                         value_doubts=np.flatnonzero(values).tolist(),
+                                         colour_doubts=np.flatnonzero(colours).tolist(),
+                                         unread=unread))] = True
+            count = counts[phase.number]
+            count[2] += int((rights[phase.is_colour_phase()][dice] & ~asked).sum())
+            if not records.complete[scene] or read is None or asked.any():
+                continue
+            if truth is None:
+                truth = true_roll(records, scene, dice)
+            count[0] += 1
+            count[1] += not same_score(read, truth, phase)
+    scenes, read_dice = len(records.complete), max(1, len(records.right))
+    return {number: {"rolls_shown_sure": sure / scenes, "rolls_sure_but_wrong": wrong / scenes,
+                     "dice_right_not_asked": unasked / read_dice}
+            for number, (sure, wrong, unasked) in counts.items()}
 
 
 def true_roll(records: Records, scene: int, dice: np.ndarray) -> Roll | None:
@@ -401,10 +415,10 @@ def true_roll(records: Records, scene: int, dice: np.ndarray) -> Roll | None:
 
 def simulate_pad_phases(records: Records, calibration: Calibration, marking: ValueMarking,
                         roll_sure: float) -> dict[str, float]:
-    """`simulate_pad` for phase 8 and for the mean of the other nine phases."""
-    others = [phase for phase in PHASES if phase != COLOUR_PHASE]
-    eight = simulate_pad(records, calibration, marking, roll_sure, COLOUR_PHASE)
-    rest = [simulate_pad(records, calibration, marking, roll_sure, phase) for phase in others]
+    """`pad_figures` for phase 8 and for the mean of the other nine phases."""
+    figures = pad_figures(records, calibration, marking, roll_sure, PHASES)
+    eight = figures.pop(COLOUR_PHASE.number)
+    rest = list(figures.values())
     return {"phase_8_no_check": eight["rolls_shown_sure"],
             "phase_8_taken_wrong": eight["rolls_sure_but_wrong"],
             "other_phases_no_check": float(np.mean([r["rolls_shown_sure"] for r in rest])),
