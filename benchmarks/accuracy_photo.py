@@ -39,7 +39,7 @@ import cv2
 import numpy as np
 
 from scorer import Die
-from vision.evaluation import COLOUR_PHASE, PHASE_NUMBERS, pad_readings, roll_of
+from vision.evaluation import pad_readings, pad_shares, roll_of
 from vision.read.photo import PhotoReading, read_photo_file
 from vision.read.tops import longest_side
 from vision.synth import random_conditions, render_scene, views
@@ -149,8 +149,6 @@ def score(photo: Photo, reader: PhotoFiles | OneLook) -> dict:
             else reading.unsure_count() == 0 and not reading.unreadable)
     pad_sure, pad_right = pad_readings(
         reading, roll_of(Die.from_text(face) for face in photo.truth), len(photo.truth))
-    eight = PHASE_NUMBERS.index(COLOUR_PHASE.number)
-    others = [i for i in range(len(PHASE_NUMBERS)) if i != eight]
     return {
         "seed": photo.seed, "angle": round(photo.angle, 1), "die_share": round(photo.die_share, 4),
         "blur": round(photo.blur, 2), "aspect": photo.aspect, "orientation": photo.orientation,
@@ -160,11 +158,7 @@ def score(photo: Photo, reader: PhotoFiles | OneLook) -> dict:
         "all_sure": sure and read == photo.truth,
         "shown_sure": sure,
         "sure_but_wrong": sure and read != photo.truth,
-        "pad_8_no_check": pad_sure[eight],
-        "pad_8_taken_wrong": pad_sure[eight] and not pad_right[eight],
-        "pad_others_no_check": sum(pad_sure[i] for i in others) / len(others),
-        "pad_others_taken_wrong": sum(pad_sure[i] and not pad_right[i]
-                                      for i in others) / len(others),
+        **pad_shares([pad_sure], [pad_right]),
         "refused": found == 0 or found > 10,
         "ms": round(seconds * 1000, 1), "looks": result.looks, "flags": list(reading.flags),
         "tray": result.tray_crop is not None,
@@ -183,8 +177,8 @@ def summary(rows: list[dict]) -> dict:
         "shown_sure": sum(row["shown_sure"] for row in rows) / len(rows),
         "sure_but_wrong": sum(row["sure_but_wrong"] for row in rows) / len(rows),
         **{key: sum(row[key] for row in rows) / len(rows)
-           for key in ("pad_8_no_check", "pad_8_taken_wrong", "pad_others_no_check",
-                       "pad_others_taken_wrong")},
+           for key in ("pad_phase_8_no_check", "pad_phase_8_taken_wrong",
+                       "pad_other_phases_no_check", "pad_other_phases_taken_wrong")},
         "refused": sum(row["refused"] for row in rows),
         "cropped_to_tray": sum(row["tray"] for row in rows),
         "median_ms": statistics.median(row["ms"] for row in rows),
@@ -199,8 +193,10 @@ def _line(title: str, rows: list[dict]) -> str:
             f"  right {s['all_right']:7.2%}  right+sure {s['all_right_and_sure']:7.2%}"
             f"  per die {s['per_die']:8.3%}"
             f"  sure {s['shown_sure']:7.2%} (wrong {s['sure_but_wrong']:6.2%})"
-            f"  no tap: phase 8 {s['pad_8_no_check']:7.2%} (wrong {s['pad_8_taken_wrong']:6.2%}),"
-            f" others {s['pad_others_no_check']:7.2%} (wrong {s['pad_others_taken_wrong']:6.2%})"
+            f"  no tap: phase 8 {s['pad_phase_8_no_check']:7.2%}"
+            f" (wrong {s['pad_phase_8_taken_wrong']:6.2%}),"
+            f" others {s['pad_other_phases_no_check']:7.2%}"
+            f" (wrong {s['pad_other_phases_taken_wrong']:6.2%})"
             f"  refused {s['refused']:>2}  tray {s['cropped_to_tray']:>3}"
             f"  {s['median_ms']:6.1f} ms")
 

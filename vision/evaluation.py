@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -185,19 +185,11 @@ class PipelineScore:
         }
 
     def _pad_figures(self) -> dict[str, float]:
-        """The rolls the scorepad takes without a check, and those taken wrong, for phase 8
-        and the mean of the other nine (of all rolls; no figure without per-phase scores)."""
+        """`pad_shares` of the scenes scored per phase (none: no figure)."""
         scenes = [s for s in self.scenes if s.pad_sure]
         if not scenes:
             return {}
-        sure = np.array([s.pad_sure for s in scenes], bool)  # (scenes, phases)
-        wrong = sure & ~np.array([s.pad_right for s in scenes], bool)
-        eight = PHASE_NUMBERS.index(COLOUR_PHASE.number)
-        others = [i for i in range(len(PHASE_NUMBERS)) if i != eight]
-        return {"pad_phase_8_no_check": float(sure[:, eight].mean()),
-                "pad_phase_8_taken_wrong": float(wrong[:, eight].mean()),
-                "pad_other_phases_no_check": float(sure[:, others].mean()),
-                "pad_other_phases_taken_wrong": float(wrong[:, others].mean())}
+        return pad_shares([s.pad_sure for s in scenes], [s.pad_right for s in scenes])
 
     @property
     def median_ms(self) -> float:
@@ -232,6 +224,20 @@ class PipelineScore:
             "trust": {k: round(v, 5) for k, v in self.trust.items()},
             "failed_seeds": [s.seed for s in self.failures()],
         }
+
+
+def pad_shares(pad_sure: Sequence[Sequence[bool]], pad_right: Sequence[Sequence[bool]]
+               ) -> dict[str, float]:
+    """Of rolls scored per phase (`pad_readings`, one row each): those the scorepad takes
+    without a check, and those taken wrong, for phase 8 and the mean of the other nine."""
+    sure = np.array(pad_sure, bool)  # (rolls, phases)
+    wrong = sure & ~np.array(pad_right, bool)
+    eight = PHASE_NUMBERS.index(COLOUR_PHASE.number)
+    others = [i for i in range(len(PHASE_NUMBERS)) if i != eight]
+    return {"pad_phase_8_no_check": float(sure[:, eight].mean()),
+            "pad_phase_8_taken_wrong": float(wrong[:, eight].mean()),
+            "pad_other_phases_no_check": float(sure[:, others].mean()),
+            "pad_other_phases_taken_wrong": float(wrong[:, others].mean())}
 
 
 def _share(part: int, whole: int) -> float:
