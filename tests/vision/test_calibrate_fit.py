@@ -181,7 +181,7 @@ def _colour_torn_records(rng: np.random.Generator, scenes: int):
     """Steep and upright scenes of ten dice; in a tenth of them one die's colour is torn
     between two inks (its posterior low, the value's sure), and read wrong half the time;
     in a hundredth a die's value is read wrong, and doubted."""
-    scene, confidence, value_confidence, right, read_as, truth, names = ([] for _ in range(7))
+    scene, confidence, value_confidence, read_as, truth, names = ([] for _ in range(6))
     for key in ("held-out-light-upright", "held-out-light-steep"):
         for _ in range(scenes):
             index = len(names)
@@ -199,14 +199,9 @@ def _colour_torn_records(rng: np.random.Generator, scenes: int):
                     value = posterior
                 confidence.append(posterior)
                 value_confidence.append(value)
-                right.append(read == true)
                 read_as.append(read)
                 truth.append(true)
-    count = len(scene)
-    return calibrate.Records(
-        np.array(scene), np.array(confidence), np.ones(count), np.array(right, bool),
-        np.ones(len(names), bool), np.array(names), read_as=np.array(read_as),
-        truth=np.array(truth), value_confidence=np.array(value_confidence))
+    return _read_records(scene, confidence, value_confidence, read_as, truth, names)
 
 
 def test_the_values_are_fitted_apart_and_a_colour_torn_roll_keeps_sure_values():
@@ -363,7 +358,7 @@ def _rolls_with_a_torn_red(rng: np.random.Generator, faces: str, scenes: int):
     the first die is torn between red and orange (its posterior low, its value sure) and
     read orange half the time."""
     true_faces = faces.split()
-    scene, confidence, value_confidence, right, read_as, truth = ([] for _ in range(6))
+    scene, confidence, value_confidence, read_as, truth = ([] for _ in range(5))
     for index in range(scenes):
         torn = rng.random() < 0.1
         for die, true in enumerate(true_faces):
@@ -374,14 +369,19 @@ def _rolls_with_a_torn_red(rng: np.random.Generator, faces: str, scenes: int):
             scene.append(index)
             confidence.append(posterior)
             value_confidence.append(0.9999)
-            right.append(read == true)
             read_as.append(read)
             truth.append(true)
-    count = len(scene)
+    return _read_records(scene, confidence, value_confidence, read_as, truth,
+                         ["held-out-light-upright"] * scenes)
+
+
+def _read_records(scene, confidence, value_confidence, read_as, truth, slices):
+    """Records of the dice read as listed (each right where read as its true face), every
+    scene of `slices` shown complete."""
+    read_as, truth = np.array(read_as), np.array(truth)
     return calibrate.Records(
-        np.array(scene), np.array(confidence), np.ones(count), np.array(right, bool),
-        np.ones(scenes, bool), np.array(["held-out-light-upright"] * scenes),
-        read_as=np.array(read_as), truth=np.array(truth),
+        np.array(scene), np.array(confidence), np.ones(len(scene)), read_as == truth,
+        np.ones(len(slices), bool), np.array(slices), read_as=read_as, truth=truth,
         value_confidence=np.array(value_confidence))
 
 

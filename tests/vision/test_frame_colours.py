@@ -62,6 +62,15 @@ def sure(colour: int, strength: float = 0.97) -> np.ndarray:
     return row
 
 
+def rows_of(pair, inks, colour_probs):
+    """The rows of `pair` for dice printed in `inks` on white, read with `colour_probs`."""
+    crops = np.stack([printed(ink) for ink in inks])
+    probs = np.stack(colour_probs)
+    chroma = ink_chroma(crops)
+    return pair_rows(pair, chroma, probs, crop_lightness(crops),
+                     frame_ink_evidence(chroma, probs))
+
+
 def test_the_warm_pair_is_the_palettes_red_then_orange_and_the_cool_pair_green_then_blue():
     assert warm_pair() == WARM == (RED, ORANGE)
     assert WARM_PAIR.colours == [RED, ORANGE] and COOL_PAIR.colours == [GREEN, BLUE]
@@ -79,11 +88,7 @@ def test_warm_pair_rows_cover_the_warm_dice_only_and_place_them_along_red_to_ora
     red, orange = COLOUR_RGB["R"], COLOUR_RGB["O"]
     inks = [red, mixed(red, orange, 0.3), mixed(red, orange, 0.7), orange,
             COLOUR_RGB["G"], COLOUR_RGB["B"]]
-    crops = np.stack([printed(ink) for ink in inks])
-    probs = np.stack([torn(RED, ORANGE)] * 4 + [sure(GREEN), sure(BLUE)])
-    chroma = ink_chroma(crops)
-    warm = pair_rows(WARM_PAIR, chroma, probs, crop_lightness(crops),
-                     frame_ink_evidence(chroma, probs))
+    warm = rows_of(WARM_PAIR, inks, [torn(RED, ORANGE)] * 4 + [sure(GREEN), sure(BLUE)])
     assert warm.index.tolist() == [0, 1, 2, 3]
     assert warm.rows.shape == (4, len(FEATURES)) and warm.rows.dtype == np.float32
     along = warm.rows[:, FEATURES.index(
@@ -98,11 +103,7 @@ def test_warm_pair_rows_cover_the_warm_dice_only_and_place_them_along_red_to_ora
 def test_cool_rows_cover_the_green_and_blue_dice_and_place_them_along_green_to_blue():
     green, blue = COLOUR_RGB["G"], COLOUR_RGB["B"]
     inks = [COLOUR_RGB["R"], green, mixed(green, blue, 0.3), mixed(green, blue, 0.7), blue]
-    crops = np.stack([printed(ink) for ink in inks])
-    probs = np.stack([sure(RED)] + [torn(GREEN, BLUE)] * 4)
-    chroma = ink_chroma(crops)
-    cool = pair_rows(COOL_PAIR, chroma, probs, crop_lightness(crops),
-                     frame_ink_evidence(chroma, probs))
+    cool = rows_of(COOL_PAIR, inks, [sure(RED)] + [torn(GREEN, BLUE)] * 4)
     assert cool.index.tolist() == [1, 2, 3, 4]
     along = cool.rows[:, FEATURES.index(
         "ink along the pair's direction less the pair's dice's mean")]

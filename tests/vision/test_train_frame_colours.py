@@ -41,6 +41,15 @@ def _crop(rgb: tuple[int, int, int]) -> np.ndarray:
     return crop
 
 
+def _frame_rows(pair, frame) -> np.ndarray:
+    """The reader's rows for `pair` of one frame (lists of ink RGB, colour probs, truth)."""
+    crops = np.stack([_crop(ink) for ink, _, _ in frame])
+    probs = np.stack([p for _, p, _ in frame])
+    chroma = ink_chroma(crops)
+    return pair_rows(pair, chroma, probs, crop_lightness(crops),
+                     frame_ink_evidence(chroma, probs)).rows
+
+
 def _write_chunk(path, frames):
     """frames: lists of (ink RGB, colour probs, true colour index)."""
     parts = {"chroma": [], "colour": [], "light": [], "truth": []}
@@ -71,12 +80,7 @@ def test_rows_keep_warm_dice_that_are_truly_red_or_orange(tmp_path):
     assert len(rows.x) == per_frame * VALIDATION_EVERY  # the lone frame adds none
     assert rows.y.tolist() == [1.0, 0.0] * (len(rows.y) // 2)
     assert rows.validation.sum() == per_frame  # frame number 5 of the file
-    crops = np.stack([_crop(ink) for ink, _, _ in frame])
-    probs = np.stack([p for _, p, _ in frame])
-    chroma = ink_chroma(crops)
-    expected = pair_rows(WARM_PAIR, chroma, probs, crop_lightness(crops),
-                         frame_ink_evidence(chroma, probs))
-    np.testing.assert_allclose(rows.x[:2], expected.rows[:2])
+    np.testing.assert_allclose(rows.x[:2], _frame_rows(WARM_PAIR, frame)[:2])
 
 
 def test_cool_rows_keep_dice_held_green_or_blue_that_are_truly_so(tmp_path):
@@ -91,12 +95,7 @@ def test_cool_rows_keep_dice_held_green_or_blue_that_are_truly_so(tmp_path):
     rows = build_rows([tmp_path / "a.npz"], COOL_PAIR)
     assert len(rows.x) == 2 * VALIDATION_EVERY
     assert rows.y.tolist() == [1.0, 0.0] * VALIDATION_EVERY  # 1: the pair's first, green
-    crops = np.stack([_crop(ink) for ink, _, _ in frame])
-    probs = np.stack([p for _, p, _ in frame])
-    chroma = ink_chroma(crops)
-    expected = pair_rows(COOL_PAIR, chroma, probs, crop_lightness(crops),
-                         frame_ink_evidence(chroma, probs))
-    np.testing.assert_allclose(rows.x[:2], expected.rows[:2])
+    np.testing.assert_allclose(rows.x[:2], _frame_rows(COOL_PAIR, frame)[:2])
 
 
 def test_a_pairs_direction_is_measured_from_the_fitting_frames_with_both_inks(tmp_path):
