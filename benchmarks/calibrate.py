@@ -55,6 +55,7 @@ from vision.evaluation import (
 from vision.read.classifier import FaceClassifier
 from vision.read.face_probe import PROBE_FILE, FaceProbe
 from vision.read.pipeline import DiceReader, evidence_of, size_ratios
+from vision.read.settings import ReaderSettings
 from vision.read.tops import TopFinder
 from vision.read.trust import (
     CALIBRATION_FILE,
@@ -143,6 +144,7 @@ class Records:
     phase10_odds: np.ndarray | None = None  # (D,) the face probe's odds (NaN: not probed)
     value_confidence: np.ndarray | None = None  # (D,) the posterior of the value read
     true_roll: np.ndarray | None = None  # (S,) str: the scene's true dice ("8R 5O ...")
+    likely: np.ndarray | None = None  # (D,) str: the other faces it may show ("*": any)
 
     def save(self, path: Path) -> None:
         np.savez_compressed(path, **{k: v for k, v in self.__dict__.items() if v is not None})
@@ -151,6 +153,33 @@ class Records:
     def load(cls, path: Path) -> Records:
         with np.load(path) as stored:
             return cls(**{name: stored[name] for name in stored.files})
+
+
+#: `Records.likely` of a die that may show any face (`ReadDie.likely` None).
+ANY_FACE = "*"
+
+
+def likely_faces(records: Records, marking: ValueMarking, dice: np.ndarray,
+                 values: np.ndarray, marked: np.ndarray,
+                 settings: ReaderSettings = ReaderSettings()) -> dict[int, tuple[Die, ...]]:
+    """The likely faces of `dice`' marked ones (`marked`, `values`: those doubted for their
+    value), by index among `dice`, as the reader keeps them (`DiceReader._likely_told`): not
+    for a die whose box, kind or faint face is doubted, nor where the posterior of what is
+    in doubt reaches `DecodeSettings.likely_below` (records without them: none)."""
+    if records.likely is None:
+        return {}
+    value_posterior = (records.value_confidence if records.value_confidence is not None
+                       else records.confidence)
+    told = {}
+    for j, index in enumerate(dice):
+        posterior = value_posterior[index] if values[j] else records.confidence[index]
+        if (not marked[j] or marking.doubted[index] or marking.kind_doubted[index]
+                or records.likely[index] == ANY_FACE
+                or records.face_prob[index] < settings.sort.min_face_prob
+                or posterior >= settings.decode.likely_below):
+            continue
+        told[j] = tuple(Die.from_text(face) for face in str(records.likely[index]).split())
+    return told
 
 
 def die_outcomes(truth, reading: Reading) -> tuple[list[bool], bool, list[str]]:
@@ -202,6 +231,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
     phase10_odds: list[float] = []
     value_confidence: list[float] = []
     true_rolls: list[str] = []
+    likely: list[str] = []
     by_place = reader.settings.sort.doubtful_face.by_place
     for index, (slice_key, scene) in enumerate(drawn_scenes(first_seed, scenes, ink_spread)):
         reading = reader.read(scene.image)
@@ -224,6 +254,8 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
             phase10_odds.append(np.nan if die.phase10_odds is None else die.phase10_odds)
             value_confidence.append(die.confidence if die.value_confidence is None
                                     else die.value_confidence)
+            likely.append(ANY_FACE if die.likely is None
+                          else " ".join(str(face) for face in die.likely))
         found.append(reading.found_count())
         flagged.append(bool(reading.flags))
         complete.append(shown_complete(reading))
@@ -237,7 +269,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
                    np.array(found), np.array(flagged, bool), np.array(agreement),
                    np.array(size_ratio), np.array(spreads), np.array(locator_score),
                    np.array(phase10_odds, np.float64), np.array(value_confidence),
-                   np.array(true_rolls))
+                   np.array(true_rolls), np.array(likely))
 
 
 def evidences(records: Records) -> list[DieEvidence]:
@@ -354,16 +386,19 @@ def value_doubts(trust: Calibration, marking: ValueMarking, scene: int, dice: np
 
 
 def simulate_pad(records: Records, calibration: Calibration, marking: ValueMarking,
-                 roll_sure: float, phase: Phase) -> dict[str, float]:
+                 roll_sure: float, phase: Phase, narrow: bool = True) -> dict[str, float]:
     """The rolls as the scorepad takes them for `phase` (`pad_figures`)."""
-    return pad_figures(records, calibration, marking, roll_sure, [phase])[phase.number]
+    return pad_figures(records, calibration, marking, roll_sure, [phase],
+                       narrow)[phase.number]
 
 
 def pad_figures(records: Records, calibration: Calibration, marking: ValueMarking,
-                roll_sure: float, phases: Sequence[Phase]) -> dict[int, dict[str, float]]:
+                roll_sure: float, phases: Sequence[Phase], narrow: bool = True
+                ) -> dict[int, dict[str, float]]:
     """The rolls as the scorepad takes them, for each of `phases` by its number
     (`scorer.dice_to_check`): a die marked for its face and its value, or for its face
-    alone, is checked only where some face it could show changes the score. Of all scenes,
+    alone, is checked only where some face it could show changes the score (with `narrow`,
+    only its likely faces where the reader tells them: `likely_faces`). Of all scenes,
     the rolls shown complete with nothing to check, and those of them whose verdict or
     points as read are not the true roll's (records without the true rolls: a die read
     where no true die lies is wrong); of all read dice, those right (their face in phase 8,
@@ -379,6 +414,7 @@ def pad_figures(records: Records, calibration: Calibration, marking: ValueMarkin
         read = roll_of(Die.from_text(face) for face in records.read_as[dice])
         values = value_doubts(trust, marking, scene, dice, bool(flagged[scene]))
         colours = marking.face_marks[scene] & ~values
+        likely = likely_faces(records, marking, dice, values, values | colours) if narrow else None
         unread = 0 if records.found is None else max(0, int(records.found[scene]) - len(dice))
         truth: Roll | None = None
         for phase in phases:
@@ -389,7 +425,7 @@ def pad_figures(records: Records, calibration: Calibration, marking: ValueMarkin
                 asked[list(dice_to_check(read, phase,
                                          value_doubts=np.flatnonzero(values).tolist(),
                                          colour_doubts=np.flatnonzero(colours).tolist(),
-                                         unread=unread))] = True
+                                         unread=unread, likely=likely))] = True
             count = counts[phase.number]
             count[2] += int((rights[phase.is_colour_phase()][dice] & ~asked).sum())
             if not records.complete[scene] or read is None or asked.any():
@@ -414,9 +450,9 @@ def true_roll(records: Records, scene: int, dice: np.ndarray) -> Roll | None:
 
 
 def simulate_pad_phases(records: Records, calibration: Calibration, marking: ValueMarking,
-                        roll_sure: float) -> dict[str, float]:
+                        roll_sure: float, narrow: bool = True) -> dict[str, float]:
     """`pad_figures` for phase 8 and for the mean of the other nine phases."""
-    figures = pad_figures(records, calibration, marking, roll_sure, PHASES)
+    figures = pad_figures(records, calibration, marking, roll_sure, PHASES, narrow)
     eight = figures.pop(COLOUR_PHASE.number)
     rest = list(figures.values())
     return {"phase_8_no_check": eight["rolls_shown_sure"],
@@ -814,6 +850,8 @@ def report_values(records: Records, calibration: Calibration,
             "marking": rounded(simulate_values(records, calibration, marking, threshold)),
             "by_slice": by_slice,
             "pad": rounded(simulate_pad_phases(records, calibration, marking, threshold)),
+            "pad_every_face": rounded(simulate_pad_phases(records, calibration, marking,
+                                                          threshold, narrow=False)),
             "pad_by_slice": pad_by_slice}
 
 
@@ -962,6 +1000,8 @@ def print_values(result: dict, calibration: Calibration) -> None:
         print(f"  {key}: {json.dumps(figures)}")
     print("as the scorepad takes the rolls (a doubt checked only where a face the die could "
           f"show changes the score; of all rolls): {json.dumps(result['pad'])}")
+    print("the same, every face of a doubted die tried (its likely faces not told): "
+          f"{json.dumps(result['pad_every_face'])}")
     for key, figures in result["pad_by_slice"].items():
         print(f"  {key}: {json.dumps(figures)}")
 

@@ -33,7 +33,7 @@ from scorer.dice import (
     inventory_matching,
     parse_roll,
 )
-from scorer.doubts import dice_to_check, doubts_can_change
+from scorer.doubts import dice_to_check, doubts_can_change, faces_it_could_show
 from scorer.events import (
     Event,
     GameCreated,
@@ -131,6 +131,7 @@ __all__ = [
     "Roll",
     "doubts_can_change",
     "dice_to_check",
+    "faces_it_could_show",
     "evaluate",
     "evaluate_all",
     "get_phase",

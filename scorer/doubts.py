@@ -9,11 +9,15 @@ show: a run that no face of the doubted die completes, a phase 8 roll with no co
 seven. A tap that cannot change the score is not asked for; one that might always is.
 The dice the camera did not doubt are taken as read, as they are whenever nothing is
 asked.
+
+Where the camera tells which faces a doubted die is likely to show (a 3 or a 5, red or
+orange), only those are tried: a die in doubt between two faces that score alike needs
+no tap, whatever other faces a die of its kind has.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from functools import lru_cache
 from itertools import product
 
@@ -37,39 +41,63 @@ MAX_TRIED = 2000
 _VALUES = HIGH_VALUES + LOW_VALUES
 
 
-def faces_it_could_show(die: Die, phase: Phase, colour_only: bool) -> tuple[Die, ...]:
+#: The faces the camera found a doubted die likely to show, by its index in the roll.
+Likely = Mapping[int, Collection[Die]]
+
+
+def faces_it_could_show(die: Die, phase: Phase, colour_only: bool,
+                        likely: Collection[Die] | None = None) -> tuple[Die, ...]:
     """The faces a doubted `die` may truly show, as far as `phase`'s score can tell them
     apart: its value in every colour for a colour doubt; for a value doubt every value,
-    in every colour where the phase counts colour, else in the colour read."""
+    in every colour where the phase counts colour, else in the colour read. With `likely`
+    (the faces the camera found likely), only those of them and the face read."""
     colours = COLOUR_LETTERS if phase.is_colour_phase() else (die.colour,)
     values = (die.value,) if colour_only else _VALUES
-    return tuple(Die(value, colour) for value in values for colour in colours)
+    faces = tuple(Die(value, colour) for value in values for colour in colours)
+    if likely is None:
+        return faces
+    kept = {die} | {face if phase.is_colour_phase() else Die(face.value, die.colour)
+                    for face in likely}
+    return tuple(face for face in faces if face in kept)
+
+
+def _likely_of(likely: Likely | None, indices: Iterable[int]
+               ) -> tuple[tuple[int, frozenset[Die]], ...]:
+    """`likely` for the dice `indices`, in a form the cache can hold (dice it names no
+    faces for keep every face)."""
+    if likely is None:
+        return ()
+    return tuple((index, frozenset(likely[index])) for index in sorted(indices)
+                 if index in likely)
 
 
 def doubts_can_change(roll: Roll, phase: int | Phase, *, value_doubts: Iterable[int],
-                      colour_doubts: Iterable[int] = ()) -> bool:
+                      colour_doubts: Iterable[int] = (), likely: Likely | None = None) -> bool:
     """Whether the true faces of the doubted dice (indices into `roll`) could change
     whether `roll` makes `phase`, or its points. Every face they could show is tried
-    (`faces_it_could_show`), all of them together; a way no ten dice lie (more than six
-    high dice or four low) is no true roll and is skipped. True where there are more than
-    MAX_TRIED ways."""
+    (`faces_it_could_show`, only the `likely` ones for a die it names), all of them
+    together; a way no ten dice lie (more than six high dice or four low) is no true roll
+    and is skipped. True where there are more than MAX_TRIED ways."""
     phase = get_phase(phase)
     values = frozenset(value_doubts)
     colours = frozenset(colour_doubts) - values if phase.is_colour_phase() else frozenset()
     doubted = values | colours
     if any(not 0 <= index < len(roll.dice) for index in doubted):
         raise IndexError(f"die indices {sorted(doubted)} outside a roll of {len(roll.dice)} dice")
-    return _can_change(roll, phase.number, tuple(sorted(values)), tuple(sorted(colours)))
+    return _can_change(roll, phase.number, tuple(sorted(values)), tuple(sorted(colours)),
+                       _likely_of(likely, doubted))
 
 
 @lru_cache(maxsize=256)
 def _can_change(roll: Roll, phase_number: int, values: tuple[int, ...],
-                colours: tuple[int, ...]) -> bool:
+                colours: tuple[int, ...],
+                likely: tuple[tuple[int, frozenset[Die]], ...] = ()) -> bool:
     """`doubts_can_change`, kept for the rolls the page draws again and again."""
     phase = get_phase(phase_number)
     indices = values + colours
-    choices = [faces_it_could_show(roll.dice[i], phase, colour_only=i in colours)
-               for i in indices]
+    faces_of = dict(likely)
+    choices = [faces_it_could_show(roll.dice[i], phase, colour_only=i in colours,
+                                   likely=faces_of.get(i)) for i in indices]
     ways = 1
     for faces in choices:
         ways *= len(faces)
@@ -91,7 +119,8 @@ def _can_change(roll: Roll, phase_number: int, values: tuple[int, ...],
 
 
 def dice_to_check(roll: Roll, phase: int | Phase | None, *, value_doubts: Iterable[int],
-                  colour_doubts: Iterable[int], unread: int = 0) -> tuple[int, ...]:
+                  colour_doubts: Iterable[int], unread: int = 0,
+                  likely: Likely | None = None) -> tuple[int, ...]:
     """The dice (indices into `roll`, sorted) the players must check before scoring `phase`.
 
     `value_doubts` are dice doubted for their value, `colour_doubts` those doubted for
@@ -101,8 +130,8 @@ def dice_to_check(roll: Roll, phase: int | Phase | None, *, value_doubts: Iterab
     die not read could change what the doubted ones do (once it is read, the doubts are
     weighed again). Otherwise the doubts `phase`'s score can tell
     apart (a colour doubt only where the phase counts colour) are checked, all of them,
-    where their true faces could change the score (`doubts_can_change`), and none where
-    they could not.
+    where their true faces could change the score (`doubts_can_change`, trying only the
+    `likely` faces of a die it names), and none where they could not.
     """
     values = set(value_doubts)
     colours = set(colour_doubts) - values
@@ -110,7 +139,8 @@ def dice_to_check(roll: Roll, phase: int | Phase | None, *, value_doubts: Iterab
         return tuple(sorted(values | colours))
     phase = get_phase(phase)
     counted = values | colours if phase.is_colour_phase() else values
-    if counted and doubts_can_change(roll, phase, value_doubts=values, colour_doubts=colours):
+    if counted and doubts_can_change(roll, phase, value_doubts=values, colour_doubts=colours,
+                                     likely=likely):
         return tuple(sorted(counted))
     return ()
 

@@ -323,9 +323,10 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
 def pad_readings(reading: Reading, truth: Roll | None, dice: int = FULL_ROLL
                  ) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
     """Per phase (`PHASE_NUMBERS`): whether the scorepad would take `reading` as read
-    (`dice` dice read, none unreadable, none it asks to check for that phase), and
-    whether the verdict and points of the dice as read are `truth`'s (the true roll;
-    None: none, never right)."""
+    (`dice` dice read, none unreadable, none it asks to check for that phase, trying the
+    likely faces of a doubted die where the reader told them), and whether the verdict
+    and points of the dice as read are `truth`'s (the true roll; None: none, never
+    right)."""
     roll = reading.roll()
     if roll is None:  # no ten dice show these faces together: the players fix it first
         return (False,) * len(PHASES), (False,) * len(PHASES)
@@ -335,7 +336,8 @@ def pad_readings(reading: Reading, truth: Roll | None, dice: int = FULL_ROLL
     colours = [i for i in doubted if not reading.dice[i].value_doubtful]
     sure = tuple(complete and not dice_to_check(roll, phase, value_doubts=values,
                                                 colour_doubts=colours,
-                                                unread=len(reading.unreadable))
+                                                unread=len(reading.unreadable),
+                                                likely=reading.likely_faces())
                  for phase in PHASES)
     right = tuple(same_score(roll, truth, phase) for phase in PHASES)
     return sure, right

@@ -76,6 +76,11 @@ class ReadDie:
     (`vision.read.trust.ValueTrust`) among the dice marked `unsure`: a die unsure of its
     colour alone keeps a sure value. None where the reader did not judge the value apart:
     then it is as doubtful as the face."""
+    likely: tuple[Die, ...] | None = None
+    """The other faces the die may truly show, most likely first (a 5 read where a 3 is
+    likely too): where it is in doubt, the scorepad tries only these. None where the reader
+    cannot tell which (a die marked for its box or its kind, or read as surely as dice
+    read wrong): then it may show any face."""
 
     @property
     def value_doubtful(self) -> bool:
@@ -105,6 +110,8 @@ class ReadDie:
             "value_probability": (None if self.value_probability is None
                                   else round(float(self.value_probability), 4)),
             "value_unsure": self.value_doubtful,
+            "likely": (None if self.likely is None or not self.unsure
+                       else [str(face) for face in self.likely]),
             "unreadable": False,
             "box": [_point(corner) for corner in self.corners],
         }
@@ -133,6 +140,7 @@ class UnreadableDie:
             "unsure": True,
             "value_probability": 0.0,
             "value_unsure": True,
+            "likely": None,
             "unreadable": True,
             "box": [_point(corner) for corner in self.corners],
         }
@@ -212,6 +220,12 @@ class Reading:
         """The dice read (by index) whose value is doubtful: those to check where the phase
         does not count colour (`ReadDie.value_doubtful`)."""
         return tuple(i for i, read in enumerate(self.dice) if read.value_doubtful)
+
+    def likely_faces(self) -> dict[int, tuple[Die, ...]]:
+        """The other faces each die marked unsure may truly show, by index, where the
+        reader can tell (`ReadDie.likely`); a marked die not listed may show any face."""
+        return {i: read.likely for i, read in enumerate(self.dice)
+                if read.unsure and read.likely is not None}
 
     def within(self, box: tuple[int, int, int, int]) -> Reading:
         """This reading in the pixels of the crop `box` (left, top, right, bottom) of its

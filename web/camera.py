@@ -248,7 +248,7 @@ class CameraFeed:
                 roll_number=max(1, min(roll_number, ROLLS_PER_TURN)),
                 source=RollSource.CAMERA, unsure=reading.unsure_indices(),
                 flags=tuple(reading.flags), unreadable=unreadable,
-                value_unsure=reading.value_unsure_indices(),
+                value_unsure=reading.value_unsure_indices(), likely=reading.likely_faces(),
             )
         except ValueError:
             log.exception("camera roll refused for game %s", game_id)

@@ -28,6 +28,7 @@ from scorer import (
     Roll,
     Scorepad,
     evaluate,
+    faces_it_could_show,
     get_phase,
 )
 from scorer.dice_set import DiceSet
@@ -92,6 +93,27 @@ def verdict_dict(roll: Roll, phase_number: int) -> dict[str, Any]:
     return verdict
 
 
+def _likely_shown(table_roll: TableRoll, index: int, phase_number: int | None,
+                  colour_only: bool) -> list[dict[str, Any]] | None:
+    """The faces a settled die was weighed as (`scorer.faces_it_could_show`), the face read
+    first, where the camera told them; None where every face was weighed, or where the
+    phase cannot tell its doubt (a colour in a phase that does not count colour)."""
+    told = table_roll.likely_faces(index)
+    if told is None or phase_number is None:
+        return None
+    phase = get_phase(phase_number)
+    if colour_only and not phase.is_colour_phase():
+        return None
+    die = table_roll.roll.dice[index]
+    weighed = set(faces_it_could_show(die, phase, colour_only, told))
+    shown = [die]
+    for face in told:  # most likely first, as the phase tells faces apart
+        face = face if phase.is_colour_phase() else Die(face.value, die.colour)
+        if face in weighed and face not in shown:
+            shown.append(face)
+    return [die_dict(face) for face in shown]
+
+
 def table_roll_dict(table_roll: TableRoll | None, phase_number: int | None,
                     dice_set: DiceSet) -> dict[str, Any] | None:
     """The roll on the table, expanded for the page: dice, unsure marks, verdict.
@@ -107,7 +129,9 @@ def table_roll_dict(table_roll: TableRoll | None, phase_number: int | None,
     (`settled_count`), and `colour_doubt` too when only its colour was in doubt
     (`colour_doubt_count`); `unsure_count` counts every die marked, either way, and
     `colour_counts` says whether the phase counts colour at all (phase 8), so the page
-    can say why the score stands.
+    can say why the score stands. A settled die the camera told the likely faces of
+    carries them (`likely`: the face read first, as the phase tells faces apart), so the
+    page can say which faces were weighed; None where any face was.
     """
     if table_roll is None:
         return None
@@ -119,10 +143,12 @@ def table_roll_dict(table_roll: TableRoll | None, phase_number: int | None,
     impossible = set(dice_set.impossible(roll))
     dice = [{**die_dict(die), "unsure": index in unsure,
              "colour_doubt": index in colour_doubt, "settled": index in settled,
+             "likely": _likely_shown(table_roll, index, phase_number, index in colour_doubt)
+             if index in settled else None,
              "unreadable": False, "impossible": index in impossible}
             for index, die in enumerate(roll.dice)]
     dice += [{**unreadable_die_dict(), "unsure": True, "colour_doubt": False,
-              "settled": False, "impossible": False}
+              "settled": False, "likely": None, "impossible": False}
              for _ in range(table_roll.unreadable)]
     verdict = None
     if phase_number is not None and roll.dice:

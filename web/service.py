@@ -398,6 +398,7 @@ class GameService:
         unreadable: int = 0,
         seen: Seen | None = None,
         value_unsure: tuple[int, ...] | None = None,
+        likely: Mapping[int, Sequence[Die]] | None = None,
     ) -> GameState:
         """Put a roll on the table (typed, tapped or read); the verdict comes with the state.
 
@@ -407,7 +408,8 @@ class GameService:
         were thrown, and the advice keeps counting the same rolls left. `unreadable`
         counts dice the camera found but could not read: the roll cannot be scored
         until each is fixed (`correct_die`); `value_unsure` are the dice whose value the
-        camera doubted, judged apart (`TableRoll.to_check`). `seen` is a phone's request
+        camera doubted, judged apart (`TableRoll.to_check`), and `likely` the other faces
+        it found each doubted die may show (`Reading.likely_faces`). `seen` is a phone's request
         body: its `version` and `roll_id` must be the game's and the table's now (the
         camera and a photo, which show the dice as they lie, send none).
         """
@@ -429,6 +431,7 @@ class GameService:
             table_roll = TableRoll.new(
                 roll, roll_number=roll_number, source=source, unsure=unsure, flags=flags,
                 roll_id=self._next_roll_id(), unreadable=unreadable, value_unsure=value_unsure,
+                likely=likely,
             )
             self.store.set_current(game_id, table_roll.to_dict())
             state = self.state(game_id)

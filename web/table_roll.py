@@ -35,8 +35,10 @@ class TableRoll:
     each); `value_unsure` those of them whose value it was not sure of either, judged
     apart (None: not judged apart, all of them). A die unsure but of sure value is
     doubted for its colour alone (red against orange). A doubt needs no check where no
-    face the die could truly show changes the phase's score (`to_check`). `flags` are the
-    reading's flags, what the players should know.
+    face the die could truly show changes the phase's score (`to_check`); `likely` holds,
+    for unsure dice where the camera could tell, the other faces each may show (index,
+    faces), and only those are tried. `flags` are the reading's flags, what the players
+    should know.
     """
 
     roll: Roll
@@ -47,16 +49,22 @@ class TableRoll:
     flags: tuple[ReadingFlag, ...] = ()
     unreadable: int = 0
     value_unsure: tuple[int, ...] | None = None
+    likely: tuple[tuple[int, tuple[Die, ...]], ...] = ()
 
     @classmethod
     def new(cls, roll: Roll, *, roll_number: int, source: RollSource, roll_id: int | None,
             unsure: Sequence[int] = (), flags: Sequence[str] = (),
-            unreadable: int = 0, value_unsure: Sequence[int] | None = None) -> TableRoll:
+            unreadable: int = 0, value_unsure: Sequence[int] | None = None,
+            likely: Mapping[int, Sequence[Die]] | None = None) -> TableRoll:
         """A roll put on the table; unsure indices (of faces and of values) are sorted and
-        kept once each, flags read from their words (a stored roll's) or given as they are."""
-        return cls(roll, roll_number, source, roll_id, tuple(sorted(set(unsure))),
+        kept once each, flags read from their words (a stored roll's) or given as they are,
+        likely faces kept for the unsure dice only."""
+        marked = sorted(set(unsure))
+        told = {} if likely is None else likely
+        return cls(roll, roll_number, source, roll_id, tuple(marked),
                    tuple(ReadingFlag(flag) for flag in flags), int(unreadable),
-                   None if value_unsure is None else tuple(sorted(set(value_unsure))))
+                   None if value_unsure is None else tuple(sorted(set(value_unsure))),
+                   tuple((i, tuple(told[i])) for i in marked if i in told))
 
     @property
     def value_doubts(self) -> tuple[int, ...]:
@@ -74,7 +82,12 @@ class TableRoll:
         values = set(self.value_doubts)
         return dice_to_check(self.roll, phase, value_doubts=sorted(values),
                              colour_doubts=[i for i in self.unsure if i not in values],
-                             unread=self.unreadable)
+                             unread=self.unreadable, likely=dict(self.likely))
+
+    def likely_faces(self, index: int) -> tuple[Die, ...] | None:
+        """The other faces unsure die `index` may show, as the camera told them (None: any
+        face)."""
+        return dict(self.likely).get(index)
 
     def as_checked(self, phase: int | None) -> TableRoll:
         """This roll as the players scored it for `phase`: marked only where they were
@@ -115,11 +128,13 @@ class TableRoll:
                        unsure=tuple(i for i in self.unsure if i != index),
                        value_unsure=None if self.value_unsure is None
                        else tuple(i for i in self.value_unsure if i != index),
+                       likely=tuple(item for item in self.likely if item[0] != index),
                        unreadable=unreadable)
 
     def to_dict(self) -> dict[str, Any]:
         """The stored form (`id`: the roll id; `unreadable` only when some dice are,
-        `value_unsure` only when the values were judged apart)."""
+        `value_unsure` only when the values were judged apart, `likely` only when the
+        camera told some unsure die's faces: index as text, the faces' notation)."""
         stored: dict[str, Any] = {
             "id": self.roll_id,
             "dice": [str(die) for die in self.roll.dice],
@@ -132,6 +147,8 @@ class TableRoll:
             stored["unreadable"] = self.unreadable
         if self.value_unsure is not None:
             stored["value_unsure"] = list(self.value_unsure)
+        if self.likely:
+            stored["likely"] = {str(i): [str(face) for face in faces] for i, faces in self.likely}
         return stored
 
     @classmethod
@@ -146,4 +163,6 @@ class TableRoll:
             flags=stored.get("flags", ()),
             unreadable=int(stored.get("unreadable", 0)),
             value_unsure=stored.get("value_unsure"),
+            likely={int(i): [Die.from_text(face) for face in faces]
+                    for i, faces in stored.get("likely", {}).items()},
         )

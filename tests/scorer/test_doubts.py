@@ -183,3 +183,54 @@ def test_the_dice_to_check_are_doubts_and_those_let_through_cannot_change_the_sc
         faces = [ALL_FACES if i in value_doubts else
                  [replace(roll.dice[i], colour=c) for c in COLOUR_LETTERS] for i in counted]
         assert other_outcomes(roll, phase, counted, faces) == {outcome(roll, phase)}
+
+
+#: Phase 1 made with 8,8,8 and 10,W,W (34 points); die 5 (7R) joins neither set.
+PHASE_1_MADE = parse_roll("8R 8B 8G 10O 5G 7R WR WB 1G 3R")
+
+
+def test_only_the_likely_faces_of_a_doubted_die_are_tried():
+    """Read as 7 where a 9 is likely too: neither joins a set, so no tap; any face could
+    (a 10 makes 10,10,W for 44), so without the likely faces the die is checked."""
+    nine = {5: [Die.from_text("9R")]}
+    assert dice_to_check(PHASE_1_MADE, 1, value_doubts=[5], colour_doubts=()) == (5,)
+    assert not doubts_can_change(PHASE_1_MADE, 1, value_doubts=[5], likely=nine)
+    assert dice_to_check(PHASE_1_MADE, 1, value_doubts=[5], colour_doubts=(), likely=nine) == ()
+    ten = {5: [Die.from_text("9R"), Die.from_text("10B")]}  # colour does not count here
+    assert dice_to_check(PHASE_1_MADE, 1, value_doubts=[5], colour_doubts=(), likely=ten) == (5,)
+    # a die the likely faces name nothing for keeps every face
+    assert dice_to_check(PHASE_1_MADE, 1, value_doubts=[5], colour_doubts=(),
+                         likely={0: [Die.from_text("9R")]}) == (5,)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(colourful_rolls(), st.lists(st.integers(0, 9), min_size=1, max_size=2, unique=True),
+       st.lists(st.integers(0, 9), max_size=2, unique=True), st.sampled_from(PHASES),
+       st.lists(st.sampled_from(ALL_FACES), max_size=4))
+def test_likely_faces_let_through_only_what_those_faces_cannot_change(
+        roll: Roll, value_doubts: list[int], colour_doubts: list[int], phase,
+        likely_faces: list[Die]) -> None:
+    """Told the likely faces, the scorepad asks for a subset of what it asks untold, and
+    every doubt it lets through is one no likely face (in the colour read where colour
+    does not count; of the number read for a colour doubt) changes; told every face, it
+    asks for the same dice as untold."""
+    doubted = sorted(set(value_doubts) | set(colour_doubts))
+    likely = {i: likely_faces for i in doubted}
+    args = {"value_doubts": value_doubts, "colour_doubts": colour_doubts}
+    told = set(dice_to_check(roll, phase, **args, likely=likely))
+    untold = set(dice_to_check(roll, phase, **args))
+    assert told <= untold
+    assert set(dice_to_check(roll, phase, **args, likely=dict.fromkeys(doubted, ALL_FACES))) \
+        == untold
+    counts_colour = phase.is_colour_phase()
+    counted = sorted(set(value_doubts) | (set(colour_doubts) if counts_colour else set()))
+    if counted and not told:
+        def faces(i: int) -> list[Die]:
+            read = roll.dice[i]
+            if i not in value_doubts:  # a colour doubt: its number is sure
+                return [read, *(f for f in likely_faces if f.value == read.value)]
+            if counts_colour:
+                return [read, *likely_faces]
+            return [read, *(replace(f, colour=read.colour) for f in likely_faces)]
+        assert other_outcomes(roll, phase.number, counted,
+                              [faces(i) for i in counted]) == {outcome(roll, phase.number)}

@@ -410,6 +410,32 @@ def test_phase_8_checks_a_colour_doubt_only_where_a_colour_changes_its_score(fac
                                 "dice_right_not_asked": records.right.mean()}
 
 
+def test_phase_8_tries_only_the_likely_colours_of_a_colour_doubt_where_the_reader_tells():
+    """Seven blues and a 2 torn between red and orange: as either, 46 points; as blue it
+    would score 47, so untold the torn die is checked, told (the other of red and
+    orange) it is not; dice told to show any face ("*") are checked as untold."""
+    rng = np.random.default_rng(23)
+    records = _rolls_with_a_torn_red(rng, "2R 5B 6B 7B 8B 9B 10B 1B 3G 4O", 200)
+    torn = records.confidence < 0.8
+    other = np.array([face[:-1] + ("O" if face.endswith("R") else "R")
+                      for face in records.read_as])
+    told = replace(records, likely=np.where(torn, other, ""))
+    calibration = calibrate.fit(told, 0.004, 0.8, "")
+    both = replace(calibration, value=calibrate.fit_values(told, calibration, 0.004))
+    assert both.value is not None
+    marking = calibrate.value_marking(told, both, both.value)
+    phase_8 = get_phase(8)
+    as_told = calibrate.simulate_pad(told, both, marking, both.value.roll_sure, phase_8)
+    assert (as_told["rolls_shown_sure"], as_told["rolls_sure_but_wrong"]) == (1.0, 0.0)
+    untold = calibrate.simulate_pad(told, both, marking, both.value.roll_sure, phase_8,
+                                    narrow=False)
+    torn_rolls = len(set(records.scene[torn])) / len(records.complete)
+    assert untold["rolls_shown_sure"] <= 1 - torn_rolls
+    any_face = replace(told, likely=np.full(len(torn), calibrate.ANY_FACE))
+    assert calibrate.simulate_pad(any_face, both, marking, both.value.roll_sure,
+                                  phase_8) == untold
+
+
 def test_a_roll_with_a_box_off_its_die_is_judged_by_its_true_roll_when_kept():
     """A box on a leaning die's side face matches no true die: without the scene's true roll
     the roll counts as taken wrong; with it, as right when its score is the true one's."""
@@ -433,7 +459,8 @@ def test_a_roll_with_a_box_off_its_die_is_judged_by_its_true_roll_when_kept():
     assert (kept["rolls_shown_sure"], kept["rolls_sure_but_wrong"]) == (1.0, 0.0)
 
 
-def test_the_records_keep_each_scenes_true_roll(monkeypatch, tmp_path):
+def test_the_records_keep_each_scenes_true_roll_and_each_dies_likely_faces(
+        monkeypatch, tmp_path):
     from vision.read.pipeline import DiceReader
     from vision.synth import render_scene
     from vision.synth.seeds import HELD_OUT_SEED_BASE
@@ -441,9 +468,14 @@ def test_the_records_keep_each_scenes_true_roll(monkeypatch, tmp_path):
     scenes = [render_scene(HELD_OUT_SEED_BASE + n) for n in (1, 2)]
     monkeypatch.setattr(calibrate, "drawn_scenes",
                         lambda *_: iter([("held-out-light-upright", s) for s in scenes]))
-    records = calibrate.read_records(DiceReader(), HELD_OUT_SEED_BASE, 1)
+    reader = DiceReader()
+    records = calibrate.read_records(reader, HELD_OUT_SEED_BASE, 1)
     expected = [" ".join(str(die.die) for die in scene.dice) for scene in scenes]
     assert list(records.true_roll) == expected
+    likely = [calibrate.ANY_FACE if die.likely is None
+              else " ".join(str(face) for face in die.likely)
+              for scene in scenes for die in reader.read(scene.image).dice]
+    assert list(records.likely) == likely
     records.save(tmp_path / "r.npz")
     again = calibrate.Records.load(tmp_path / "r.npz")
     assert list(calibrate.part(again, np.array([1])).true_roll) == expected[1:]

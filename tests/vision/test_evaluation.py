@@ -107,9 +107,12 @@ def test_the_rolls_are_scored_as_the_scorepad_takes_them():
     ten = [true_die(face, 60 * (i + 1)) for i, face in enumerate(faces)]
 
     def reading(doubted: int | None, read_as: dict[int, str] | None = None,
-                value: bool = False) -> Reading:
+                value: bool = False, likely: str | None = None) -> Reading:
         dice = [replace(read_die((read_as or {}).get(i, face), 60 * (i + 1), i == doubted),
-                        value_unsure=value and i == doubted) for i, face in enumerate(faces)]
+                        value_unsure=value and i == doubted,
+                        likely=None if likely is None or i != doubted
+                        else (Die.from_text(likely),))
+                for i, face in enumerate(faces)]
         return Reading(tuple(dice), (640, 480))
 
     wild_doubted = score_reading(1, ten, reading(7), 0.0)  # whatever its colour, 46
@@ -125,6 +128,12 @@ def test_the_rolls_are_scored_as_the_scorepad_takes_them():
     # The 5R's number in doubt: a run of 7 (phase 4) scores 5 less with it a Wild.
     five_doubted = score_reading(5, ten, reading(0, value=True), 0.0)
     assert not five_doubted.pad_sure[3] and five_doubted.pad_sure[0]  # no sets of 3 either way
+    # Told it is a 5 of some colour, the run of 7 stands (colour does not count there);
+    # told it may be a 6, the run is broken: checked.
+    a_five = score_reading(6, ten, reading(0, value=True, likely="5O"), 0.0)
+    assert a_five.pad_sure[3]
+    five_or_six = score_reading(7, ten, reading(0, value=True, likely="6R"), 0.0)
+    assert not five_or_six.pad_sure[3]
     trust = PipelineScore((wild_doubted, red_doubted, wild_wrong, two_wrong)).trust
     assert trust["pad_phase_8_no_check"] == 0.75
     assert trust["pad_phase_8_taken_wrong"] == 0.25

@@ -3,6 +3,8 @@ sure value, which a phase that does not count colour needs no check of."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -119,3 +121,30 @@ def test_a_flagged_reading_is_judged_by_the_flagged_rolls_maps():
     assert all(die.unsure and die.value_unsure for die in soft.dice)
     assert soft.roll_probability == pytest.approx(0.5)
     assert soft.value_probability == pytest.approx(0.5)
+
+
+def test_a_doubted_die_keeps_its_likely_faces_only_where_its_posterior_tells_them():
+    """The faces a die may show are told by its posterior only where the posterior itself
+    doubts what is in doubt: the value for a value doubt, the face for a colour doubt; a
+    die doubted for its box, its kind or a faint face may show any face."""
+    from scorer.dice import Die
+    from vision.read.pipeline import likely_told
+    from vision.read.settings import DecodeSettings
+    from vision.reading import ReadDie
+
+    settings = DecodeSettings(likely_below=0.999)
+    three = (Die.from_text("3R"),)
+    torn = ReadDie(Die.from_text("5R"), 0.6, (0.0, 0.0), (), True, likely=three,
+                   value_confidence=0.6, value_unsure=True)
+    assert likely_told(torn, False, settings).likely == three
+    assert likely_told(torn, True, settings).likely is None  # its box or kind doubted
+    # read as surely as dice read wrong: the posterior cannot tell
+    sure_value = ReadDie(Die.from_text("5R"), 0.9995, (0.0, 0.0), (), True, likely=three,
+                         value_confidence=0.9999, value_unsure=True)
+    assert likely_told(sure_value, False, settings).likely is None
+    # a colour doubt is told by the face's posterior, the value's being sure
+    red_or_orange = ReadDie(Die.from_text("5R"), 0.7, (0.0, 0.0), (), True,
+                            likely=(Die.from_text("5O"),), value_confidence=0.99995,
+                            value_unsure=False)
+    assert likely_told(red_or_orange, False, settings).likely == (Die.from_text("5O"),)
+    assert likely_told(replace(red_or_orange, value_unsure=True), False, settings).likely is None

@@ -99,6 +99,21 @@ def test_low_confidence_die_stays_unsure_when_the_prior_cannot_decide():
     assert {str(decoding.faces[0].die), *alternatives} >= {"8R", "8B"}
 
 
+def test_the_likely_faces_are_the_other_faces_over_the_floor_most_likely_first():
+    values, colours = probs_for(FULL)
+    colours[0] = [0.5, 0.0, 0.0, 0.5]  # 8R or 8B
+    torn = decode(values, colours).faces[0]
+    other = "8B" if str(torn.die) == "8R" else "8R"
+    assert str(torn.likely[0]) == other and torn.die not in torn.likely
+    # every runner-up reported is likely, in the same order
+    runners = [die for die, _ in torn.alternatives]
+    assert [face for face in torn.likely if face in runners] == runners
+    assert len(torn.likely) > len(runners)  # faces under the runner-ups' 1 % too
+    strict = decode(values, colours, settings=DecodeSettings(likely_floor=0.2)).faces[0]
+    assert [str(face) for face in strict.likely] == [other]
+    assert decode(values, colours, settings=DecodeSettings(likely_floor=1.0)).faces[0].likely == ()
+
+
 def test_confident_faces_no_matching_explains_fall_back_and_flag():
     decoding = decode(*probs_for(Roll.from_text("5O 5O"), sure=0.999))
     assert faces(decoding) == "5O 5O"  # never bent to fit the table

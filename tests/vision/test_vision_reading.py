@@ -68,11 +68,25 @@ def test_to_dict_is_json_safe_and_complete():
                                "centre": [10.1, 20.0], "confidence": 0.4123,
                                "probability": 0.4123, "unsure": True,
                                "value_probability": None, "value_unsure": True,
-                               "unreadable": False,
+                               "likely": None, "unreadable": False,
                                "box": [[-9.9, 0.0], [30.1, 0.0], [30.1, 40.0], [-9.9, 40.0]]}
     assert data["dice"][1]["value"] == 10 and data["dice"][1]["notation"] == "10O"
     assert data["roll_probability"] is None  # a reading made without a reader's trust
     assert data["value_probability"] is None
+
+
+def test_the_likely_faces_are_those_of_the_dice_in_doubt():
+    """A die marked unsure lists the other faces it may show where the reader tells them
+    (`likely`), in the JSON and by index; a sure die's runner-up faces are no doubt to try,
+    and a die the reader cannot tell for (None) may show any face."""
+    three_or_five = replace(read_die("5R", 60, 100, unsure=True),
+                            likely=(Die.from_text("3R"), Die.from_text("6R")))
+    any_face = replace(read_die("8B", 110, 100, unsure=True), likely=None)
+    sure = replace(read_die("WG", 160, 100), likely=(Die.from_text("WB"),))
+    reading = Reading((three_or_five, any_face, sure), (640, 480))
+    assert reading.likely_faces() == {0: (Die.from_text("3R"), Die.from_text("6R"))}
+    data = json.loads(json.dumps(reading.to_dict()))
+    assert [die["likely"] for die in data["dice"]] == [["3R", "6R"], None, None]
 
 
 def test_the_values_are_judged_apart_from_the_faces():

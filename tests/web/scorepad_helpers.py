@@ -102,10 +102,14 @@ def run_demo_frames(source: DemoSource, count: int) -> None:
 
 def reading_of(notation: str, unsure: tuple[int, ...] = (),
                colour_doubt: tuple[int, ...] = (),
-               value_doubt: tuple[int, ...] | None = None) -> Reading:
+               value_doubt: tuple[int, ...] | None = None,
+               likely: dict[int, str] | None = None) -> Reading:
     """A reading of `notation`: dice `unsure` marked (their value not judged apart, unless
     `value_doubt` is given: then those are the dice whose value is doubtful), and dice
-    `colour_doubt` marked for their colour alone (their value judged sure)."""
+    `colour_doubt` marked for their colour alone (their value judged sure); `likely` the
+    other faces the camera found some of them may show (index: notation), the rest any."""
+    told = {} if likely is None else {i: tuple(parse_roll(faces).dice)
+                                      for i, faces in likely.items()}
 
     def value_unsure(i: int) -> bool | None:
         if value_doubt is not None:
@@ -114,7 +118,8 @@ def reading_of(notation: str, unsure: tuple[int, ...] = (),
 
     dice = tuple(
         ReadDie(die, 0.6 if i in unsure or i in colour_doubt else 0.99, (10.0 * i, 5.0), (),
-                i in unsure or i in colour_doubt, value_unsure=value_unsure(i))
+                i in unsure or i in colour_doubt, value_unsure=value_unsure(i),
+                likely=told.get(i))
         for i, die in enumerate(parse_roll(notation).dice)
     )
     return Reading(dice, (640, 480))

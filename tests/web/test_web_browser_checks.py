@@ -149,6 +149,21 @@ def test_a_die_in_doubt_of_its_colour_alone_is_marked_but_phase_1_scores_without
     assert client.get(f"/api/games/{game_id}").json["turns"][0]["score"] == MAKES[1][1]
 
 
+def test_a_number_in_doubt_between_faces_that_score_alike_is_named_and_needs_no_check(
+        app, watcher, page):
+    # die 6 (7R) read as 7 where a 9 is likely too: neither joins a set of phase 1
+    client, game_id = camera_roll_on_page(
+        app, watcher, page, reading_of(MAKES[1][0], unsure=(5,), value_doubt=(5,),
+                                       likely={5: "9R"}))
+    settled = page.locator("[data-testid=dice] .die.settled")
+    assert settled.count() == 1 and settled.get_attribute("data-index") == "5"
+    note = page.inner_text("[data-testid=settled-note]")
+    assert "It shows 7 or 9: either way, the roll makes Phase 1 for 34 points" in note
+    assert page.locator("[data-testid=confirm-box]").is_hidden()
+    take = page.locator("[data-testid=take-score]")
+    assert take.inner_text() == "Take 34 points" and take.is_enabled()
+
+
 def test_in_phase_8_a_colour_doubt_that_cannot_change_the_score_is_explained(
         app, watcher, page):
     client = app.test_client()

@@ -76,6 +76,26 @@ def test_a_number_in_doubt_that_no_face_could_change_needs_no_check(camera_app, 
     assert scored.json["scorepad"]["columns"][0]["phase_scores"][0] == 31
 
 
+def test_a_number_in_doubt_between_faces_that_score_alike_needs_no_check(camera_app, watcher):
+    client = camera_app.test_client()
+    game_id = _camera_game(client)
+    # Phase 1 made with 8,8,8 and 10,W,W: die 6 (7R), read as 7 where a 9 is likely too,
+    # joins neither set either way. Any face would not do: as a 10 it scores 44.
+    state = _camera_roll(client, watcher, game_id, MAKES[1][0], unsure=(5,), value_doubt=(5,),
+                         likely={5: "9R"})
+    current = state["current"]
+    assert current["dice"][5]["settled"] and current["needs_confirmation"] is False
+    assert [face["notation"] for face in current["dice"][5]["likely"]] == ["7R", "9R"]
+    assert all(die["likely"] is None for i, die in enumerate(current["dice"]) if i != 5)
+    scored = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
+    assert scored.status_code == 200
+    assert scored.json["scorepad"]["columns"][0]["phase_scores"][0] == MAKES[1][1]
+    # the same doubt untold: a 10 could change the score, so the die waits
+    state = _camera_roll(client, watcher, game_id, MAKES[1][0], unsure=(5,), value_doubt=(5,))
+    assert state["current"]["needs_confirmation"] is True
+    assert state["current"]["dice"][5]["likely"] is None
+
+
 def _phase_8_game(client) -> int:
     """A solitaire game on the camera whose player has made phases 1-7."""
     game_id = _camera_game(client, players=("Ann",))

@@ -51,6 +51,23 @@ def test_a_fixed_die_is_sure_and_an_unreadable_one_joins_the_roll():
     assert TableRoll.from_dict({"unreadable": 2}).scorable_roll() is None
 
 
+def test_the_likely_faces_are_kept_for_the_unsure_dice_and_go_with_a_fix():
+    roll = parse_roll(MAKES[1][0])  # 7R (die 5) joins neither set; as a 10 it would
+    told = TableRoll.new(roll, roll_number=1, source=RollSource.CAMERA, roll_id=3,
+                         unsure=[5, 2], value_unsure=[5, 2],
+                         likely={5: [Die.from_text("9R")], 7: [Die.from_text("1B")]})
+    assert told.likely == ((5, (Die.from_text("9R"),)),)  # die 7 is not unsure
+    assert told.to_dict()["likely"] == {"5": ["9R"]}
+    assert TableRoll.from_dict(told.to_dict()) == told
+    assert told.likely_faces(5) == (Die.from_text("9R"),) and told.likely_faces(2) is None
+    alone = told.with_die(2, Die.from_text("8G"))
+    assert alone.to_check(1) == () and alone.unchecked(1) == (5,)
+    assert alone.with_die(5, Die.from_text("7R")).likely == ()
+    untold = TableRoll.new(roll, roll_number=1, source=RollSource.CAMERA, roll_id=3,
+                           unsure=[5], value_unsure=[5])
+    assert untold.to_check(1) == (5,) and "likely" not in untold.to_dict()
+
+
 def test_a_game_stored_with_an_old_roll_on_the_table_loads(app, client):
     game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).json["id"]
     service = app.extensions["phase10"].service

@@ -89,6 +89,9 @@ class DecodedFace:
     value_confidence: float | None = None
     """The posterior of the value read, whatever the colour (the sum over the faces of
     that value): what a phase that does not count colour depends on. None: `confidence`."""
+    likely: tuple[Die, ...] = ()
+    """The other faces with at least `DecodeSettings.likely_floor` of the posterior, most
+    likely first: the faces the die may truly show where its face is in doubt."""
 
 
 @dataclass(frozen=True)
@@ -228,8 +231,10 @@ def _decoded(row: np.ndarray, chosen: int, settings: DecodeSettings) -> DecodedF
     )[: settings.alternatives]
     same_value = _SAME_VALUE[chosen]
     value_confidence = min(1.0, float(row[same_value].sum()))
+    likely = tuple(FACES[int(f)] for f in order
+                   if int(f) != chosen and row[f] >= settings.likely_floor)
     return DecodedFace(FACES[chosen], confidence, confidence < settings.unsure_below,
-                       alternatives, round(value_confidence, 6))
+                       alternatives, round(value_confidence, 6), likely)
 
 
 @lru_cache(maxsize=4)

@@ -33,7 +33,7 @@ from vision.read.frame_colours import FrameColours, crop_lightness
 from vision.read.frame_inks import ink_chroma
 from vision.read.ink_order import ink_order_evidence
 from vision.read.labels import colour_index, value_index
-from vision.read.settings import ReaderSettings, SortSettings
+from vision.read.settings import DecodeSettings, ReaderSettings, SortSettings
 from vision.read.tops import Located, TopFinder
 from vision.read.trust import Calibration, DieEvidence
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
@@ -345,7 +345,7 @@ class DiceReader:
         probe = self.face_probe
         kind_doubted = [probe is not None and probe.doubts(die.phase10_odds) for die in dice]
         if calibration is None:
-            dice = [replace(die, unsure=True) if doubt else die
+            dice = [replace(die, unsure=True, likely=None) if doubt else die
                     for die, doubt in zip(dice, kind_doubted, strict=True)]
             return dice, float(np.prod([die.right_probability for die in dice])), None
         # The plain score reads only the posterior, the face belief and (to choose the map)
@@ -372,14 +372,15 @@ class DiceReader:
         other_kind = [values is not None and values.kind_doubted(die.phase10_odds)
                       for die in dice]
         trusted = [
-            replace(die, probability=round(p, 4),  # a legible die stays marked
-                    value_probability=None if values is None else round(v, 4),
-                    unsure=mark or faint,
-                    # checked where colour does not count: doubted for its face and value
-                    value_unsure=None if values is None else (mark or faint) and (
-                        value_mark or faint or kind))
-            for die, p, v, mark, value_mark, faint, kind in zip(
-                dice, probs, value_probs, marks, value_marks, illegible, other_kind,
+            likely_told(replace(
+                die, probability=round(p, 4),  # a legible die stays marked
+                value_probability=None if values is None else round(v, 4),
+                unsure=mark or faint,
+                # checked where colour does not count: doubted for its face and value
+                value_unsure=None if values is None else (mark or faint) and (
+                    value_mark or faint or kind)), box or kind or faint, self.settings.decode)
+            for die, p, v, mark, value_mark, faint, kind, box in zip(
+                dice, probs, value_probs, marks, value_marks, illegible, other_kind, doubted,
                 strict=True)
         ]
         value_probability = (None if values is None
@@ -499,11 +500,27 @@ def _read_dice(candidates: Candidates, faces: Sequence[DecodedFace],
             locator_score=_locator_score(readout.located, int(index)),
             phase10_odds=kind,
             value_confidence=face.value_confidence,
+            likely=face.likely,
         )
         for face, index, kind in zip(faces, candidates.dice, odds, strict=True)
     ]
     dice.sort(key=lambda read: (read.centre[1], read.centre[0]))
     return dice
+
+
+def likely_told(die: ReadDie, doubted: bool, settings: DecodeSettings) -> ReadDie:
+    """`die` with its likely faces kept only where its posterior can tell them
+    (`DecodeSettings.likely_below`): not `doubted` (its box, its kind, a faint face), and
+    the posterior of what is in doubt (its value, or its face where the value is sure)
+    under the setting; else it may show any face (`ReadDie.likely` None)."""
+    if die.likely is None:
+        return die
+    value_doubted = die.value_unsure is None or die.value_unsure
+    posterior = (die.value_confidence if value_doubted and die.value_confidence is not None
+                 else die.confidence)
+    if doubted or posterior >= settings.likely_below:
+        return replace(die, likely=None)
+    return die
 
 
 def evidence_of(die: ReadDie) -> DieEvidence:

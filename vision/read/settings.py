@@ -132,6 +132,16 @@ class DecodeSettings:
     """Runner-up faces reported with each die, at most."""
     min_alternative: float = 0.01
     """A runner-up face is reported only with at least this posterior."""
+    likely_floor: float = 1e-4
+    """A face with at least this posterior is one a doubted die may truly show
+    (`ReadDie.likely`): the scorepad tries only those where the posterior can tell. Chosen
+    on the calibration scenes, where 1 doubted die in 1,441 showed a face under it
+    (MODEL_CARD.md)."""
+    likely_below: float = 0.999
+    """The posterior tells which faces a doubted die may show only where it doubts the die
+    itself (the value's posterior for a value doubt, the face's for a colour doubt, under
+    this), the box is not doubted and the face is legible: a die marked for its box, its
+    kind or the roll is read as surely right as wrong, and may show any face."""
 
 
 @dataclass(frozen=True)

@@ -171,6 +171,16 @@
   const FLAG_NOTES = {
     "out-of-focus": "the picture is out of focus: focus the camera for surer readings",
   };
+  /* The faces a settled die was weighed as, in words: "red or orange" for a colour
+     doubt, "5 red or 3 orange" where colour counts, else the numbers ("5 or 3"). */
+  function likelyWords(faces, colourOnly, colourCounts) {
+    const number = (face) => (face.wild ? "Wild" : String(face.value));
+    const word = colourOnly ? (face) => face.colour_name
+      : colourCounts ? (face) => `${number(face)} ${face.colour_name}` : number;
+    const words = faces.map(word);
+    return words.slice(0, -1).join(", ") + " or " + words[words.length - 1];
+  }
+
   function rollSourceText(current) {
     const notes = (current.flags || []).map((flag) => FLAG_NOTES[flag]).filter(Boolean);
     return [SOURCES[current.source] || "entered by hand", ...notes].join("; ");
@@ -215,11 +225,17 @@
       const one = settled === 1;
       const seen = current.source === "photo" ? "photo" : "camera";
       const marked = one ? "one die (marked ?)" : `${settled} dice (marked ?)`;
+      const outcome = "the roll " + (verdict.made ? `makes Phase ${verdict.phase} for ${verdict.score} points`
+                                                  : `does not make Phase ${verdict.phase}`) + ", so the score stands";
+      // One die the camera narrowed to a few faces: name them ("it shows 5 or 3").
+      const likely = one ? (current.dice.find((die) => die.settled) || {}).likely : null;
       const why = colourOnly && !current.colour_counts
         ? `Colour does not count in Phase ${verdict.phase}, so the score stands`
-        : `Whatever ${colourOnly ? (one ? "its colour" : "their colours") : (one ? "it shows" : "they show")}, ` +
-          "the roll " + (verdict.made ? `makes Phase ${verdict.phase} for ${verdict.score} points`
-                                      : `does not make Phase ${verdict.phase}`) + ", so the score stands";
+        : likely && likely.length > 1
+          ? `It ${colourOnly ? "is" : "shows"} ${likelyWords(likely, colourOnly, current.colour_counts)}: ` +
+            `either way, ${outcome}`
+          : `Whatever ${colourOnly ? (one ? "its colour" : "their colours") : (one ? "it shows" : "they show")}, ` +
+            outcome;
       notes.push(el("p", { class: "muted", "data-testid": "settled-note", text:
         `The ${seen} was unsure of ` +
         (colourOnly ? `the colour of ${marked}, not of ${one ? "its number" : "their numbers"}. `

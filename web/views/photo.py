@@ -140,7 +140,7 @@ def read_photo(game_id: int) -> ResponseReturnValue:
     state = tab.service.set_roll(
         game_id, roll, source=RollSource.PHOTO, unsure=reading.unsure_indices(),
         flags=tuple(reading.flags), unreadable=len(reading.unreadable),
-        value_unsure=reading.value_unsure_indices(),
+        value_unsure=reading.value_unsure_indices(), likely=reading.likely_faces(),
     )
     # The picture the dice were read from: a die corrected later teaches the dice profile.
     if tab.profile is not None:
