@@ -93,6 +93,10 @@ def verdict_dict(roll: Roll, phase_number: int) -> dict[str, Any]:
     return verdict
 
 
+#: The other faces an unsure die's correction offers first, at most.
+MIGHT_BE = 3
+
+
 def _likely_shown(table_roll: TableRoll, index: int, phase_number: int | None,
                   colour_only: bool) -> list[dict[str, Any]] | None:
     """The faces a settled die was weighed as (`scorer.faces_it_could_show`), the face read
@@ -131,7 +135,10 @@ def table_roll_dict(table_roll: TableRoll | None, phase_number: int | None,
     `colour_counts` says whether the phase counts colour at all (phase 8), so the page
     can say why the score stands. A settled die the camera told the likely faces of
     carries them (`likely`: the face read first, as the phase tells faces apart), so the
-    page can say which faces were weighed; None where any face was.
+    page can say which faces were weighed; None where any face was. Every unsure die
+    carries the faces the camera found it most likely shows instead (`might_be`, at most
+    MIGHT_BE, most likely first; empty where it could not tell), offered first when a
+    player taps it.
     """
     if table_roll is None:
         return None
@@ -145,10 +152,12 @@ def table_roll_dict(table_roll: TableRoll | None, phase_number: int | None,
              "colour_doubt": index in colour_doubt, "settled": index in settled,
              "likely": _likely_shown(table_roll, index, phase_number, index in colour_doubt)
              if index in settled else None,
+             "might_be": [die_dict(face) for face in
+                          (table_roll.likely_faces(index) or ())[:MIGHT_BE]],
              "unreadable": False, "impossible": index in impossible}
             for index, die in enumerate(roll.dice)]
     dice += [{**unreadable_die_dict(), "unsure": True, "colour_doubt": False,
-              "settled": False, "likely": None, "impossible": False}
+              "settled": False, "likely": None, "might_be": [], "impossible": False}
              for _ in range(table_roll.unreadable)]
     verdict = None
     if phase_number is not None and roll.dice:

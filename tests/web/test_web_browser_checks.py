@@ -164,6 +164,24 @@ def test_a_number_in_doubt_between_faces_that_score_alike_is_named_and_needs_no_
     assert take.inner_text() == "Take 34 points" and take.is_enabled()
 
 
+def test_tapping_a_doubted_die_offers_the_faces_the_camera_found_likely(app, watcher, page):
+    # die 6 (7R) read as 7 where a 10 is likely too: as a 10 the roll scores 44, not 34
+    client, game_id = camera_roll_on_page(
+        app, watcher, page, reading_of(MAKES[1][0], unsure=(5,), value_doubt=(5,),
+                                       likely={5: "10R 10O"}))
+    page.locator("[data-testid=dice] .die[data-index='5']").click()
+    offered = page.locator("[data-testid=fix-might-be] button")
+    assert [offered.nth(i).inner_text() for i in range(offered.count())] == ["10R", "10O"]
+    offered.first.click()
+    assert page.inner_text("#fix-preview") == "10R"
+    page.click("#die-dialog #fix-ok")
+    page.wait_for_function("!document.querySelector('[data-testid=dice] .die.unsure')")
+    assert client.get(f"/api/games/{game_id}").json["current"]["notation"].split()[5] == "10R"
+    # a die the camera could not tell the faces of offers none
+    page.locator("[data-testid=dice] .die[data-index='0']").click()
+    assert page.locator("[data-testid=fix-might-be]").is_hidden()
+
+
 def test_in_phase_8_a_colour_doubt_that_cannot_change_the_score_is_explained(
         app, watcher, page):
     client = app.test_client()

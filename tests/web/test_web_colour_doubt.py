@@ -86,7 +86,9 @@ def test_a_number_in_doubt_between_faces_that_score_alike_needs_no_check(camera_
     current = state["current"]
     assert current["dice"][5]["settled"] and current["needs_confirmation"] is False
     assert [face["notation"] for face in current["dice"][5]["likely"]] == ["7R", "9R"]
-    assert all(die["likely"] is None for i, die in enumerate(current["dice"]) if i != 5)
+    assert [face["notation"] for face in current["dice"][5]["might_be"]] == ["9R"]
+    assert all(die["likely"] is None and die["might_be"] == []
+               for i, die in enumerate(current["dice"]) if i != 5)
     scored = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
     assert scored.status_code == 200
     assert scored.json["scorepad"]["columns"][0]["phase_scores"][0] == MAKES[1][1]

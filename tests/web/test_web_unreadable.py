@@ -51,7 +51,8 @@ def test_an_unreadable_die_is_listed_and_blocks_scoring_until_fixed(app, watcher
     assert current["dice"][9] == {"notation": None, "value": None, "colour": None,
                                   "colour_name": None, "wild": False, "unreadable": True,
                                   "unsure": True, "colour_doubt": False,
-                                  "settled": False, "likely": None, "impossible": False}
+                                  "settled": False, "likely": None, "might_be": [],
+                                  "impossible": False}
     assert current["dice"][0]["unreadable"] is False
     assert current["flags"] == ["unreadable-dice"] and current["full"] is False
     assert current["notation"] == READ

@@ -339,7 +339,9 @@ class DiceReader:
         """The dice with their calibrated probabilities and marks (`vision.read.trust`; a die
         the face probe doubts is marked whatever the roll), the probability that all of
         them are right, and that all their values are (None without value maps); without a
-        calibration, as decoded, the probe's doubts marked and no value judged apart. A
+        calibration, as decoded, the probe's doubts marked (their likely faces untold) and no
+        value judged apart. With one, a marked die's likely faces are kept only where its
+        posterior can tell them (`likely_told`). A
         reading that carries a flag (`flagged`) is judged by the flagged rolls' maps."""
         calibration = self.calibration
         probe = self.face_probe

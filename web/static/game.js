@@ -548,6 +548,16 @@
     const die = state.current.dice[fixIndex];
     fixValue = die.value;  /* null for a die the camera could not read: pick both */
     fixColour = die.colour;
+    /* the faces the camera found it most likely shows instead: one tap picks one */
+    const mightBe = die.might_be || [];
+    $("fix-might-be").hidden = mightBe.length === 0;
+    $("fix-might-be").replaceChildren(
+      el("span", { class: "muted", text: "Or maybe: " }),
+      ...mightBe.map((face) => el("button", {
+        type: "button", class: `swatch c-${face.colour}`, "data-face": face.notation,
+        title: `${face.value} ${face.colour_name}`,
+        onclick: () => { fixValue = String(face.value); fixColour = face.colour; drawFix(); },
+      }, face.notation)));
     drawFix();
     fixDialog.showModal();
   });
