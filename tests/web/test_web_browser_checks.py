@@ -169,6 +169,8 @@ def test_tapping_a_doubted_die_offers_the_faces_the_camera_found_likely(app, wat
     client, game_id = camera_roll_on_page(
         app, watcher, page, reading_of(MAKES[1][0], unsure=(5,), value_doubt=(5,),
                                        likely={5: "10R 10O"}))
+    assert ("unsure of one die (marked ?), read as 7 red but maybe 10 red or 10 orange"
+            in page.inner_text("[data-testid=confirm-text]"))
     page.locator("[data-testid=dice] .die[data-index='5']").click()
     offered = page.locator("[data-testid=fix-might-be] button")
     assert [offered.nth(i).inner_text() for i in range(offered.count())] == ["10R", "10O"]

@@ -276,8 +276,13 @@
     const parts = [];
     const unsure = current.unsure_count - (current.settled_count || 0);
     const impossible = current.impossible_count;
+    /* one die to check, and the faces the camera found it most likely shows instead */
+    const asked = unsure === 1 ? current.dice.find((die) => die.unsure && !die.settled) : null;
+    const faceWords = (face) => `${face.wild ? "Wild" : face.value} ${face.colour_name}`;
+    const maybe = asked && asked.might_be && asked.might_be.length
+      ? `, read as ${faceWords(asked)} but maybe ${asked.might_be.map(faceWords).join(" or ")}` : "";
     if (unsure) parts.push(`the ${current.source === "photo" ? "photo" : "camera"} was unsure of ` +
-      (unsure === 1 ? "one die (marked ?)" : `${unsure} dice (marked ?)`));
+      (unsure === 1 ? `one die (marked ?)${maybe}` : `${unsure} dice (marked ?)`));
     if (impossible) parts.push(`the ten dice cannot show ${impossible === 1 ? "this face" : `these ${impossible} faces`} ` +
       "together (marked !), so one of them is probably read wrong");
     $("confirm-text").textContent = "Check the roll: " + parts.join("; ") +
