@@ -163,7 +163,7 @@ def likely_faces(records: Records, marking: ValueMarking, dice: np.ndarray,
                  values: np.ndarray, marked: np.ndarray,
                  settings: ReaderSettings = ReaderSettings()) -> dict[int, tuple[Die, ...]]:
     """The likely faces of `dice`' marked ones (`marked`, `values`: those doubted for their
-    value), by index among `dice`, as the reader keeps them (`DiceReader._likely_told`): not
+    value), by index among `dice`, as the reader keeps them (`pipeline.likely_told`): not
     for a die whose box, kind or faint face is doubted, nor where the posterior of what is
     in doubt reaches `DecodeSettings.likely_below` (records without them: none)."""
     if records.likely is None:

@@ -164,6 +164,14 @@ def test_a_number_in_doubt_between_faces_that_score_alike_is_named_and_needs_no_
     assert take.inner_text() == "Take 34 points" and take.is_enabled()
 
 
+def test_a_settled_die_with_many_likely_faces_is_not_listed(app, watcher, page):
+    # 7R as 9, 6, 5 (5,5,W scores as 10,W,W does), or a low face no ten dice show with it
+    camera_roll_on_page(app, watcher, page, reading_of(
+        MAKES[1][0], unsure=(5,), value_doubt=(5,), likely={5: "9R 6R 5R 1R 2R"}))
+    note = page.inner_text("[data-testid=settled-note]")
+    assert "Whatever it most likely shows, the roll makes Phase 1 for 34 points" in note
+
+
 def test_tapping_a_doubted_die_offers_the_faces_the_camera_found_likely(app, watcher, page):
     # die 6 (7R) read as 7 where a 10 is likely too: as a 10 the roll scores 44, not 34
     client, game_id = camera_roll_on_page(

@@ -140,8 +140,9 @@ class DecodeSettings:
     likely_below: float = 0.999
     """The posterior tells which faces a doubted die may show only where it doubts the die
     itself (the value's posterior for a value doubt, the face's for a colour doubt, under
-    this), the box is not doubted and the face is legible: a die marked for its box, its
-    kind or the roll is read as surely right as wrong, and may show any face."""
+    this), the box is not doubted and the face is legible. A die marked for its box or its
+    kind, or read at this or more, is read as surely when it is wrong as when it is right,
+    and may show any face."""
 
 
 @dataclass(frozen=True)

@@ -171,6 +171,7 @@
   const FLAG_NOTES = {
     "out-of-focus": "the picture is out of focus: focus the camera for surer readings",
   };
+  const MAX_NAMED = 4;  /* more faces than this, and the note does not list them */
   /* The faces a settled die was weighed as, in words: "red or orange" for a colour
      doubt, "5 red or 3 orange" where colour counts, else the numbers ("5 or 3"). */
   function likelyWords(faces, colourOnly, colourCounts) {
@@ -231,10 +232,11 @@
       const likely = one ? (current.dice.find((die) => die.settled) || {}).likely : null;
       const why = colourOnly && !current.colour_counts
         ? `Colour does not count in Phase ${verdict.phase}, so the score stands`
-        : likely && likely.length > 1
+        : likely && likely.length > 1 && likely.length <= MAX_NAMED
           ? `It ${colourOnly ? "is" : "shows"} ${likelyWords(likely, colourOnly, current.colour_counts)}: ` +
             `either way, ${outcome}`
-          : `Whatever ${colourOnly ? (one ? "its colour" : "their colours") : (one ? "it shows" : "they show")}, ` +
+          : `Whatever ${colourOnly ? (one ? "its colour" : "their colours")
+                                   : (one ? "it" : "they") + (likely ? " most likely" : "") + (one ? " shows" : " show")}, ` +
             outcome;
       notes.push(el("p", { class: "muted", "data-testid": "settled-note", text:
         `The ${seen} was unsure of ` +
