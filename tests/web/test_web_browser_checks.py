@@ -89,6 +89,14 @@ def test_a_phone_showing_a_deleted_game_is_told(app, new_tab):
     assert phone.evaluate("document.getElementById('turn-area').inert") is True
 
 
+def assert_takes_without_a_check(page, points: int):
+    """The page asks no check and offers to take `points`; its Take button."""
+    assert page.locator("[data-testid=confirm-box]").is_hidden()
+    take = page.locator("[data-testid=take-score]")
+    assert take.inner_text() == f"Take {points} points" and take.is_enabled()
+    return take
+
+
 def camera_roll_on_page(app, watcher, page, reading) -> tuple:
     """A new game on the camera, its page open and live, and `reading` (of MAKES[1]) put on
     the table by the camera: (the app's client, the game's id)."""
@@ -141,9 +149,7 @@ def test_a_die_in_doubt_of_its_colour_alone_is_marked_but_phase_1_scores_without
     assert "unsure of its colour" in doubted.get_attribute("aria-label")
     note = page.inner_text("[data-testid=settled-note]")
     assert "unsure of the colour of one die" in note and "Phase 1" in note
-    assert page.locator("[data-testid=confirm-box]").is_hidden()
-    take = page.locator("[data-testid=take-score]")
-    assert take.inner_text() == "Take 34 points" and take.is_enabled()
+    take = assert_takes_without_a_check(page, 34)
     take.click()
     page.wait_for_function("document.getElementById('game').dataset.version === '2'")
     assert client.get(f"/api/games/{game_id}").json["turns"][0]["score"] == MAKES[1][1]
@@ -152,16 +158,14 @@ def test_a_die_in_doubt_of_its_colour_alone_is_marked_but_phase_1_scores_without
 def test_a_number_in_doubt_between_faces_that_score_alike_is_named_and_needs_no_check(
         app, watcher, page):
     # die 6 (7R) read as 7 where a 9 is likely too: neither joins a set of phase 1
-    client, game_id = camera_roll_on_page(
+    camera_roll_on_page(
         app, watcher, page, reading_of(MAKES[1][0], unsure=(5,), value_doubt=(5,),
                                        likely={5: "9R"}))
     settled = page.locator("[data-testid=dice] .die.settled")
     assert settled.count() == 1 and settled.get_attribute("data-index") == "5"
     note = page.inner_text("[data-testid=settled-note]")
     assert "It shows 7 or 9: either way, the roll makes Phase 1 for 34 points" in note
-    assert page.locator("[data-testid=confirm-box]").is_hidden()
-    take = page.locator("[data-testid=take-score]")
-    assert take.inner_text() == "Take 34 points" and take.is_enabled()
+    assert_takes_without_a_check(page, 34)
 
 
 def test_a_settled_die_with_many_likely_faces_is_not_listed(app, watcher, page):
@@ -210,9 +214,7 @@ def test_in_phase_8_a_colour_doubt_that_cannot_change_the_score_is_explained(
     assert doubted.count() == 1 and doubted.get_attribute("data-index") == "0"
     note = page.inner_text("[data-testid=settled-note]")
     assert "Whatever its colour, the roll makes Phase 8 for 56 points" in note
-    assert page.locator("[data-testid=confirm-box]").is_hidden()
-    take = page.locator("[data-testid=take-score]")
-    assert take.inner_text() == "Take 56 points" and take.is_enabled()
+    assert_takes_without_a_check(page, 56)
 
 
 def test_faces_the_dice_cannot_show_together_are_marked_and_confirmed(app, page):

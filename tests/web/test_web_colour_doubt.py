@@ -26,6 +26,14 @@ def _camera_roll(client, watcher, game_id: int, notation: str, **marks) -> dict:
         client.get(f"/api/games/{game_id}").json), "the camera's roll")
 
 
+def _scored_as_read(client, game_id: int, phase: int) -> int:
+    """Ann's points for `phase` once the roll on the table is scored without a check (the
+    score is taken: 200)."""
+    scored = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
+    assert scored.status_code == 200, scored.json
+    return scored.json["scorepad"]["columns"][0]["phase_scores"][phase - 1]
+
+
 def test_only_phase_8_counts_colour():
     assert [n for n in range(1, 11) if get_phase(n).is_colour_phase()] == [8]
 
@@ -39,9 +47,7 @@ def test_a_colour_doubt_in_phase_1_is_marked_but_the_score_needs_no_check(camera
     assert [die["colour_doubt"] for die in current["dice"]] == [i == 5 for i in range(10)]
     assert current["unsure_count"] == 1 and current["colour_doubt_count"] == 1
     assert current["needs_confirmation"] is False
-    scored = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
-    assert scored.status_code == 200
-    assert scored.json["scorepad"]["columns"][0]["phase_scores"][0] == MAKES[1][1]
+    assert _scored_as_read(client, game_id, phase=1) == MAKES[1][1]
 
 
 def test_a_number_in_doubt_still_waits_and_the_refusal_names_only_that_die(camera_app, watcher):
@@ -71,9 +77,7 @@ def test_a_number_in_doubt_that_no_face_could_change_needs_no_check(camera_app, 
     assert not current["dice"][0]["colour_doubt"]
     assert current["settled_count"] == 1 and current["colour_doubt_count"] == 0
     assert current["needs_confirmation"] is False
-    scored = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
-    assert scored.status_code == 200
-    assert scored.json["scorepad"]["columns"][0]["phase_scores"][0] == 31
+    assert _scored_as_read(client, game_id, phase=1) == 31
 
 
 def test_a_number_in_doubt_between_faces_that_score_alike_needs_no_check(camera_app, watcher):
@@ -89,9 +93,7 @@ def test_a_number_in_doubt_between_faces_that_score_alike_needs_no_check(camera_
     assert [face["notation"] for face in current["dice"][5]["might_be"]] == ["9R"]
     assert all(die["likely"] is None and die["might_be"] == []
                for i, die in enumerate(current["dice"]) if i != 5)
-    scored = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
-    assert scored.status_code == 200
-    assert scored.json["scorepad"]["columns"][0]["phase_scores"][0] == MAKES[1][1]
+    assert _scored_as_read(client, game_id, phase=1) == MAKES[1][1]
     # the same doubt untold: a 10 could change the score, so the die waits
     state = _camera_roll(client, watcher, game_id, MAKES[1][0], unsure=(5,), value_doubt=(5,))
     assert state["current"]["needs_confirmation"] is True
@@ -133,9 +135,7 @@ def test_in_phase_8_a_colour_doubt_no_colour_could_change_needs_no_check(camera_
     current = state["current"]
     assert current["needs_confirmation"] is False and current["colour_doubt_count"] == 1
     assert current["dice"][0]["unsure"] and current["dice"][0]["colour_doubt"]
-    scored = client.post(f"/api/games/{game_id}/score", json={"player": "Ann"})
-    assert scored.status_code == 200
-    assert scored.json["scorepad"]["columns"][0]["phase_scores"][7] == MAKES[8][1]
+    assert _scored_as_read(client, game_id, phase=8) == MAKES[8][1]
 
 
 def test_in_phase_8_a_number_in_doubt_brings_the_colour_doubts_back(camera_app, watcher):
