@@ -33,7 +33,7 @@ from scorer.dice import (
     inventory_matching,
     parse_roll,
 )
-from scorer.doubts import dice_to_check, doubts_can_change, faces_it_could_show
+from scorer.doubts import as_counted, dice_to_check, doubts_can_change, faces_it_could_show
 from scorer.events import (
     Event,
     GameCreated,
@@ -130,6 +130,7 @@ __all__ = [
     "PhysicalDie",
     "Roll",
     "doubts_can_change",
+    "as_counted",
     "dice_to_check",
     "faces_it_could_show",
     "evaluate",

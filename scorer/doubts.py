@@ -56,9 +56,14 @@ def faces_it_could_show(die: Die, phase: Phase, colour_only: bool,
     faces = tuple(Die(value, colour) for value in values for colour in colours)
     if likely is None:
         return faces
-    kept = {die} | {face if phase.is_colour_phase() else Die(face.value, die.colour)
-                    for face in likely}
+    kept = {die} | {as_counted(face, die, phase) for face in likely}
     return tuple(face for face in faces if face in kept)
+
+
+def as_counted(face: Die, read: Die, phase: Phase) -> Die:
+    """`face`, a face die `read` may truly show, as far as `phase`'s score tells it apart:
+    as it is where the phase counts colour, else its value in the colour read."""
+    return face if phase.is_colour_phase() else Die(face.value, read.colour)
 
 
 def _likely_of(likely: Likely | None, indices: Iterable[int]

@@ -27,6 +27,7 @@ from scorer import (
     PhaseResult,
     Roll,
     Scorepad,
+    as_counted,
     evaluate,
     faces_it_could_show,
     get_phase,
@@ -111,8 +112,7 @@ def _likely_shown(table_roll: TableRoll, index: int, phase_number: int | None,
     die = table_roll.roll.dice[index]
     weighed = set(faces_it_could_show(die, phase, colour_only, told))
     shown = [die]
-    for face in told:  # most likely first, as the phase tells faces apart
-        face = face if phase.is_colour_phase() else Die(face.value, die.colour)
+    for face in (as_counted(face, die, phase) for face in told):  # most likely first
         if face in weighed and face not in shown:
             shown.append(face)
     return [die_dict(face) for face in shown]
