@@ -5,6 +5,7 @@
 network itself is tested through the pipeline (test_vision_pipeline.py).
 """
 
+import itertools
 from dataclasses import replace
 
 import cv2
@@ -327,6 +328,52 @@ def test_a_top_whose_bold_numeral_fills_its_middle_is_not_taken_for_a_side_face(
     cv2.fillConvexPoly(frame, numeral, (90, 160, 60))
     assert len(_drop_side_faces([outer, inner], frame, 60.0)) == 2
 
+
+
+def _side_faces_pair_by_pair(boxes, frame, side, faces):
+    """The side-face rule by its definition, every ordered pair of boxes in turn."""
+    from vision.read.tops import _brightness
+
+    middle = np.array([frame.shape[1] / 2, frame.shape[0] / 2])
+    centres = [box.mean(axis=0) for box in boxes]
+    dropped = set()
+    for i, j in itertools.permutations(range(len(boxes)), 2):
+        step, outward = centres[j] - centres[i], centres[j] - middle
+        if np.linalg.norm(step) > faces.near * side:
+            continue
+        if float(step @ outward) <= faces.radial * np.linalg.norm(step) * np.linalg.norm(outward):
+            continue
+        if _brightness(frame, boxes[i], faces.body_ring) < faces.shade * _brightness(
+            frame, boxes[j], faces.body_ring
+        ):
+            dropped.add(i)
+    return [box for index, box in enumerate(boxes) if index not in dropped]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    dice=st.lists(
+        st.tuples(
+            st.floats(20, 620), st.floats(20, 460), st.floats(20, 70), st.integers(40, 255)
+        ),
+        min_size=2,
+        max_size=10,
+    ),
+    side=st.floats(20, 80),
+)
+def test_side_faces_are_dropped_as_the_pair_by_pair_rule_says(dice, side):
+    # Only boxes in a near, outward pair have their brightness measured: the same boxes
+    # must go as when every pair is weighed in full.
+    from vision.read.tops import _drop_side_faces
+
+    frame = np.full((480, 640, 3), 60, np.uint8)
+    boxes = [_square(cx, cy, size) for cx, cy, size, _ in dice]
+    for box, (*_, shade) in zip(boxes, dice, strict=True):
+        cv2.fillConvexPoly(frame, np.round(box).astype(np.int32), (shade,) * 3)
+    faces = LocateSettings().side_faces
+    kept = _drop_side_faces(list(boxes), frame, side, faces)
+    expected = _side_faces_pair_by_pair(boxes, frame, side, faces)
+    assert [id(box) for box in kept] == [id(box) for box in expected]
 
 def _nearest_core_on_the_whole_grid(cores, top):
     """Who owns each cell, by the definition: the nearest core's number (1..) over the

@@ -584,22 +584,30 @@ def _drop_side_faces(
     """Remove side faces taken for tops: of two adjacent boxes, one clearly darker and
     nearer the picture's centre is the side of the other (`faces`). The camera sees the
     centre-facing sides of dice away from the middle (most of all of a die leaning on
-    the tray wall), and light from above leaves every side darker than the top."""
+    the tray wall), and light from above leaves every side darker than the top.
+
+    Only the boxes of such a pair (near, and one outward of the other) have their body's
+    brightness measured: that is most of this check's work, and most dice have no pair."""
     if side <= 0 or len(boxes) < 2:
         return boxes
     height, width = frame.shape[:2]
-    middle = np.array([width / 2, height / 2])
-    centres = [box.mean(axis=0) for box in boxes]
-    levels = [_brightness(frame, box, faces.body_ring) for box in boxes]
-    dropped: set[int] = set()
-    for i in range(len(boxes)):
-        for j in range(len(boxes)):
-            if i == j or np.linalg.norm(centres[i] - centres[j]) > faces.near * side:
-                continue
-            outward = centres[j] - middle
-            step = centres[j] - centres[i]
-            cosine_bound = faces.radial * np.linalg.norm(step) * np.linalg.norm(outward)
-            radial = float(step @ outward) > cosine_bound
-            if radial and levels[i] < faces.shade * levels[j]:
-                dropped.add(i)
+    centres = np.array([box.mean(axis=0) for box in boxes])
+    outward = centres - np.array([width / 2, height / 2])  # per box j: from the middle
+    step = centres[None, :, :] - centres[:, None, :]  # [i, j]: from box i to box j
+    distance = np.sqrt(np.einsum("ijk,ijk->ij", step, step))
+    along = np.einsum("ijk,jk->ij", step, outward)
+    bound = faces.radial * distance * np.sqrt(np.einsum("jk,jk->j", outward, outward))[None, :]
+    pairs = (distance <= faces.near * side) & (along > bound)
+    np.fill_diagonal(pairs, False)
+    levels: dict[int, float] = {}
+
+    def level(index: int) -> float:
+        if index not in levels:
+            levels[index] = _brightness(frame, boxes[index], faces.body_ring)
+        return levels[index]
+
+    dropped = {
+        int(i) for i, j in zip(*np.nonzero(pairs), strict=True)
+        if level(int(i)) < faces.shade * level(int(j))
+    }
     return [box for index, box in enumerate(boxes) if index not in dropped]
