@@ -627,3 +627,20 @@ def test_the_reader_hands_the_locator_its_settings():
     locate = LocateSettings(no_top=0.5)
     reader = DiceReader(settings=ReaderSettings(locate=locate), calibration=None)
     assert isinstance(reader.finder, TopFinder) and reader.finder.settings is locate
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    corners=st.lists(
+        st.tuples(st.floats(-1e4, 1e4), st.floats(-1e4, 1e4)), min_size=3, max_size=8
+    ),
+)
+def test_side_lengths_are_each_corners_distance_from_the_one_before(corners):
+    from vision.read.vectors import side_lengths
+
+    points = np.array(corners)
+    expected = [np.hypot(*(points[k] - points[k - 1])) for k in range(len(points))]
+    np.testing.assert_allclose(side_lengths(points), expected, rtol=1e-12, atol=1e-9)
+    stacked = side_lengths(np.stack([points, points[::-1]]))
+    np.testing.assert_allclose(stacked[0], expected, rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(stacked[1], side_lengths(points[::-1]), rtol=1e-12, atol=1e-9)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.read.vectors import side_lengths
+
 CROP_SIZE = 40
 """Side of a face crop in pixels: big enough for a thickened numeral and its 6/9 mark."""
 
@@ -58,7 +60,7 @@ def crop_face(
     hi = lo + inner
     # Pixel centres sit at integer coordinates, so the crop's middle is (size - 1) / 2.
     target = np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], np.float32) - 0.5
-    side = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+    side = float(np.mean(side_lengths(quad)))
     # Region of the frame the crop can sample: the quad grown by the margin, plus slack.
     centre = quad.mean(axis=0)
     reach = (quad - centre) * (1.0 + 2.5 * margin) + centre

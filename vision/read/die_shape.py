@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.read.tops import Located
+from vision.read.vectors import side_lengths
 
 _RIDGE = 1e-9  # a plane's ridge: no slope across a line of boxes (normal equations' scale)
 
@@ -114,7 +115,7 @@ class DieShape:
         score = located.score(index)
         if score < self.min_score or located.die_side <= 0:
             return False
-        sides = np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1)
+        sides = side_lengths(box)
         long_allowed = self.long_score is not None and score >= self.long_score
         if not long_allowed and sides.max() > self.max_aspect * max(float(sides.min()), 1e-6):
             return False
@@ -137,7 +138,7 @@ def median_ratios(boxes: Sequence[np.ndarray]) -> np.ndarray:
 
 def _longest_sides(corners: np.ndarray) -> np.ndarray:
     """Each box's longest side, for boxes stacked as (count, 4, 2) corners in order."""
-    return np.linalg.norm(corners - np.roll(corners, 1, axis=1), axis=2).max(axis=1)
+    return side_lengths(corners).max(axis=1)
 
 
 def in_hand(located: Located, point: np.ndarray) -> bool:

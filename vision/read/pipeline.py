@@ -36,6 +36,7 @@ from vision.read.labels import colour_index, value_index
 from vision.read.settings import DecodeSettings, ReaderSettings, SortSettings
 from vision.read.tops import Located, TopFinder
 from vision.read.trust import Calibration, DieEvidence
+from vision.read.vectors import side_lengths
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
 
 
@@ -534,7 +535,7 @@ def evidence_of(die: ReadDie) -> DieEvidence:
 
 def _box_sides(die: ReadDie) -> np.ndarray:
     corners = np.asarray(die.corners, np.float64)
-    return np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
+    return side_lengths(corners)
 
 
 def _aspect(sides: np.ndarray) -> float:

@@ -49,6 +49,7 @@ from vision.read.tops_input import (
     second_looks,
     to_tensor,
 )
+from vision.read.vectors import side_lengths
 
 logger = logging.getLogger(__name__)
 
@@ -331,7 +332,7 @@ def boxes_from_maps(
     cores = _cores(maps[CORE], cut)
     top = maps[TOP]
     owners = _owners(cores, top > 0.5 * cut.level, int(np.ceil(_OWNER_REACH * max(zoom, 1.0))))
-    found: list[tuple[np.ndarray, float]] = []
+    found: list[tuple[np.ndarray, float, float]] = []  # box, score, longest side
     for number, window in enumerate(_windows(owners, len(cores)), start=1):
         if window is None:
             continue
@@ -344,21 +345,22 @@ def boxes_from_maps(
         if tray is not None and not within(tray, box.mean(axis=0)):
             continue
         smallest, largest = settings.side_fraction
-        if not smallest * short <= longest_side(box) <= largest * short:
+        longest = longest_side(box)
+        if not smallest * short <= longest <= largest * short:
             continue
         score = box_score(top[window], maps[CORE][window], owned, cores[number - 1][window])
-        found.append((box, score))
-    side = float(np.median([longest_side(box) for box, _ in found])) if found else 0.0
+        found.append((box, score, longest))
+    side = float(np.median([longest for *_, longest in found])) if found else 0.0
     hand_mask = hand_region(
         maps[HAND] > cut.level, inside, cell, side or 0.085 * short, settings.hand
     )
     found.sort(key=lambda item: (float(item[0][:, 1].mean()), float(item[0][:, 0].mean())))
     return Located(
-        tuple(box for box, _ in found),
+        tuple(box for box, *_ in found),
         hand_mask is not None,
         side,
         hand_mask,
-        tuple(score for _, score in found),
+        tuple(score for _, score, _ in found),
         net_width,
         width,
         float(top.max()),
@@ -420,7 +422,7 @@ def hand_region(
 
 def longest_side(box: np.ndarray) -> float:
     """The longest side of a box (its corners in order), in its pixels."""
-    return float(np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1).max())
+    return float(side_lengths(box).max())
 
 
 def within(tray: Sequence[Sequence[float]] | np.ndarray, point: np.ndarray) -> bool:
