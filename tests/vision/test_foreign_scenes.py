@@ -99,7 +99,9 @@ def test_the_reader_reads_trays_it_was_never_trained_on():
 def test_a_green_set_the_classifier_takes_for_orange_is_read_green_by_the_inks_order(seed):
     """Dark trays whose green ink the classifier reads orange, beside the set's real
     orange (`vision.read.ink_order`): without the order of the frame's inks some of the
-    greens are read orange; with it every die is right and sure."""
+    greens are read orange; with it every die is read right. The order raises green
+    level with orange, not above it, so a die the dice table does not settle is marked
+    for the players rather than read green for sure."""
     from vision.evaluation import score_reading
     from vision.read.pipeline import DiceReader
     from vision.read.settings import ColourSettings, ReaderSettings
@@ -112,8 +114,8 @@ def test_a_green_set_the_classifier_takes_for_orange_is_read_green_by_the_inks_o
                            calibration=None, face_probe=False)
     mended = score_reading(seed, scene.dice, reader.read(scene.image), 0.0)
     unmended = score_reading(seed, scene.dice, unordered.read(scene.image), 0.0)
-    assert mended.right == len(scene.dice)
-    assert unmended.right <= len(scene.dice) - 2
+    assert mended.read_right == len(scene.dice) and mended.silent == 0
+    assert unmended.read_right <= len(scene.dice) - 2
 
 
 def test_an_over_exposed_tray_is_looked_at_with_its_highlights_darkened(monkeypatch):

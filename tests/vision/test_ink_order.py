@@ -41,8 +41,19 @@ def frame(*dice: tuple[float, float, int, float]) -> tuple[np.ndarray, np.ndarra
 
 
 def read(chroma: np.ndarray, log_belief: np.ndarray) -> list[str]:
+    """Each die's colour after the mend: a moved die's new colour is level with its
+    family's rival, so a tie is read as the colour moved to."""
     evidence = ink_order_evidence(chroma, log_belief)
-    return [COLOUR_LABELS[i] for i in (log_belief + evidence).argmax(axis=1)]
+    mended = log_belief + evidence + 1e-9 * (evidence > 0)
+    return [COLOUR_LABELS[i] for i in mended.argmax(axis=1)]
+
+
+def family_odds(log_belief: np.ndarray, family: tuple[int, ...]) -> np.ndarray:
+    """Per die, the log-odds of `family` against the likeliest other family."""
+    belief = np.stack([np.logaddexp.reduce(log_belief[:, list(f)], axis=1) for f in FAMILIES],
+                      axis=1)
+    index = FAMILIES.index(family)
+    return belief[:, index] - np.delete(belief, index, axis=1).max(axis=1)
 
 
 def test_the_palette_gives_the_families_in_hue_order_with_red_and_orange_together():
@@ -67,6 +78,26 @@ def test_a_yellow_green_set_read_orange_beside_the_real_orange_is_read_green():
         (61, 0.4, BLUE, 0.99), (64, 0.35, BLUE, 0.99), (61, 0.5, BLUE, 0.99),
     )
     assert read(chroma, belief) == list("RRO") + list("GGGG") + list("BBB")
+
+
+def test_a_moved_die_is_drawn_level_with_the_colour_read_not_made_sure():
+    """The frame's order shows a contradiction, not which ink is which for sure: a moved
+    die's new colour ties with the family it was read in, so the decoder weighs both and
+    the die is marked unless the dice table settles it."""
+    chroma, belief = frame(
+        (-80, 0.7, RED, 0.99), (-79, 0.8, RED, 0.99),
+        (-124, 1.0, ORANGE, 0.99),
+        (-179, 0.4, ORANGE, 0.99), (-180, 0.45, ORANGE, 0.99),
+        (-178, 0.42, ORANGE, 0.98), (-181, 0.4, ORANGE, 0.9),
+        (61, 0.4, BLUE, 0.99), (64, 0.35, BLUE, 0.99), (61, 0.5, BLUE, 0.99),
+    )
+    evidence = ink_order_evidence(chroma, belief)
+    moved = np.flatnonzero(evidence.any(axis=1))
+    assert moved.tolist() == [3, 4, 5, 6]
+    odds = family_odds(belief + evidence, (GREEN,))
+    np.testing.assert_allclose(odds[moved], 0.0, atol=1e-9)
+    sure = ink_order_evidence(chroma, belief, InkOrderSettings(moved_margin=np.log(19.0)))
+    np.testing.assert_allclose(family_odds(belief + sure, (GREEN,))[moved], np.log(19.0))
 
 
 def test_a_teal_set_read_green_beside_the_real_green_is_read_blue():
@@ -207,5 +238,6 @@ def test_the_evidence_follows_the_dice_and_only_ever_lifts_a_group_to_one_cool_c
     for die in np.flatnonzero(evidence.any(axis=1)):
         (colour,) = np.flatnonzero(evidence[die])
         assert colour in (GREEN, BLUE)
-        final = (belief[die] + evidence[die]).argmax()
-        assert final == colour
+        # raised level with every other family, never beyond (the margin is 0)
+        odds = family_odds((belief + evidence)[die : die + 1], (colour,))[0]
+        assert odds == pytest.approx(0.0, abs=1e-9)

@@ -15,6 +15,12 @@ keeps the inks in the palette's order about the frame's own inks and costs the
 classifier's belief least. A reading without a contradiction is left as it is, so
 the step never fights `vision.read.frame_colours` over red against orange.
 
+The move raises the group's new colour level with the colour read, not above it: an
+ink's direction from its body can mislead (a glint, or a maroon body under a pink-red
+ink, turns it towards white), so a contradiction says the reading is doubtful, not
+which ink is which. The decoder weighs the two, and the die is marked for the players
+unless the dice table settles it.
+
 Only inks measured clearly (far enough from the body's colour) are grouped, a group
 of fewer than `InkOrderSettings.min_moved` dice is never moved, and no die is moved into
 a warm colour: those were the moves that went wrong (models/MODEL_CARD.md, "The colour
@@ -100,7 +106,8 @@ def ink_order_evidence(
 
     `chroma`: (N, 3) ink chroma (`vision.read.frame_inks.ink_chroma`); `log_belief`: (N, C) the
     log-belief in each colour so far (the classifier's with the frame inks' evidence).
-    Each die of a moved group is made sure of its new colour (`settings.moved_margin`)."""
+    Each die of a moved group has its new colour raised level with the colour read
+    (`settings.moved_margin`): a contradiction, not proof of which ink is which."""
     belief = np.asarray(log_belief, np.float64)
     count, colours = belief.shape
     evidence = np.zeros((count, colours))
