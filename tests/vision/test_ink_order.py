@@ -6,6 +6,8 @@ shades and print strengths would be, read by a classifier that is sure of a wron
 colour for one whole set.
 """
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -175,11 +177,10 @@ def test_frames_of_fewer_than_three_dice_get_nothing():
     assert ink_order_evidence(np.zeros((0, 3)), np.zeros((0, 4))).shape == (0, 4)
 
 
-def test_a_reader_mends_a_yellow_green_set_read_orange_unless_told_not_to():
-    """Through `DiceReader.read`: four dice printed in a yellow-green that the classifier
-    is sure is orange, beside the set's red, orange and blue dice."""
-    from vision.read.pipeline import DiceReader, Readout
-    from vision.read.settings import ColourSettings, ReaderSettings
+def _yellow_green_readout():
+    """Nine dice, every one a 5: two red, one orange, four printed in a yellow-green the
+    classifier is sure is orange, two blue."""
+    from vision.read.pipeline import Readout
     from vision.read.tops import Located
 
     inks = [(200, 30, 40)] * 2 + [(240, 120, 20)] + [(150, 200, 40)] * 4 + [(30, 70, 190)] * 2
@@ -195,22 +196,67 @@ def test_a_reader_mends_a_yellow_green_set_read_orange_unless_told_not_to():
         np.array([[x, 100], [x + 60, 100], [x + 60, 160], [x, 160]], np.float32)
         for x in range(0, 100 * len(inks), 100)
     )
-    readout = Readout(Located(boxes, die_side=60.0, scores=(0.999,) * len(inks)), crops,
-                      value, colour, np.ones(len(inks)), None)
+    return Readout(Located(boxes, die_side=60.0, scores=(0.999,) * len(inks)), crops,
+                   value, colour, np.ones(len(inks)), None)
+
+
+def _given_reader(readout, **kwargs):
+    from vision.read.pipeline import DiceReader, Readout
 
     class GivenReadout(DiceReader):
         def readout(self, frame: np.ndarray) -> Readout:
             return readout
 
+    return GivenReadout(**kwargs)
+
+
+def test_a_reader_mends_a_yellow_green_set_read_orange_unless_told_not_to():
+    """Through `DiceReader.read`: four dice printed in a yellow-green that the classifier
+    is sure is orange, beside the set's red, orange and blue dice."""
+    from vision.read.settings import ColourSettings, ReaderSettings
+
+    readout = _yellow_green_readout()
     frame = np.zeros((480, 1280, 3), np.uint8)
-    reader = GivenReadout(settings=ReaderSettings(use_inventory=False))
+    reader = _given_reader(readout, settings=ReaderSettings(use_inventory=False))
     mended = [die.die.colour for die in reader.read(frame).dice]
     unordered = ReaderSettings(colour=ColourSettings(ink_order=False), use_inventory=False)
-    unmended = [die.die.colour for die in GivenReadout(
-        reader.classifier, finder=reader.finder, settings=unordered
+    unmended = [die.die.colour for die in _given_reader(
+        readout, classifier=reader.classifier, finder=reader.finder, settings=unordered
     ).read(frame).dice]
     assert mended == list("RRO") + list("GGGG") + list("BB")
     assert unmended == list("RRO") + list("OOOO") + list("BB")
+
+
+@pytest.mark.parametrize("use_inventory", [False, True])
+@pytest.mark.parametrize("calibrated", [False, True])
+def test_dice_the_ink_order_moves_are_marked_at_even_odds_and_may_show_any_face(
+    use_inventory, calibrated
+):
+    """The frame's inks contradict the classifier's colours, not prove which ink is which:
+    the four moved dice come out marked, at no more than even odds, whatever the dice
+    table or the calibration makes of them; the five others are read as before."""
+    from vision.read.settings import ColourSettings, ReaderSettings
+
+    readout = _yellow_green_readout()
+    frame = np.zeros((480, 1280, 3), np.uint8)
+    settings = ReaderSettings(use_inventory=use_inventory)
+    reader = _given_reader(readout, settings=settings, **({} if calibrated else
+                                                           {"calibration": None}))
+    unordered = replace(settings, colour=ColourSettings(ink_order=False))
+    plain = _given_reader(readout, classifier=reader.classifier, finder=reader.finder,
+                          settings=unordered, calibration=reader.calibration)
+    reading, before = reader.read(frame), plain.read(frame)
+    moved = [3, 4, 5, 6]
+    for index, (die, was) in enumerate(zip(reading.dice, before.dice, strict=True)):
+        if index in moved:
+            assert die.unsure and die.likely is None
+            assert die.confidence <= InkOrderSettings().contradicted_confidence
+            # the value's posterior, and its calibrated probability, are the plain reading's
+            assert die.value_confidence == pytest.approx(was.value_confidence)
+            assert die.value_probability == was.value_probability
+        else:
+            assert (die.die, die.confidence, die.unsure) == (was.die, was.confidence, was.unsure)
+    assert not reading.is_complete()
 
 
 @st.composite

@@ -89,9 +89,11 @@ class DecodedFace:
     value_confidence: float | None = None
     """The posterior of the value read, whatever the colour (the sum over the faces of
     that value): what a phase that does not count colour depends on. None: `confidence`."""
-    likely: tuple[Die, ...] = ()
+    likely: tuple[Die, ...] | None = ()
     """The other faces with at least `DecodeSettings.likely_floor` of the posterior, most
-    likely first: the faces the die may truly show where its face is in doubt."""
+    likely first: the faces the die may truly show where its face is in doubt. None: it
+    may show any face (a die whose colour the frame contradicts,
+    `vision.read.pipeline.contradicted_faces`)."""
 
 
 @dataclass(frozen=True)

@@ -87,6 +87,17 @@ class Candidates:
 
 
 @dataclass(frozen=True)
+class ColourEvidence:
+    """What speaks for each die's colour besides the classifier, in `Candidates.dice`
+    order: the log-evidence the decoder adds (None where nothing speaks), and which dice
+    the frame's ink order contradicted (`vision.read.ink_order`: their colour is in
+    doubt whatever the decoder makes of it)."""
+
+    log_evidence: np.ndarray | None  # (dice, 44), by face (`vision.read.decode.by_face`)
+    contradicted: np.ndarray  # (dice,) bool
+
+
+@dataclass(frozen=True)
 class Readout:
     """What the classifier made of a frame's located boxes, before decoding: the crops
     and their probabilities (averaged over quarter turns), and the profile descriptors
@@ -275,15 +286,18 @@ class DiceReader:
         if candidates.dice.size == 0:
             return Reading((), size, tuple(flags), unreadable)
         keep = candidates.dice
+        colours = self.colour_evidence(candidates)
         decoding = decode(
             readout.value_probs[keep],
             readout.colour_probs[keep],
             settings=self.settings.decode,
             use_inventory=self.settings.use_inventory,
-            evidence=self.colour_evidence(candidates),
+            evidence=colours.log_evidence,
             dice_set=self.dice_set,
         )
-        dice = _read_dice(candidates, decoding.faces, self.settings.sort,
+        faces = contradicted_faces(decoding.faces, colours.contradicted,
+                                   self.settings.colour.order.contradicted_confidence)
+        dice = _read_dice(candidates, faces, self.settings.sort,
                           self._phase10_odds(readout, keep))
         flags += [flag for flag in decoding.flags if flag not in flags]
         dice, roll_probability, value_probability = self._trusted(dice, bool(flags))
@@ -303,9 +317,9 @@ class DiceReader:
         dice, unreadable = read_dice(readout, self.settings.sort)
         return Candidates(readout, dice, unreadable)
 
-    def colour_evidence(self, candidates: Candidates) -> np.ndarray | None:
-        """(dice, 44) log-evidence for each die's face besides the classifier's; None where
-        nothing speaks. The one place the colour evidences are summed:
+    def colour_evidence(self, candidates: Candidates) -> ColourEvidence:
+        """Evidence for each die's face besides the classifier's, and the dice whose colour
+        the frame's ink order contradicted. The one place the colour evidences are summed:
 
         - the household's profile, when taught (`ProfileEvidence.evidence`: its likeness
           to the taught faces, its ink references and its fitted heads, weighed by the
@@ -322,18 +336,20 @@ class DiceReader:
         descriptors = readout.descriptors
         matcher = profile if profile is not None and descriptors is not None else None
         use_inks = self.ink_evidence is not None and keep.size >= 2
+        none_contradicted = np.zeros(keep.size, bool)
         if matcher is None and not use_inks:
-            return None
+            return ColourEvidence(None, none_contradicted)
         chroma = ink_chroma(readout.crops[keep])
         household = (matcher.evidence(descriptors[keep], chroma)
                      if matcher is not None and descriptors is not None else None)
         if not use_inks:
-            return household
-        frame = by_face(self._frame_colours(readout.crops[keep], chroma,
-                                            readout.colour_probs[keep]))
+            return ColourEvidence(household, none_contradicted)
+        inks, order = self._frame_colours(readout.crops[keep], chroma, readout.colour_probs[keep])
+        frame = by_face(inks + order)
+        contradicted = np.asarray(order.any(axis=1), bool)
         if matcher is None or household is None:
-            return frame
-        return household + frame * matcher.frame_ink_weight
+            return ColourEvidence(frame, contradicted)
+        return ColourEvidence(household + frame * matcher.frame_ink_weight, contradicted)
 
     def _trusted(self, dice: list[ReadDie], flagged: bool = False
                  ) -> tuple[list[ReadDie], float, float | None]:
@@ -392,16 +408,17 @@ class DiceReader:
 
     def _frame_colours(
         self, crops: np.ndarray, chroma: np.ndarray, colour_probs: np.ndarray
-    ) -> np.ndarray:
-        """(N, C) colour evidence from the frame's dice (two or more): how each die's ink
-        compares with the others' (`ink_evidence`), then, unless switched off, the
-        mending of distinct inks read as one colour (`vision.read.ink_order`)."""
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Two (N, C) colour evidences from the frame's dice (two or more): how each die's
+        ink compares with the others' (`ink_evidence`), and, unless switched off, the
+        mending of distinct inks read as one colour (`vision.read.ink_order`; zeros
+        where nothing is mended)."""
         assert self.ink_evidence is not None
         evidence = self.ink_evidence(chroma, colour_probs, crop_lightness(crops))
         if not self.settings.colour.ink_order:
-            return evidence
+            return evidence, np.zeros_like(evidence)
         belief = np.log(np.maximum(colour_probs, 1e-12)) + evidence
-        return evidence + ink_order_evidence(chroma, belief, self.settings.colour.order)
+        return evidence, ink_order_evidence(chroma, belief, self.settings.colour.order)
 
 
 def legible_dice(readout: Readout, keep: np.ndarray, unread: np.ndarray,
@@ -479,6 +496,19 @@ def _unreadable_dice(candidates: Candidates) -> tuple[UnreadableDie, ...]:
         )
         for index in candidates.unreadable
     )
+
+
+def contradicted_faces(faces: Sequence[DecodedFace], contradicted: np.ndarray,
+                       confidence: float) -> list[DecodedFace]:
+    """The decoded faces, those `contradicted` (the frame's ink order moved their colour)
+    read at no more than `confidence`, unsure, and with any face likely: the order shows
+    that the colours read contradict the set, not which ink is which, and the dice table
+    can make the decoder sure of a colour the group was only moved towards."""
+    return [
+        replace(face, confidence=min(face.confidence, confidence), unsure=True, likely=None)
+        if doubted else face
+        for face, doubted in zip(faces, contradicted, strict=True)
+    ]
 
 
 def _read_dice(candidates: Candidates, faces: Sequence[DecodedFace],

@@ -94,6 +94,10 @@ class InkOrderSettings:
     min_moved: int = 2
     """The fewest dice a group must hold to be moved to another colour: one die's ink is
     too weak a witness against the classifier."""
+    contradicted_confidence: float = 0.5
+    """The most a moved die's posterior may be: even odds between the colour read and the
+    one it was moved to, whatever the dice table makes of them, so the die is marked
+    (models/MODEL_CARD.md, "Dice whose inks contradict the set, marked")."""
     moved_margin: float = 0.0
     """A moved die's belief in its new colour is raised until it beats every other family
     by this much (log-odds). At 0 it draws level with the colour read: the frame's order
