@@ -18,8 +18,9 @@ the step never fights `vision.read.frame_colours` over red against orange.
 The move raises the group's new colour level with the colour read, not above it: an
 ink's direction from its body can mislead (a glint, or a maroon body under a pink-red
 ink, turns it towards white), so a contradiction says the reading is doubtful, not
-which ink is which. The decoder weighs the two, and the die is marked for the players
-unless the dice table settles it.
+which ink is which. The decoder weighs the two, and the reader marks every moved die
+for the players whatever the dice table makes of it
+(`vision.read.pipeline.contradicted_faces`).
 
 Only inks measured clearly (far enough from the body's colour) are grouped, a group
 of fewer than `InkOrderSettings.min_moved` dice is never moved, and no die is moved into

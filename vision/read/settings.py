@@ -103,8 +103,8 @@ class InkOrderSettings:
     by this much (log-odds). At 0 it draws level with the colour read: the frame's order
     says the reading contradicts the set, not for sure which ink is which (a glint or a
     body near the ink's own hue turns an ink's direction), so the decoder weighs the two
-    and the die is marked unless the dice table settles it. Made sure at 19 to 1 instead,
-    the moves that went wrong on rendered scenes were read wrong without a mark."""
+    (and `contradicted_confidence` marks the die). Made sure at 19 to 1 instead, the moves
+    that went wrong on rendered scenes were read wrong without a mark."""
 
 
 @dataclass(frozen=True)
