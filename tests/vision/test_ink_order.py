@@ -70,29 +70,28 @@ def test_directions_are_grouped_round_the_circle_across_its_seam():
     assert [sorted(g.tolist()) for g in ink_groups(np.radians([5.0, 10.0]))] == [[0, 1]]
 
 
-def test_a_yellow_green_set_read_orange_beside_the_real_orange_is_read_green():
-    # red, orange, then a set's yellow-green the classifier takes for a third warm ink
-    chroma, belief = frame(
+def yellow_green_frame() -> tuple[np.ndarray, np.ndarray]:
+    """Red, orange, then a set's yellow-green the classifier takes for a third warm ink
+    (dice 3 to 6), then blue."""
+    return frame(
         (-80, 0.7, RED, 0.99), (-79, 0.8, RED, 0.99),
         (-124, 1.0, ORANGE, 0.99),
         (-179, 0.4, ORANGE, 0.99), (-180, 0.45, ORANGE, 0.99),
         (-178, 0.42, ORANGE, 0.98), (-181, 0.4, ORANGE, 0.9),
         (61, 0.4, BLUE, 0.99), (64, 0.35, BLUE, 0.99), (61, 0.5, BLUE, 0.99),
     )
+
+
+def test_a_yellow_green_set_read_orange_beside_the_real_orange_is_read_green():
+    chroma, belief = yellow_green_frame()
     assert read(chroma, belief) == list("RRO") + list("GGGG") + list("BBB")
 
 
 def test_a_moved_die_is_drawn_level_with_the_colour_read_not_made_sure():
     """The frame's order shows a contradiction, not which ink is which for sure: a moved
-    die's new colour ties with the family it was read in, so the decoder weighs both and
-    the die is marked unless the dice table settles it."""
-    chroma, belief = frame(
-        (-80, 0.7, RED, 0.99), (-79, 0.8, RED, 0.99),
-        (-124, 1.0, ORANGE, 0.99),
-        (-179, 0.4, ORANGE, 0.99), (-180, 0.45, ORANGE, 0.99),
-        (-178, 0.42, ORANGE, 0.98), (-181, 0.4, ORANGE, 0.9),
-        (61, 0.4, BLUE, 0.99), (64, 0.35, BLUE, 0.99), (61, 0.5, BLUE, 0.99),
-    )
+    die's new colour ties with the family it was read in, so the decoder weighs both (and
+    the reader marks the die, `vision.read.pipeline.contradicted_faces`)."""
+    chroma, belief = yellow_green_frame()
     evidence = ink_order_evidence(chroma, belief)
     moved = np.flatnonzero(evidence.any(axis=1))
     assert moved.tolist() == [3, 4, 5, 6]
