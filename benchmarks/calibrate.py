@@ -35,9 +35,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -220,8 +221,35 @@ def drawn_scenes(first_seed: int, scenes: int, ink_spread: float | None = None
         print(f"read {key}, {view} views: {scenes} scenes", file=sys.stderr, flush=True)
 
 
-def read_records(reader: DiceReader, first_seed: int, scenes: int,
+def second_renderer_trays(first_seed: int, scenes: int, view: str
+                          ) -> Iterator[tuple[str, Any]]:
+    """Trays of the second renderer (`benchmarks/foreign_scenes.py`) seen from `view`, each
+    with its slice ("second-renderer-dark-phone"): `scenes` with light bodies from
+    `first_seed` on, then as many dark ones, a line on stderr after each. For reading and
+    reporting only: nothing is fitted on them."""
+    from foreign_scenes import VIEWS as TRAY_VIEWS
+    from foreign_scenes import foreign_scene
+
+    for number, shade in enumerate(("light", "dark")):
+        first = first_seed + number * scenes
+        for seed in range(first, first + scenes):
+            yield f"second-renderer-{shade}-{view}", foreign_scene(
+                seed, dark=shade == "dark", view=TRAY_VIEWS[view])
+        print(f"read the second renderer's {shade} trays, {view} view: {scenes} trays",
+              file=sys.stderr, flush=True)
+
+
+def tray_first_seed(view: str) -> int:
+    """The first reported seed of the second renderer's trays seen from `view`."""
+    from foreign_scenes import FIRST_SEEDS
+
+    return FIRST_SEEDS[view]
+
+
+def read_records(reader: DiceReader, drawn: Iterable[tuple[str, Any]],
                  ink_spread: float | None = None) -> Records:
+    """What `reader` makes of each of the `drawn` scenes (slice, scene with `image` and
+    `dice`), `ink_spread` as they were drawn with (None: the renderer's own)."""
     scene_of, confidence, face_prob, right, complete, slices = [], [], [], [], [], []
     read_as, truth, runner_up, network_prob, side, aspect, found, flagged, agreement = (
         [] for _ in range(9))
@@ -233,7 +261,7 @@ def read_records(reader: DiceReader, first_seed: int, scenes: int,
     true_rolls: list[str] = []
     likely: list[str] = []
     by_place = reader.settings.sort.doubtful_face.by_place
-    for index, (slice_key, scene) in enumerate(drawn_scenes(first_seed, scenes, ink_spread)):
+    for index, (slice_key, scene) in enumerate(drawn):
         reading = reader.read(scene.image)
         outcomes, _, true_faces = die_outcomes(scene.dice, reading)
         size_ratio.extend(float(r) for r in size_ratios(reading.dice, by_place))
@@ -866,7 +894,9 @@ def print_table(title: str, rows: list[dict], ece: float) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=150, help="scenes per slice (150)")
-    parser.add_argument("--first-seed", type=int, default=CALIBRATION_SEED_BASE)
+    parser.add_argument("--first-seed", type=int, default=None,
+                        help="the first scene's seed (default: the calibration's seeds, or "
+                        "the second renderer's view's)")
     parser.add_argument("--fit", action="store_true", help="fit and write the calibration")
     parser.add_argument("--target", type=float, default=0.004,
                         help="sure-but-wrong rolls allowed when fitting, of the rolls of each "
@@ -911,6 +941,11 @@ def main(argv: list[str] | None = None) -> int:
                         "alike), to measure how much of the doubt the dice's own print makes; "
                         "with --records, such records may be fitted on beside the others, each "
                         "view of them held to the target on its own")
+    parser.add_argument("--second-renderer", choices=("upright", "phone"), default=None,
+                        help="read the second renderer's trays (benchmarks/foreign_scenes.py) "
+                        "seen from this view instead, --scenes light and as many dark ones, "
+                        "from the view's own seeds unless --first-seed says; to report, "
+                        "never to fit")
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
     parser.add_argument("--locator", type=Path, default=None,
                         help="top-face locator (.onnx; default: shipped)")
@@ -922,9 +957,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.scenes < 1:
         parser.error("--scenes must be at least 1")
+    if args.first_seed is None:
+        args.first_seed = (CALIBRATION_SEED_BASE if args.second_renderer is None
+                           else tray_first_seed(args.second_renderer))
     if args.fit and not CALIBRATION_SEED_BASE <= args.first_seed < TRUST_REPORT_SEED_BASE:
         parser.error("fit on the calibration seeds (from CALIBRATION_SEED_BASE, below "
                      "TRUST_REPORT_SEED_BASE), never on scenes whose figures are reported")
+    if args.second_renderer is not None and (args.fit or args.ink_spread is not None):
+        parser.error("--second-renderer: its trays are read and reported, never fitted on, "
+                     "and drawn with their own inks (no --fit, no --ink-spread)")
     if args.ink_spread is not None and args.ink_spread < 0:
         parser.error("--ink-spread must be 0 or more")
     cv2.setNumThreads(1)
@@ -945,7 +986,10 @@ def main(argv: list[str] | None = None) -> int:
             reader = DiceReader(classifier, threads=1, finder=TopFinder.load(args.locator),
                                 calibration=None, second_look_below=second_look,
                                 face_probe=loaded or False)
-            records = read_records(reader, args.first_seed, args.scenes, args.ink_spread)
+            drawn = (drawn_scenes(args.first_seed, args.scenes, args.ink_spread)
+                     if args.second_renderer is None else
+                     second_renderer_trays(args.first_seed, args.scenes, args.second_renderer))
+            records = read_records(reader, drawn, args.ink_spread)
         except RuntimeError as error:  # the held-out fonts are not installed
             parser.error(str(error))
         if args.records is not None:

@@ -27,7 +27,14 @@ import cv2
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from eval_pipeline import pooled_score, print_score, scores_json  # noqa: E402
-from foreign_scenes import fonts, foreign_scene  # noqa: E402
+from foreign_scenes import (  # noqa: E402
+    FIRST_SEEDS,
+    UPRIGHT,
+    VIEWS,
+    ForeignView,
+    fonts,
+    foreign_scene,
+)
 
 from vision.evaluation import PipelineScore, score_reading  # noqa: E402
 from vision.read.classifier import FaceClassifier  # noqa: E402
@@ -35,18 +42,20 @@ from vision.read.pipeline import DiceReader  # noqa: E402
 from vision.read.settings import ColourSettings, ReaderSettings  # noqa: E402
 from vision.read.tops import TopFinder  # noqa: E402
 
-FIRST_SEED = 7_000_000
+FIRST_SEED = FIRST_SEEDS["upright"]
 """Seeds of the foreign trays: their own range, drawn by their own renderer."""
 
 
 def evaluate(
-    reader: DiceReader, seeds: range, dark: bool, *, any_faces: bool = False
+    reader: DiceReader, seeds: range, dark: bool, *, any_faces: bool = False,
+    view: ForeignView = UPRIGHT,
 ) -> PipelineScore:
     """Draw, read and score each tray of `seeds` with bodies dark or light (`any_faces`:
-    rolls of any six high and four low faces, not of the inventory table's dice)."""
+    rolls of any six high and four low faces, not of the inventory table's dice), seen
+    from `view`."""
     scores = []
     for seed in seeds:
-        scene = foreign_scene(seed, dark=dark, any_faces=any_faces)
+        scene = foreign_scene(seed, dark=dark, any_faces=any_faces, view=view)
         start = time.perf_counter()
         reading = reader.read(scene.image)
         scores.append(score_reading(seed, scene.dice, reading, time.perf_counter() - start))
@@ -56,7 +65,13 @@ def evaluate(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=100, help="trays per body shade (100)")
-    parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
+    parser.add_argument(
+        "--view", choices=sorted(VIEWS), default="upright",
+        help="upright: the Pi camera straight above; phone: tipped up to 35 degrees, dice "
+        "tops 40 to 72 px, the white balance off by up to 30 %%",
+    )
+    parser.add_argument("--first-seed", type=int, default=None,
+                        help="first tray's seed (default: the view's own range)")
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
     parser.add_argument("--locator", type=Path, default=None, help="top-face locator (.onnx)")
     parser.add_argument(
@@ -84,11 +99,13 @@ def main(argv: list[str] | None = None) -> int:
         finder=TopFinder.load(args.locator),
         settings=ReaderSettings(colour=ColourSettings(ink_order=not args.no_ink_order)),
     )
+    view = VIEWS[args.view]
+    first_seed = FIRST_SEEDS[args.view] if args.first_seed is None else args.first_seed
     scores = {}
     for index, (key, dark) in enumerate((("light", False), ("dark", True))):
-        first = args.first_seed + index * args.scenes
+        first = first_seed + index * args.scenes
         seeds = range(first, first + args.scenes)
-        scores[key] = evaluate(reader, seeds, dark, any_faces=args.any_faces)
+        scores[key] = evaluate(reader, seeds, dark, any_faces=args.any_faces, view=view)
     if args.json:
         print(scores_json(scores))
         return 0

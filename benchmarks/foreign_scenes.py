@@ -74,6 +74,40 @@ CLOTHS: tuple[tuple[str, tuple[int, int, int]], ...] = (
 SIDES = (52.0, 78.0)
 """Smallest and largest side of a die's top in pixels (the Pi camera over a tray)."""
 
+FOCAL = 1100.0
+"""The camera's focal length in pixels (about 60 degrees across the frame's width)."""
+
+
+@dataclass(frozen=True)
+class ForeignView:
+    """How the camera sees the tray: from straight above as the Pi does, or as a phone held
+    over it, tipped up to `max_tilt` degrees towards a side drawn at random.
+
+    `sides`: a die top's side before the tilt foreshortens it (None: `SIDES`);
+    `white_balance`: each channel's gain is drawn within 1 +- this; `spacing`: the least
+    distance between dice, in sides (a tipped camera shows more of each die's side)."""
+
+    name: str
+    sides: tuple[float, float] | None = None
+    max_tilt: float = 0.0
+    white_balance: float = 0.15
+    spacing: float = 1.9
+
+
+UPRIGHT = ForeignView("upright")
+"""The Pi camera straight above the tray (the trays every earlier figure was read on)."""
+
+PHONE = ForeignView("phone", sides=(44.0, 70.0), max_tilt=35.0, white_balance=0.3,
+                    spacing=2.2)
+"""A phone held over the tray: tipped up to 35 degrees, dice tops about 40 to 75 px, the
+white balance off by up to 30 %, as the issue on trust asks the reader to be measured."""
+
+VIEWS = {view.name: view for view in (UPRIGHT, PHONE)}
+
+FIRST_SEEDS = {"upright": 7_000_000, "phone": 7_800_000}
+"""Each view's first reported seed: trays seen as a phone sees them have a range of their
+own (those from 7,850,000 are for looking into what goes wrong, never reported)."""
+
 _TILE = 192
 """Side of a face tile before it is warped onto the frame (supersampled)."""
 
@@ -201,8 +235,9 @@ def _cloth(kind: str, rgb: Sequence[int], rng) -> np.ndarray:
     return np.clip(base[None, None, :] * field[..., None], 0, 255)
 
 
-def _positions(count: int, side: float, rng) -> list[tuple[float, float]]:
-    """`count` centres inside the tray, each at least 1.9 sides from the others."""
+def _positions(count: int, side: float, rng, spacing: float = 1.9
+               ) -> list[tuple[float, float]]:
+    """`count` centres inside the tray, each at least `spacing` sides from the others."""
     width, height = SIZE
     margin = 1.2 * side
     for _ in range(50):  # start again when a die finds no room
@@ -211,7 +246,7 @@ def _positions(count: int, side: float, rng) -> list[tuple[float, float]]:
             for _ in range(2000):
                 x = rng.uniform(0.12 * width + margin, 0.88 * width - margin)
                 y = rng.uniform(0.1 * height + margin, 0.9 * height - margin)
-                if all(np.hypot(x - px, y - py) > 1.9 * side for px, py in placed):
+                if all(np.hypot(x - px, y - py) > spacing * side for px, py in placed):
                     placed.append((x, y))
                     break
             else:
@@ -235,6 +270,73 @@ def _any_roll(rng) -> list[Die]:
     return [face(HIGH_VALUES) for _ in range(HIGH_DICE)] + [
         face(LOW_VALUES) for _ in range(LOW_DICE)
     ]
+
+
+@dataclass(frozen=True)
+class _TippedCamera:
+    """A camera `distance` pixels from the tray's centre, tipped by `tilt` radians about
+    the axis `axis` in the tray's plane, looking at the centre. The tray is drawn as the
+    camera straight above would see it; `photograph` then maps it to this camera."""
+
+    rotation: np.ndarray  # (3, 3) world to camera
+    position: np.ndarray  # (3,) in tray pixels about the centre, negative z above
+
+    def lean(self, centre: tuple[float, float], side: float) -> np.ndarray:
+        """Where a die's foot lies from its top, in sides, drawn on the tray's plane: the
+        top is drawn where the camera's ray through it meets the tray."""
+        half = np.array(SIZE, np.float64) / 2
+        top = np.array([*(np.asarray(centre) - half), -side])
+        reach = self.position[2] / (self.position[2] - top[2])
+        meets = self.position + (top - self.position) * reach
+        return (top[:2] - meets[:2]) / side
+
+    def homography(self) -> np.ndarray:
+        """The tray's plane as drawn (pixels) to this camera's frame (pixels), the tray's
+        middle kept in the middle of the frame."""
+        half = np.array(SIZE, np.float64) / 2
+        intrinsic = np.array([[FOCAL, 0, half[0]], [0, FOCAL, half[1]], [0, 0, 1]])
+        # (x, y, 0) - position = rotation.T @ ... : the plane's points in camera terms
+        plane = np.column_stack([self.rotation[:, 0], self.rotation[:, 1],
+                                 -self.rotation @ self.position])
+        shift = np.array([[1, 0, -half[0]], [0, 1, -half[1]], [0, 0, 1]])
+        matrix = intrinsic @ plane @ shift
+        middle = cv2.perspectiveTransform(half.reshape(1, 1, 2), matrix).reshape(2)
+        recentre = np.array([[1, 0, half[0] - middle[0]], [0, 1, half[1] - middle[1]],
+                             [0, 0, 1]])
+        return recentre @ matrix / matrix[2, 2]
+
+    def photograph(self, image: np.ndarray, truth: list[ForeignDie],
+                   beyond: np.ndarray) -> tuple[np.ndarray, list[ForeignDie]]:
+        """The tray as this camera frames it, `beyond` (the bare cloth, as lit) where the
+        frame reaches past the drawn tray, and each die's top where the frame shows it."""
+        matrix = self.homography()
+        seen = cv2.warpPerspective(image, matrix, SIZE, flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        cover = cv2.warpPerspective(np.ones(image.shape[:2], np.float32), matrix, SIZE,
+                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                                    borderValue=0)[..., None]
+        seen = seen + (1 - cover) * beyond
+        moved = []
+        for die in truth:
+            corners = cv2.perspectiveTransform(
+                die.corners.reshape(1, 4, 2).astype(np.float64), matrix).reshape(4, 2)
+            moved.append(ForeignDie(die.die, tuple(float(v) for v in corners.mean(axis=0)),
+                                    corners.astype(np.float32)))
+        return seen, moved
+
+
+def _camera(seed: int, view: ForeignView) -> _TippedCamera | None:
+    """The tipped camera of `seed`'s tray (its own draw, so that the upright trays stay as
+    they were); None for a camera straight above."""
+    if view.max_tilt <= 0:
+        return None
+    rng = np.random.default_rng([seed, 2026])
+    tilt = np.radians(rng.uniform(0, view.max_tilt))
+    heading = rng.uniform(0, 2 * np.pi)
+    axis = np.array([np.cos(heading), np.sin(heading), 0.0])
+    turn, _ = cv2.Rodrigues(axis * tilt)
+    position = turn @ np.array([0.0, 0.0, -FOCAL])
+    return _TippedCamera(rotation=turn.T, position=position)
 
 
 def foreign_set(seed: int, *, dark: bool | None = None) -> ForeignSet:
@@ -270,25 +372,30 @@ def foreign_scene(
     dark: bool | None = None,
     dice_set: ForeignSet | None = None,
     any_faces: bool = False,
+    view: ForeignView = UPRIGHT,
 ) -> ForeignScene:
     """The tray of `seed`: ten dice of one set on one cloth under one lamp.
 
     `dice_set`: the set rolled (None: the set of this seed, with bodies dark or light
     as `dark` says, either when None). `any_faces`: the dice show any six high and four
-    low faces, not a roll of the inventory table's dice."""
+    low faces, not a roll of the inventory table's dice. `view`: how the camera sees
+    the tray (`UPRIGHT` draws exactly the trays it drew before views were added)."""
     rng = np.random.default_rng([seed, 2024])
+    camera = _camera(seed, view)
     if dice_set is None:
         dice_set = foreign_set(seed, dark=dark)
     body = np.asarray(dice_set.body, np.float32)
     kind, cloth_rgb = CLOTHS[int(rng.integers(len(CLOTHS)))]
     image = _cloth(kind, cloth_rgb, rng)
+    bare = image.copy() if camera is not None else None  # the cloth beyond the drawn tray
     width, height = SIZE
-    side = rng.uniform(*SIDES)
+    side = rng.uniform(*(view.sides or SIDES))
     light = rng.uniform(-1, 1, 2)
     light /= max(np.linalg.norm(light), 1e-6)
     faces = _any_roll(rng) if any_faces else _roll(rng)
     truth = []
-    for die, (cx, cy) in zip(faces, _positions(len(faces), side, rng), strict=True):
+    for die, (cx, cy) in zip(faces, _positions(len(faces), side, rng, view.spacing),
+                             strict=True):
         s = side * rng.uniform(0.95, 1.05)
         angle = rng.uniform(0, 2 * np.pi)
         rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
@@ -296,6 +403,8 @@ def foreign_scene(
         top = square @ rot.T + (cx, cy)
         # the camera is above the tray's centre: a die off-centre shows its outer sides
         lean = np.array([cx - width / 2, cy - height / 2]) / width * rng.uniform(0.25, 0.45)
+        if camera is not None:  # a tipped camera sees the sides that face it
+            lean = camera.lean((cx, cy), s)
         bottom = top + lean * s
         shadow = np.zeros((height, width), np.float32)
         cv2.fillConvexPoly(
@@ -332,7 +441,10 @@ def foreign_scene(
         ((xs - width / 2) * light[0] + (ys - height / 2) * light[1]) / width
     )
     image *= gradient[..., None]
-    image *= rng.uniform(0.85, 1.15, 3) * rng.uniform(0.85, 1.1)  # white balance, exposure
+    if camera is not None:
+        image, truth = camera.photograph(image, truth, bare * gradient[..., None])
+    balance = view.white_balance  # white balance, then exposure
+    image *= rng.uniform(1 - balance, 1 + balance, 3) * rng.uniform(0.85, 1.1)
     image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.5, 1.1))
     image += rng.normal(0, rng.uniform(1.5, 5), image.shape).astype(np.float32)
     bgr = np.clip(image[..., ::-1], 0, 255).astype(np.uint8)

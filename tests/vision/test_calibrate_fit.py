@@ -460,16 +460,14 @@ def test_a_roll_with_a_box_off_its_die_is_judged_by_its_true_roll_when_kept():
 
 
 def test_the_records_keep_each_scenes_true_roll_and_each_dies_likely_faces(
-        monkeypatch, tmp_path):
+        tmp_path):
     from vision.read.pipeline import DiceReader
     from vision.synth import render_scene
     from vision.synth.seeds import HELD_OUT_SEED_BASE
 
     scenes = [render_scene(HELD_OUT_SEED_BASE + n) for n in (1, 2)]
-    monkeypatch.setattr(calibrate, "drawn_scenes",
-                        lambda *_: iter([("held-out-light-upright", s) for s in scenes]))
     reader = DiceReader()
-    records = calibrate.read_records(reader, HELD_OUT_SEED_BASE, 1)
+    records = calibrate.read_records(reader, [("held-out-light-upright", s) for s in scenes])
     expected = [" ".join(str(die.die) for die in scene.dice) for scene in scenes]
     assert list(records.true_roll) == expected
     likely = [calibrate.ANY_FACE if die.likely is None

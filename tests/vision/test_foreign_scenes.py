@@ -57,9 +57,11 @@ def test_a_tray_is_the_same_for_the_same_seed_and_differs_for_another():
     assert not np.array_equal(first.image, foreign_scenes.foreign_scene(6).image)
 
 
+@pytest.mark.parametrize("view", ["upright", "phone"])
 @pytest.mark.parametrize("dark", [False, True])
-def test_bodies_are_dark_or_light_as_asked(dark):
-    scene = foreign_scenes.foreign_scene(21, dark=dark)
+def test_bodies_are_dark_or_light_as_asked(dark, view):
+    """And each die's true top lies where the frame shows it, seen from either view."""
+    scene = foreign_scenes.foreign_scene(21, dark=dark, view=foreign_scenes.VIEWS[view])
     assert scene.dark is dark
     body = []
     for truth in scene.dice:  # near each corner of the top: body, not numeral
@@ -69,6 +71,40 @@ def test_bodies_are_dark_or_light_as_asked(dark):
             body.append(scene.image[y, x].astype(float))
     body = np.median(body, axis=0)
     assert (body.mean() < 110) if dark else (body.mean() > 140), body
+
+
+def test_a_phone_tipped_over_the_tray_foreshortens_the_dice_and_shows_their_sides():
+    """`PHONE`: the camera tipped up to 35 degrees, tops about 40 to 72 px; the dice and
+    the roll are the upright tray's, only the camera differs."""
+    seed = 7_290_018  # tipped 33 degrees
+    upright = foreign_scenes.foreign_scene(seed, dark=True)
+    phone = foreign_scenes.foreign_scene(seed, dark=True, view=foreign_scenes.PHONE)
+    assert [d.die for d in phone.dice] == [d.die for d in upright.dice]
+    assert phone.image.shape == upright.image.shape
+    corners = np.concatenate([truth.corners for truth in phone.dice])
+    assert (corners >= 0).all() and (corners[:, 0] < 1280).all() and (corners[:, 1] < 960).all()
+    tops = [np.sqrt(cv2.contourArea(truth.corners)) for truth in phone.dice]
+    assert 30 < min(tops) and max(tops) < 95, tops
+    # a square top seen at a slant: its two diagonals no longer match
+    stretch = [np.ptp([np.linalg.norm(t.corners[0] - t.corners[2]),
+                       np.linalg.norm(t.corners[1] - t.corners[3])]) / side
+               for t, side in zip(phone.dice, tops, strict=True)]
+    assert np.median(stretch) > 0.1
+    assert max(np.ptp([np.linalg.norm(t.corners[0] - t.corners[2]),
+                       np.linalg.norm(t.corners[1] - t.corners[3])])
+               for t in upright.dice) < 1e-3
+
+
+def test_a_camera_straight_above_draws_the_tray_as_drawn_and_tipped_keeps_its_middle():
+    camera = foreign_scenes._camera(7_290_018, foreign_scenes.PHONE)
+    middle = np.array([[[640.0, 480.0]]])
+    np.testing.assert_allclose(cv2.perspectiveTransform(middle, camera.homography()), middle,
+                               atol=1e-6)
+    straight = foreign_scenes._TippedCamera(np.eye(3), np.array([0.0, 0.0, -1100.0]))
+    np.testing.assert_allclose(straight.homography(), np.eye(3), atol=1e-9)
+    # from straight above, a die off the middle shows the side that faces the middle
+    assert straight.lean((1000.0, 480.0), 60.0)[0] < 0
+    assert foreign_scenes._camera(7_290_018, foreign_scenes.UPRIGHT) is None
 
 
 def test_the_fonts_are_held_out_printable_and_never_reserved():
@@ -168,6 +204,14 @@ def test_the_evaluation_reads_without_the_inks_order_when_asked(capsys):
     assert set(result) == {"light", "dark", "pooled"}
 
 
+def test_the_evaluation_reads_trays_seen_as_a_phone_sees_them(capsys):
+    """`eval_foreign.py --view phone`: trays of a range of their own."""
+    assert eval_foreign.FIRST_SEEDS["phone"] != eval_foreign.FIRST_SEED
+    assert eval_foreign.main(["--scenes", "1", "--view", "phone", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result) == {"light", "dark", "pooled"}
+
+
 def test_a_set_keeps_its_font_body_and_inks_from_tray_to_tray():
     """A household's dice (`benchmarks/eval_profile.py --renderer foreign`): one set,
     many trays that differ in the roll, the cloth and the lamp."""
@@ -194,3 +238,25 @@ def test_the_evaluation_names_a_missing_font_package(no_fonts, capsys):
     finally:
         foreign_scenes.fonts.cache_clear()
     assert "fonts-paratype" in capsys.readouterr().err
+
+
+def test_the_calibration_report_reads_the_second_renderers_trays_and_never_fits_them(
+        tmp_path, capsys):
+    """`calibrate.py --second-renderer phone`: the trust report (reliability, marks) on
+    trays the reader was never tuned on, each slice named for its body and view."""
+    calibrate = load_benchmark("calibrate")
+    records = tmp_path / "phone.npz"
+    assert calibrate.main(["--second-renderer", "phone", "--scenes", "1",
+                           "--records", str(records), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    read = calibrate.Records.load(records)
+    assert list(read.slices) == ["second-renderer-light-phone", "second-renderer-dark-phone"]
+    first = foreign_scenes.FIRST_SEEDS["phone"]
+    assert list(read.true_roll) == [
+        " ".join(str(t.die) for t in foreign_scenes.foreign_scene(seed, dark=dark).dice)
+        for seed, dark in ((first, False), (first + 1, True))]
+    assert "phone" in result["by_slice"]
+    for refused in (["--fit"], ["--ink-spread", "0"]):
+        with pytest.raises(SystemExit):
+            calibrate.main(["--second-renderer", "phone", "--scenes", "1", *refused])
+    assert "never fitted on" in capsys.readouterr().err
