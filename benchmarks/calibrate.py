@@ -47,7 +47,7 @@ from scorer import PHASES, Phase, Roll, dice_to_check
 from scorer.dice import FULL_ROLL, Die
 from vision.evaluation import (
     COLOUR_PHASE,
-    STEEP_VIEW,
+    EVALUATION_VIEWS,
     evaluation_scene,
     match_dice,
     roll_of,
@@ -93,7 +93,7 @@ MIN_LOCATOR_SCORE = 0.0
 #: place (one in twenty over) (MODEL_CARD.md, "Two faces of a leaning die boxed as one").
 MERGED_ASPECT = 0.8
 MERGED_SIZE_RATIO = 1.2
-VIEWS = ("upright", "steep")
+VIEWS = tuple(EVALUATION_VIEWS)
 DIE_BINS = 40
 #: Bins of the overruled dice's map (a few hundred dice in 4,800 scenes).
 OVERRULED_BINS = 8
@@ -207,17 +207,17 @@ def shown_complete(reading: Reading) -> bool:
     return len(reading.dice) == FULL_ROLL and not reading.unreadable
 
 
-def drawn_scenes(first_seed: int, scenes: int, ink_spread: float | None = None
-                 ) -> Iterator[tuple[str, Scene]]:
+def drawn_scenes(first_seed: int, scenes: int, ink_spread: float | None = None,
+                 views: Sequence[str] = VIEWS) -> Iterator[tuple[str, Scene]]:
     """The scenes as the calibration draws them, each with its slice ("held-out-dark-steep"):
-    every view and group, `scenes` of each from `first_seed` on (`--ink-spread` as asked),
-    a line on stderr after each slice."""
-    for number, (view, key) in enumerate((v, g) for v in VIEWS for g in GROUPS):
+    each of `views` and groups, `scenes` of each from `first_seed` on (`--ink-spread` as
+    asked), a line on stderr after each slice."""
+    for number, (view, key) in enumerate((v, g) for v in views for g in GROUPS):
         look = eval_group(key).mix()
         first = first_seed + number * scenes
         for seed in range(first, first + scenes):
             yield f"{key}-{view}", evaluation_scene(
-                seed, look, steep=STEEP_VIEW if view == "steep" else None, ink_spread=ink_spread)
+                seed, look, steep=EVALUATION_VIEWS[view], ink_spread=ink_spread)
         print(f"read {key}, {view} views: {scenes} scenes", file=sys.stderr, flush=True)
 
 
@@ -747,7 +747,7 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
         ) -> Calibration:
     """The maps of `fit_maps` (`die_span` as it takes it), and the lowest roll threshold
     keeping sure-but-wrong rolls within `target` of the rolls of each view (upright,
-    steep), dice whose box is more than `max_size_ratio` times the size at its place, or
+    steep, aside), dice whose box is more than `max_size_ratio` times the size at its place, or
     narrower than `merged_aspect` and more than `merged_size_ratio` times that size, or
     scored under `min_locator_score` by the locator, or doubted by the face `probe`,
     marked whatever the roll (`flagged_apart`: the flagged rolls on a map of their own)."""
@@ -760,7 +760,7 @@ def fit(records: Records, target: float, die_sure: float, sha256: str,
                        classifier_sha256=sha256)
 
     probs = die_probabilities(records, maps)
-    # Each view (upright, steep; light and dark dice together) must keep within the target
+    # Each view (upright, steep, aside; light and dark together) must keep within the target
     # on its own: a pooled figure could hide the steep views' errors behind the upright
     # ones'. Light and dark apart, 1,200 scenes a slice, let a roll or two decide it. Scenes
     # read with their dice printed otherwise (`--ink-spread`) are views of their own.
@@ -941,6 +941,9 @@ def main(argv: list[str] | None = None) -> int:
                         "alike), to measure how much of the doubt the dice's own print makes; "
                         "with --records, such records may be fitted on beside the others, each "
                         "view of them held to the target on its own")
+    parser.add_argument("--views", nargs="+", choices=VIEWS, default=list(VIEWS),
+                        help="the views drawn, each in both groups, their seeds in turn from "
+                        "--first-seed (default: all; upright, steep and aside)")
     parser.add_argument("--second-renderer", choices=("upright", "phone"), default=None,
                         help="read the second renderer's trays (benchmarks/foreign_scenes.py) "
                         "seen from this view instead, --scenes light and as many dark ones, "
@@ -986,7 +989,7 @@ def main(argv: list[str] | None = None) -> int:
             reader = DiceReader(classifier, threads=1, finder=TopFinder.load(args.locator),
                                 calibration=None, second_look_below=second_look,
                                 face_probe=loaded or False)
-            drawn = (drawn_scenes(args.first_seed, args.scenes, args.ink_spread)
+            drawn = (drawn_scenes(args.first_seed, args.scenes, args.ink_spread, args.views)
                      if args.second_renderer is None else
                      second_renderer_trays(args.first_seed, args.scenes, args.second_renderer))
             records = read_records(reader, drawn, args.ink_spread)

@@ -17,9 +17,10 @@ and the median read time; with --json,
 one JSON object with those figures and the failed seeds. `--size` and `--die-scale`
 draw the same scenes at another frame size, or with the dice larger or smaller.
 `--view steep` reads each group as a phone held over the tray sees it
-(`vision.evaluation.SteepView`); `--ink-spread 0` the same scenes with every die of a
-colour printed alike (the renderer draws each die's ink up to 12 grey levels off its
-set's). Every group also reports the trust figures: per die
+(`vision.evaluation.SteepView`), `--view aside` as one held at the tray's side;
+`--ink-spread 0` the same scenes with every die of a colour printed alike (the
+renderer draws each die's ink up to 12 grey levels off its set's). Every group also
+reports the trust figures: per die
 right and unmarked, right but marked, wrong but marked, wrong and unmarked (silent),
 not found; rolls shown as sure (complete, nothing marked) and those sure but wrong;
 and the values alone, what the nine phases that do not count colour rest on: rolls
@@ -39,7 +40,12 @@ from pathlib import Path
 
 import cv2
 
-from vision.evaluation import SCENE_SIZE, STEEP_VIEW, PipelineScore, evaluate_pipeline
+from vision.evaluation import (
+    EVALUATION_VIEWS,
+    SCENE_SIZE,
+    PipelineScore,
+    evaluate_pipeline,
+)
 from vision.read.classifier import FaceClassifier
 from vision.read.pipeline import DiceReader
 from vision.read.settings import ClassifySettings, ColourSettings, ReaderSettings
@@ -48,7 +54,7 @@ from vision.synth.looks import eval_group
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 
 DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
-VIEWS = ("upright", "steep")
+VIEWS = tuple(EVALUATION_VIEWS)
 
 
 def print_score(title: str, score: PipelineScore, unit: str = "scenes") -> None:
@@ -149,9 +155,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--view", action="append", choices=VIEWS, default=None,
-        help="upright (the tray camera) or steep (a phone over the tray: tipped up to 35 "
-        "degrees, dice tops 40-72 px, white balance off by up to 30 %%); repeatable, each "
-        "group is read in each view (default: upright)",
+        help="upright (the tray camera), steep (a phone over the tray: tipped up to 35 "
+        "degrees, dice tops 40-72 px, white balance off by up to 30 %%) or aside (the same, "
+        "the phone held at the tray's side, so every die shows the sides facing it); "
+        "repeatable, each group is read in each view (default: upright)",
     )
     parser.add_argument(
         "--ink-spread", type=float, default=None, metavar="N",
@@ -194,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         titles[key] = group.title if view == "upright" else f"{group.title}, {view} views"
         scores[key] = evaluate_pipeline(
             reader, seeds, None if group.split is None else look, size=args.size,
-            die_scale=args.die_scale, steep=STEEP_VIEW if view == "steep" else None,
+            die_scale=args.die_scale, steep=EVALUATION_VIEWS[view],
             ink_spread=args.ink_spread,
         )
     if args.json:

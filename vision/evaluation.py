@@ -366,7 +366,18 @@ SCENE_SIZE: tuple[int, int] = (1280, 960)
 
 
 STEEP_VIEW = SteepView()
-"""The steep views the evaluation draws."""
+"""The steep views the evaluation draws: the camera turned about its own centre above the
+tray, so the dice show the sides a camera above sees."""
+
+ASIDE_VIEW = SteepView(camera_aside=True)
+"""Steep views as a phone held at the tray's side sees it: tipped as `STEEP_VIEW`, but
+standing where that tilt aims it at the tray's middle, so every die shows the sides that
+face it (larger, all on one side), as other software's pictures and real photos do."""
+
+EVALUATION_VIEWS: dict[str, SteepView | None] = {
+    "upright": None, "steep": STEEP_VIEW, "aside": ASIDE_VIEW,
+}
+"""The views the evaluation reads scenes in, by name (None: the tray camera, upright)."""
 
 
 def evaluation_scene(

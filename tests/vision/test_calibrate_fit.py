@@ -477,3 +477,26 @@ def test_the_records_keep_each_scenes_true_roll_and_each_dies_likely_faces(
     records.save(tmp_path / "r.npz")
     again = calibrate.Records.load(tmp_path / "r.npz")
     assert list(calibrate.part(again, np.array([1])).true_roll) == expected[1:]
+
+
+def test_the_views_asked_are_drawn_in_turn_each_in_both_groups(monkeypatch):
+    """`--views aside`: only the phone held at the tray's side, light then dark, the seeds
+    in turn from the first; the default draws every view, upright and steep first, so
+    their seeds are those they always had."""
+    from vision.evaluation import ASIDE_VIEW, STEEP_VIEW
+
+    drawn = []
+    monkeypatch.setattr(calibrate, "evaluation_scene",
+                        lambda seed, look, steep, ink_spread: drawn.append((seed, steep)))
+    slices = [key for key, _ in calibrate.drawn_scenes(100, 2, views=["aside"])]
+    assert slices == ["held-out-light-aside"] * 2 + ["held-out-dark-aside"] * 2
+    assert drawn == [(100, ASIDE_VIEW), (101, ASIDE_VIEW), (102, ASIDE_VIEW),
+                     (103, ASIDE_VIEW)]
+    drawn.clear()
+    slices = [key for key, _ in calibrate.drawn_scenes(100, 1)]
+    assert slices == ["held-out-light-upright", "held-out-dark-upright",
+                      "held-out-light-steep", "held-out-dark-steep",
+                      "held-out-light-aside", "held-out-dark-aside"]
+    assert [steep for _, steep in drawn] == [None, None, STEEP_VIEW, STEEP_VIEW,
+                                             ASIDE_VIEW, ASIDE_VIEW]
+    assert calibrate.view_of("held-out-dark-aside") == "aside"

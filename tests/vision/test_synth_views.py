@@ -105,3 +105,46 @@ def test_a_steep_views_dice_measure_its_size_at_the_pictures_middle(seed):
     distance = float(np.linalg.norm(nearest.corners.mean(0) - middle)) / size[0]
     # A die's top is a little smaller than its edge; off the middle its size drifts.
     assert 50.0 * (0.75 - distance) <= _side(nearest.corners) <= 50.0 * (1.05 + distance)
+
+
+@settings(max_examples=25, deadline=None)
+@given(degrees=st.floats(3.0, 35.0), azimuth=st.floats(0.0, 2 * math.pi),
+       height=st.floats(8.0, 28.0))
+def test_a_camera_aside_stands_where_its_tilt_aims_it_at_the_middle(degrees, azimuth, height):
+    """`SteepView(camera_aside=True)`: the camera stands its height times the tilt's
+    tangent from the middle, on the side the tipped picture magnifies (nearer the lens)."""
+    import dataclasses
+
+    from vision.synth.conditions import random_conditions
+    from vision.synth.views import aside_shift, centre_zoom_at
+
+    size = (1280, 960)
+    conditions = dataclasses.replace(random_conditions(np.random.default_rng(1), size),
+                                     camera_height=height)
+    dx, dy = aside_shift(conditions, size, degrees, azimuth)
+    away = np.array([dx * size[0], dy * size[1]])
+    assert np.linalg.norm(away) == pytest.approx(
+        height * conditions.scale * math.tan(math.radians(degrees)), rel=1e-9)
+    homography = tilt_homography(size, degrees, azimuth)
+    middle = np.array(size, np.float64) / 2
+    toward = middle + 200 * away / np.linalg.norm(away)
+    opposite = middle - 200 * away / np.linalg.norm(away)
+    seen = cv2.perspectiveTransform(np.stack([toward, opposite]).reshape(-1, 1, 2),
+                                    homography).reshape(2, 2)
+    assert centre_zoom_at(homography, seen[0]) > centre_zoom_at(homography, seen[1])
+
+
+def test_a_camera_above_the_middle_keeps_the_scenes_own_camera():
+    import dataclasses
+
+    from vision.synth.conditions import random_conditions
+    from vision.synth.views import SteepView, steep_conditions
+
+    size = (1280, 960)
+    conditions = random_conditions(np.random.default_rng(2), size)
+    above, _, _ = steep_conditions(np.random.default_rng(3), conditions, size, SteepView())
+    aside, degrees, _ = steep_conditions(np.random.default_rng(3), conditions, size,
+                                         SteepView(camera_aside=True))
+    assert above.camera_shift == conditions.camera_shift
+    assert degrees > 1 and aside.camera_shift != conditions.camera_shift
+    assert dataclasses.replace(above, camera_shift=aside.camera_shift) == aside

@@ -101,6 +101,10 @@ class SteepView:
     max_tilt_degrees: float = 35.0  # the camera tipped up to this far off the vertical
     die_px: tuple[float, float] = (40.0, 72.0)  # a die's top near the picture's middle
     white_balance_off: float = 0.3  # blue against red gains off by up to this; tint a third
+    # Whether the camera stands aside, where a phone tipped so is held to aim at the tray's
+    # middle, so each die shows the sides that face it (True), or stays above the middle,
+    # turned about its own centre, so the dice show the sides a camera above sees (False).
+    camera_aside: bool = False
 
 
 def centre_zoom(homography: np.ndarray, size: tuple[int, int]) -> float:
@@ -129,4 +133,35 @@ def steep_conditions(
         scale=float(rng.uniform(*view.die_px)) / zoom,
         white_balance=(1.0 + temperature, 1.0 + tint, 1.0 - temperature),
     )
+    if view.camera_aside:
+        conditions = dataclasses.replace(
+            conditions, camera_shift=aside_shift(conditions, size, degrees, azimuth))
     return conditions, degrees, azimuth
+
+
+def aside_shift(conditions: Conditions, size: tuple[int, int], degrees: float,
+                azimuth: float) -> tuple[float, float]:
+    """`Conditions.camera_shift` of a camera `conditions.camera_height` die edges above
+    the tray, tipped by `degrees` towards `azimuth` (`tilt_homography`) and aiming at the
+    tray's middle: it stands that height times the tilt's tangent away, on the side the
+    tipped picture shows nearer (where it magnifies)."""
+    width, height = size
+    homography = tilt_homography(size, degrees, azimuth)
+    middle = np.array([width / 2, height / 2])
+    heading = np.array([math.cos(azimuth), math.sin(azimuth)])
+    probe = np.stack([middle + 50 * heading, middle - 50 * heading])
+    moved = cv2.perspectiveTransform(probe.reshape(-1, 1, 2), homography).reshape(2, 2)
+    scales = [centre_zoom_at(homography, point) for point in moved]
+    near = heading if scales[0] > scales[1] else -heading
+    away = conditions.camera_height * conditions.scale * math.tan(math.radians(degrees))
+    return float(near[0] * away / width), float(near[1] * away / height)
+
+
+def centre_zoom_at(homography: np.ndarray, point: np.ndarray) -> float:
+    """How much larger than in the vertical picture a small square at the tipped
+    picture's `point` looks (the square root of its area's scale there)."""
+    inverse = np.linalg.inv(homography)
+    around = np.stack([point, point + [1.0, 0.0], point + [0.0, 1.0]]).astype(np.float64)
+    back = cv2.perspectiveTransform(around.reshape(-1, 1, 2), inverse).reshape(3, 2)
+    area = abs(np.linalg.det(np.stack([back[1] - back[0], back[2] - back[0]])))
+    return float(1.0 / np.sqrt(area))
