@@ -232,7 +232,9 @@ class MonotoneMap:
             while len(blocks) > 1 and _rate(blocks[-2]) >= _rate(blocks[-1]):
                 last = blocks.pop()
                 blocks[-1] = [a + b for a, b in zip(blocks[-1], last, strict=True)]
-        knots = tuple(b[0] / b[2] for b in blocks)
+        # A block's mean score, summed and divided back, may come out an ulp below the
+        # block before it when both hold one score (the top of the logit's clip).
+        knots = tuple(float(k) for k in np.maximum.accumulate([b[0] / b[2] for b in blocks]))
         # Half a right and half a wrong reading added to each block: a block of 500 right
         # readings says 99.9 %, not certainty, which no sample can show.
         smoothed = [(b[1] + PRIOR) / (b[2] + 2 * PRIOR) for b in blocks]
