@@ -138,7 +138,7 @@ def test_a_camera_above_the_middle_keeps_the_scenes_own_camera():
     import dataclasses
 
     from vision.synth.conditions import random_conditions
-    from vision.synth.views import SteepView, steep_conditions
+    from vision.synth.views import FOCAL_WIDTHS, SteepView, steep_conditions
 
     size = (1280, 960)
     conditions = random_conditions(np.random.default_rng(2), size)
@@ -147,4 +147,7 @@ def test_a_camera_above_the_middle_keeps_the_scenes_own_camera():
                                          SteepView(camera_aside=True))
     assert above.camera_shift == conditions.camera_shift
     assert degrees > 1 and aside.camera_shift != conditions.camera_shift
-    assert dataclasses.replace(above, camera_shift=aside.camera_shift) == aside
+    # as high as the lens that tips the picture makes the dice measure (edges)
+    assert aside.camera_height == pytest.approx(FOCAL_WIDTHS * size[0] / aside.scale)
+    assert dataclasses.replace(above, camera_shift=aside.camera_shift,
+                               camera_height=aside.camera_height) == aside

@@ -104,6 +104,7 @@ class SteepView:
     # Whether the camera stands aside, where a phone tipped so is held to aim at the tray's
     # middle, so each die shows the sides that face it (True), or stays above the middle,
     # turned about its own centre, so the dice show the sides a camera above sees (False).
+    # Aside, it stands as high as its lens's focal length makes the dice measure.
     camera_aside: bool = False
 
 
@@ -134,6 +135,10 @@ def steep_conditions(
         white_balance=(1.0 + temperature, 1.0 + tint, 1.0 - temperature),
     )
     if view.camera_aside:
+        # The renderer's camera maps the tray's plane one to one, so its height is its
+        # focal length: the lens `tilt_homography` turns, in die edges.
+        conditions = dataclasses.replace(
+            conditions, camera_height=FOCAL_WIDTHS * size[0] / conditions.scale)
         conditions = dataclasses.replace(
             conditions, camera_shift=aside_shift(conditions, size, degrees, azimuth))
     return conditions, degrees, azimuth
