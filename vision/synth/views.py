@@ -111,8 +111,14 @@ class SteepView:
 def centre_zoom(homography: np.ndarray, size: tuple[int, int]) -> float:
     """How much larger than in the vertical camera's picture a die at the picture's
     middle looks after `homography` (the square root of its area's scale there)."""
-    middle = np.array([[size[0] / 2, size[1] / 2]], np.float64)
-    around = np.concatenate([middle, middle + [1.0, 0.0], middle + [0.0, 1.0]])
+    return zoom_at(homography, np.array([size[0] / 2, size[1] / 2], np.float64))
+
+
+def zoom_at(homography: np.ndarray, point: np.ndarray) -> float:
+    """How much larger a small square at the vertical picture's `point` looks after
+    `homography` (the square root of its area's scale there)."""
+    point = np.asarray(point, np.float64)
+    around = np.stack([point, point + [1.0, 0.0], point + [0.0, 1.0]])
     moved = cv2.perspectiveTransform(around.reshape(-1, 1, 2), homography).reshape(3, 2)
     return float(np.sqrt(abs(np.linalg.det(np.stack([moved[1] - moved[0],
                                                      moved[2] - moved[0]])))))
@@ -154,19 +160,8 @@ def aside_shift(conditions: Conditions, size: tuple[int, int], degrees: float,
     homography = tilt_homography(size, degrees, azimuth)
     middle = np.array([width / 2, height / 2])
     heading = np.array([math.cos(azimuth), math.sin(azimuth)])
-    probe = np.stack([middle + 50 * heading, middle - 50 * heading])
-    moved = cv2.perspectiveTransform(probe.reshape(-1, 1, 2), homography).reshape(2, 2)
-    scales = [centre_zoom_at(homography, point) for point in moved]
-    near = heading if scales[0] > scales[1] else -heading
+    ahead, behind = (zoom_at(homography, middle + side * 50 * heading) for side in (1, -1))
+    near = heading if ahead > behind else -heading
     away = conditions.camera_height * conditions.scale * math.tan(math.radians(degrees))
     return float(near[0] * away / width), float(near[1] * away / height)
 
-
-def centre_zoom_at(homography: np.ndarray, point: np.ndarray) -> float:
-    """How much larger than in the vertical picture a small square at the tipped
-    picture's `point` looks (the square root of its area's scale there)."""
-    inverse = np.linalg.inv(homography)
-    around = np.stack([point, point + [1.0, 0.0], point + [0.0, 1.0]]).astype(np.float64)
-    back = cv2.perspectiveTransform(around.reshape(-1, 1, 2), inverse).reshape(3, 2)
-    area = abs(np.linalg.det(np.stack([back[1] - back[0], back[2] - back[0]])))
-    return float(1.0 / np.sqrt(area))
