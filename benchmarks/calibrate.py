@@ -42,6 +42,9 @@ from typing import Any
 
 import cv2
 import numpy as np
+from foreign_scenes import FIRST_SEEDS as TRAY_FIRST_SEEDS
+from foreign_scenes import VIEWS as TRAY_VIEWS
+from foreign_scenes import foreign_scene
 
 from scorer import PHASES, Phase, Roll, dice_to_check
 from scorer.dice import FULL_ROLL, Die
@@ -227,9 +230,6 @@ def second_renderer_trays(first_seed: int, scenes: int, view: str
     with its slice ("second-renderer-dark-phone"): `scenes` with light bodies from
     `first_seed` on, then as many dark ones, a line on stderr after each. For reading and
     reporting only: nothing is fitted on them."""
-    from foreign_scenes import VIEWS as TRAY_VIEWS
-    from foreign_scenes import foreign_scene
-
     for number, shade in enumerate(("light", "dark")):
         first = first_seed + number * scenes
         for seed in range(first, first + scenes):
@@ -237,13 +237,6 @@ def second_renderer_trays(first_seed: int, scenes: int, view: str
                 seed, dark=shade == "dark", view=TRAY_VIEWS[view])
         print(f"read the second renderer's {shade} trays, {view} view: {scenes} trays",
               file=sys.stderr, flush=True)
-
-
-def tray_first_seed(view: str) -> int:
-    """The first reported seed of the second renderer's trays seen from `view`."""
-    from foreign_scenes import FIRST_SEEDS
-
-    return FIRST_SEEDS[view]
 
 
 def read_records(reader: DiceReader, drawn: Iterable[tuple[str, Any]],
@@ -944,7 +937,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--views", nargs="+", choices=VIEWS, default=list(VIEWS),
                         help="the views drawn, each in both groups, their seeds in turn from "
                         "--first-seed (default: all; upright, steep and aside)")
-    parser.add_argument("--second-renderer", choices=("upright", "phone"), default=None,
+    parser.add_argument("--second-renderer", choices=sorted(TRAY_VIEWS), default=None,
                         help="read the second renderer's trays (benchmarks/foreign_scenes.py) "
                         "seen from this view instead, --scenes light and as many dark ones, "
                         "from the view's own seeds unless --first-seed says; to report, "
@@ -962,7 +955,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--scenes must be at least 1")
     if args.first_seed is None:
         args.first_seed = (CALIBRATION_SEED_BASE if args.second_renderer is None
-                           else tray_first_seed(args.second_renderer))
+                           else TRAY_FIRST_SEEDS[args.second_renderer])
     if args.fit and not CALIBRATION_SEED_BASE <= args.first_seed < TRUST_REPORT_SEED_BASE:
         parser.error("fit on the calibration seeds (from CALIBRATION_SEED_BASE, below "
                      "TRUST_REPORT_SEED_BASE), never on scenes whose figures are reported")
