@@ -99,7 +99,7 @@ UPRIGHT = ForeignView("upright")
 
 PHONE = ForeignView("phone", sides=(44.0, 70.0), max_tilt=35.0, white_balance=0.3,
                     spacing=2.2)
-"""A phone held over the tray: tipped up to 35 degrees, dice tops about 40 to 75 px, the
+"""A phone held over the tray: tipped up to 35 degrees, dice tops about 40 to 72 px, the
 white balance off by up to 30 %, as the issue on trust asks the reader to be measured."""
 
 VIEWS = {view.name: view for view in (UPRIGHT, PHONE)}
@@ -274,8 +274,8 @@ def _any_roll(rng) -> list[Die]:
 
 @dataclass(frozen=True)
 class _TippedCamera:
-    """A camera `distance` pixels from the tray's centre, tipped by `tilt` radians about
-    the axis `axis` in the tray's plane, looking at the centre. The tray is drawn as the
+    """A camera at `position` (tray pixels about the tray's centre, negative z above it),
+    turned by `rotation` (world to camera) to look at the centre. The tray is drawn as the
     camera straight above would see it; `photograph` then maps it to this camera."""
 
     rotation: np.ndarray  # (3, 3) world to camera
