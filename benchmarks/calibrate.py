@@ -59,7 +59,7 @@ from vision.evaluation import (
 from vision.read.classifier import FaceClassifier
 from vision.read.face_probe import PROBE_FILE, FaceProbe
 from vision.read.pipeline import DiceReader, evidence_of, size_ratios
-from vision.read.settings import ReaderSettings
+from vision.read.settings import ClassifySettings, ReaderSettings
 from vision.read.tops import TopFinder
 from vision.read.trust import (
     CALIBRATION_FILE,
@@ -945,6 +945,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
     parser.add_argument("--locator", type=Path, default=None,
                         help="top-face locator (.onnx; default: shipped)")
+    parser.add_argument("--box-scale", type=float, default=ClassifySettings().box_scale,
+                        help="each located box scaled by this before its crop is cut "
+                        f"(ClassifySettings.box_scale; {ClassifySettings().box_scale})")
     parser.add_argument("--output", type=Path, default=CALIBRATION_FILE)
     parser.add_argument("--records", type=Path, default=None, nargs="+",
                         help="an .npz of what was read: loaded if it exists, else written; "
@@ -981,7 +984,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             reader = DiceReader(classifier, threads=1, finder=TopFinder.load(args.locator),
                                 calibration=None, second_look_below=second_look,
-                                face_probe=loaded or False)
+                                face_probe=loaded or False, settings=ReaderSettings(
+                                    classify=ClassifySettings(box_scale=args.box_scale)))
             drawn = (drawn_scenes(args.first_seed, args.scenes, args.ink_spread, args.views)
                      if args.second_renderer is None else
                      second_renderer_trays(args.first_seed, args.scenes, args.second_renderer))

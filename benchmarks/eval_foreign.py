@@ -39,7 +39,7 @@ from foreign_scenes import (  # noqa: E402
 from vision.evaluation import PipelineScore, score_reading  # noqa: E402
 from vision.read.classifier import FaceClassifier  # noqa: E402
 from vision.read.pipeline import DiceReader  # noqa: E402
-from vision.read.settings import ColourSettings, ReaderSettings  # noqa: E402
+from vision.read.settings import ClassifySettings, ColourSettings, ReaderSettings  # noqa: E402
 from vision.read.tops import TopFinder  # noqa: E402
 
 FIRST_SEED = FIRST_SEEDS["upright"]
@@ -74,6 +74,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="first tray's seed (default: the view's own range)")
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
     parser.add_argument("--locator", type=Path, default=None, help="top-face locator (.onnx)")
+    parser.add_argument("--box-scale", type=float, default=ClassifySettings().box_scale,
+                        help="each located box scaled by this before its crop is cut "
+                        f"(ClassifySettings.box_scale; {ClassifySettings().box_scale})")
     parser.add_argument(
         "--any-faces", action="store_true",
         help="dice showing any six high and four low faces: a set laid out otherwise "
@@ -97,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         FaceClassifier.load(args.model),
         threads=1,
         finder=TopFinder.load(args.locator),
-        settings=ReaderSettings(colour=ColourSettings(ink_order=not args.no_ink_order)),
+        settings=ReaderSettings(classify=ClassifySettings(box_scale=args.box_scale),
+                                colour=ColourSettings(ink_order=not args.no_ink_order)),
     )
     view = VIEWS[args.view]
     first_seed = FIRST_SEEDS[args.view] if args.first_seed is None else args.first_seed

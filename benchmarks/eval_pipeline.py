@@ -141,6 +141,13 @@ def main(argv: list[str] | None = None) -> int:
         help=f"quarter turns classified per die (1 to 4; {ClassifySettings().turns})",
     )
     parser.add_argument(
+        "--box-scale",
+        type=float,
+        default=ClassifySettings().box_scale,
+        help="each located box scaled by this before its crop is cut "
+        f"(ClassifySettings.box_scale; {ClassifySettings().box_scale})",
+    )
+    parser.add_argument(
         "--no-ink-order",
         action="store_true",
         help="read without mending distinct inks read as one colour (vision/read/ink_order.py)",
@@ -185,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         FaceClassifier.load(args.model),
         threads=1,
         finder=TopFinder.load(args.locator),
-        settings=ReaderSettings(classify=ClassifySettings(turns=args.turns),
+        settings=ReaderSettings(classify=ClassifySettings(turns=args.turns,
+                                                          box_scale=args.box_scale),
                                 colour=ColourSettings(ink_order=not args.no_ink_order)),
     )
     scores: dict[str, PipelineScore] = {}

@@ -55,7 +55,6 @@ from vision.evaluation import MATCH_RADIUS, PipelineScore, SceneScore, score_rea
 from vision.profile.profile import DiceProfile
 from vision.profile.teach import TeachError, described_for, teach, use_profile
 from vision.read.classifier import FaceClassifier
-from vision.read.crops import crop_face
 from vision.read.pipeline import DiceReader
 from vision.read.tops import TopFinder
 from vision.reading import Reading
@@ -195,7 +194,7 @@ def evaluate_scored_rolls(
             if number >= read_from:
                 before.append(unaided)
                 after.append(score)
-            crops, faces = scored_dice(image, reading, dice)
+            crops, faces = scored_dice(reader, image, reading, dice)
             if not crops:
                 continue
             profile = with_examples(reader, profile, crops, faces)
@@ -205,9 +204,10 @@ def evaluate_scored_rolls(
     return {"before": PipelineScore(tuple(before)), "after": PipelineScore(tuple(after))}
 
 
-def scored_dice(image: np.ndarray, reading: Reading, dice: Sequence
+def scored_dice(reader: DiceReader, image: np.ndarray, reading: Reading, dice: Sequence
                 ) -> tuple[list[np.ndarray], list]:
-    """The crops of `reading`'s dice a scored roll teaches, and their faces: a marked
+    """The crops of `reading`'s dice a scored roll teaches (cut as `reader` cuts them), and
+    their faces: a marked
     die's true face (the true die nearest it, within `MATCH_RADIUS` sides: the players
     checked it, as every phase asks but for a die doubted for its colour alone), any
     other as read, unless it is too doubtful to learn unchecked (`web.profile_service.
@@ -221,7 +221,7 @@ def scored_dice(image: np.ndarray, reading: Reading, dice: Sequence
                                                 strict=True)):
         if nearest is None or (index in doubtful and not read.unsure):
             continue
-        crops.append(crop_face(image, np.asarray(read.corners, np.float32)))
+        crops.append(reader.crop(image, np.asarray(read.corners, np.float32)))
         faces.append(dice[nearest].die if read.unsure else read.die)
     return crops, faces
 
@@ -275,7 +275,7 @@ def corrected(
     crops, faces = [], []
     for read, nearest in zip(reading.dice, nearest_truth(reading, dice), strict=True):
         if nearest is not None and read.die != dice[nearest].die:
-            crops.append(crop_face(image, np.asarray(read.corners, np.float32)))
+            crops.append(reader.crop(image, np.asarray(read.corners, np.float32)))
             faces.append(dice[nearest].die)
     return with_examples(reader, profile, crops, faces)
 

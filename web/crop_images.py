@@ -18,18 +18,22 @@ def example_key(crop: np.ndarray) -> str:
 
 
 def cut_crops(reading: Reading, image: np.ndarray) -> list[np.ndarray | None]:
-    """Each die's crop as the reader cut it: the dice read, then the unreadable ones
-    (the order of a roll on the table); None for a die without corners."""
-    from vision.read.crops import (
-        crop_face,  # loaded on use: the app without a camera loads no OpenCV or model
-    )
+    """Each die's crop as the reader cut it (its box scaled as the reader's settings
+    scale it): the dice read, then the unreadable ones (the order of a roll on the
+    table); None for a die without corners."""
+    # loaded on use: the app without a camera loads no OpenCV or model
+    from vision.read.crops import crop_face, scaled_box
+    from vision.read.settings import ClassifySettings
+
+    box_scale = ClassifySettings().box_scale
 
     outlines = [die.corners for die in reading.dice]
     outlines += [die.corners for die in reading.unreadable]
     crops: list[np.ndarray | None] = []
     for outline in outlines:
         corners = np.asarray(outline, np.float32).reshape(-1, 2)
-        crops.append(crop_face(image, corners) if len(corners) == 4 else None)
+        crops.append(crop_face(image, scaled_box(corners, box_scale))
+                     if len(corners) == 4 else None)
     return crops
 
 

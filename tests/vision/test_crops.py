@@ -9,7 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.read.crops import CROP_SIZE, channel_medians, crop_face, crops_to_tensor, order_corners
+from vision.read.crops import (
+    CROP_SIZE,
+    channel_medians,
+    crop_face,
+    crops_to_tensor,
+    order_corners,
+    scaled_box,
+)
 from vision.read.labels import NO_LABEL
 from vision.read.model_io import COLOUR_LABELS, VALUE_LABELS
 from vision.synth import render_scene
@@ -56,6 +63,32 @@ def test_any_corner_order_gives_a_quarter_turn_of_the_same_crop():
     for order in itertools.permutations(range(4)):
         crop = crop_face(image, corners[list(order)]).astype(int)
         assert min(np.abs(crop - np.rot90(upright, k)).mean() for k in range(4)) < 1.0
+
+
+@given(st.floats(0.5, 1.5), st.floats(-200, 200), st.floats(-200, 200), st.floats(0, 6.3),
+       st.floats(5, 80))
+def test_a_scaled_box_keeps_its_centre_corner_order_and_shape(scale, x, y, angle, side):
+    """`ClassifySettings.box_scale`: the box shrinks or grows about its centre, each
+    corner along its own ray, so the crop keeps the die's middle and its turn."""
+    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    box = (np.array([[-1, -1], [1, -1], [1.2, 0.9], [-1, 1]]) * side / 2 @ turn.T
+           + (x, y)).astype(np.float32)
+    scaled = scaled_box(box, scale)
+    assert scaled.dtype == np.float32 and scaled.shape == (4, 2)
+    centre = box.mean(axis=0)
+    np.testing.assert_allclose(scaled.mean(axis=0), centre, atol=1e-3)
+    np.testing.assert_allclose(scaled - centre, (box - centre) * scale, atol=1e-3)
+
+
+def test_a_box_scaled_below_one_crops_closer_in():
+    """The card's quadrants fill more of a crop cut from its box scaled by 0.8: the grey
+    margin the full box leaves is gone at the crop's corner."""
+    image, corners = _card()
+    assert tuple(crop_face(image, corners)[0, 0]) == (128, 128, 128)
+    closer = crop_face(image, scaled_box(corners, 0.8))
+    assert tuple(closer[0, 0]) == QUADRANTS[0]
+    assert _quadrant_colours(closer) == list(QUADRANTS)
+    assert (scaled_box(corners, 1.0) == corners).all()
 
 
 def test_order_corners_is_clockwise_from_the_first():

@@ -107,7 +107,6 @@ def test_a_die_read_wrong_joins_the_profile_with_its_true_face(reader):
     from scorer import Die
     from vision.evaluation import score_reading
     from vision.profile.profile import DiceProfile
-    from vision.read.crops import crop_face
     from vision.synth import render_scene
 
     scene = render_scene(11)
@@ -125,8 +124,8 @@ def test_a_die_read_wrong_joins_the_profile_with_its_true_face(reader):
     truth[nearest] = replace(truth[nearest], die=other)
     learnt = eval_profile.corrected(reader, empty, scene.image, reading, truth)
     assert learnt.dice == [other]
-    assert (learnt.crops[0] == crop_face(scene.image, np.asarray(first.corners,
-                                                                np.float32))).all()
+    assert (learnt.crops[0] == reader.crop(scene.image, np.asarray(first.corners,
+                                                                   np.float32))).all()
 
 
 @pytest.mark.parametrize(("option", "typed"), [("mistyped", "5O"), ("mistyped_value", "9R")])
@@ -156,15 +155,14 @@ def test_a_scored_roll_is_learnt_as_the_players_score_it(reader):
     from dataclasses import replace
 
     from scorer import Die
-    from vision.read.crops import crop_face
     from vision.synth import render_scene
 
     scene = render_scene(11)
     reading = reader.read(scene.image)
     assert len(reading.dice) == len(scene.dice)
-    crops, faces = eval_profile.scored_dice(scene.image, reading, scene.dice)
+    crops, faces = eval_profile.scored_dice(reader, scene.image, reading, scene.dice)
     assert faces == [read.die for read in reading.dice]
-    assert all((crop == crop_face(scene.image, np.asarray(read.corners, np.float32))).all()
+    assert all((crop == reader.crop(scene.image, np.asarray(read.corners, np.float32))).all()
                for crop, read in zip(crops, reading.dice, strict=True))
     other = Die(1, "G") if reading.dice[0].die != Die(1, "G") else Die(2, "B")
     marked = replace(reading.dice[0], die=other, unsure=True)  # read wrong, marked
@@ -172,7 +170,7 @@ def test_a_scored_roll_is_learnt_as_the_players_score_it(reader):
     away = replace(reading.dice[2], centre=(-500.0, -500.0))  # on no die of the table
     doubtful = replace(reading.dice[3], probability=0.95)  # not marked, not sure enough
     altered = replace(reading, dice=(marked, silent, away, doubtful, *reading.dice[4:]))
-    _, faces = eval_profile.scored_dice(scene.image, altered, scene.dice)
+    _, faces = eval_profile.scored_dice(reader, scene.image, altered, scene.dice)
     assert faces == [reading.dice[0].die, other, *[read.die for read in reading.dice[4:]]]
 
 

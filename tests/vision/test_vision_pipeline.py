@@ -13,7 +13,7 @@ from scorer.dice import Die
 from vision.evaluation import score_reading
 from vision.read.classifier import FacePredictions
 from vision.read.die_shape import DieShape
-from vision.read.pipeline import DiceReader, is_unreadable_die
+from vision.read.pipeline import DiceReader, Readout, is_unreadable_die
 from vision.read.settings import ColourSettings, ReaderSettings, SortSettings
 from vision.read.tops import Located
 from vision.read.tops_input import NET_WIDTH
@@ -112,6 +112,27 @@ def test_boxes_are_four_corners_around_each_top_face(reader):
         found = np.linalg.norm(nearest[0] - nearest[1])
         assert np.hypot(*(nearest.mean(axis=0) - die.corners.mean(axis=0))) < 0.1 * side
         assert 0.85 < found / side < 1.15
+
+
+def test_the_classifier_reads_each_box_as_scaled_by_the_settings(reader):
+    """`ClassifySettings.box_scale`: each crop is cut from its box scaled about its centre,
+    the same crop `DiceReader.crop` gives, and a scale out of range is refused."""
+    from vision.read.crops import crop_face, scaled_box
+    from vision.read.settings import ClassifySettings
+
+    scene = render_scene(HELD_OUT_SEED_BASE + 3)
+    scale = ClassifySettings().box_scale
+    readout = reader.readout(scene.image)
+    for box, crop in zip(readout.located.boxes, readout.crops, strict=True):
+        assert np.array_equal(crop, crop_face(scene.image, scaled_box(box, scale)))
+        assert np.array_equal(crop, reader.crop(scene.image, box))
+    wider = DiceReader(reader.classifier, threads=1, finder=reader.finder,
+                       settings=ReaderSettings(classify=ClassifySettings(box_scale=1.2)))
+    box = readout.located.boxes[0]
+    assert not np.array_equal(wider.crop(scene.image, box), reader.crop(scene.image, box))
+    for wrong in (0.3, 2.0):
+        with pytest.raises(ValueError, match="box_scale"):
+            ClassifySettings(box_scale=wrong)
 
 
 def assert_every_top_found(scene, boxes, *, within: float) -> None:
@@ -410,18 +431,19 @@ def test_a_doubtful_crop_is_looked_at_again_and_the_looks_disagreement_is_kept()
     crops = np.zeros((2, 40, 40, 3), np.uint8)
     crops[:, 0, 0, 0] = 255
     first = _ReadsOneWayUp().predict(crops).value_probs
+    readout = Readout(Located(), crops, first, np.zeros((2, 4)), np.ones(2), None)
     looking = DiceReader(_ReadsOneWayUp(), finder=object(), settings=NO_INKS,
                          calibration=None, second_look_below=1.0)
-    looked = looking._second_looks(crops, first)
+    looked = looking._second_looks(readout)
     assert looked is not None
     # Read a 5 one way up and a 3 at the two other turns: a third believes the 5.
     assert looked[:, 4] == pytest.approx(1 / 3, abs=1e-3)
     sure_enough = DiceReader(_ReadsOneWayUp(), finder=object(), settings=NO_INKS,
                              calibration=None, second_look_below=0.99)
-    assert sure_enough._second_looks(crops, first)[:, 4] == pytest.approx(first[:, 4])
+    assert sure_enough._second_looks(readout)[:, 4] == pytest.approx(first[:, 4])
     one_look = DiceReader(_ReadsOneWayUp(), finder=object(), settings=NO_INKS, calibration=None,
                           second_look_below=None)
-    assert one_look._second_looks(crops, first) is None
+    assert one_look._second_looks(readout) is None
 
 
 def test_second_looks_change_no_die_read_only_the_agreement(reader):
@@ -517,3 +539,58 @@ def test_a_die_on_a_box_the_locator_doubts_is_marked_where_the_calibration_asks(
     assert after.dice[doubted].unsure and not after.is_complete()
     assert [d.unsure for i, d in enumerate(after.dice) if i != doubted] == [
         d.unsure for i, d in enumerate(before.dice) if i != doubted]
+
+
+class _ReadsOnlyTheBoxEdge:
+    """A classifier that reads a 5R for sure only in a crop showing the bright mark just
+    outside its box's right side, and no face for sure in any other: a numeral at the edge
+    of a box set off its die's top."""
+
+    sha256 = ""
+
+    def predict(self, crops: np.ndarray) -> FacePredictions:
+        marked = np.asarray(crops).reshape(len(crops), -1).max(axis=1) > 200
+        value = np.full((len(crops), 11), 0.1)
+        value[marked] = 1e-4
+        value[marked, 4] = 1.0
+        value /= value.sum(axis=1, keepdims=True)
+        colour = np.tile([0.4, 0.3, 0.2, 0.1], (len(crops), 1))
+        colour[marked] = [0.97, 0.01, 0.01, 0.01]
+        return FacePredictions(value, colour, np.where(marked, 1.0, 0.9))
+
+    def predict_turns(self, crops: np.ndarray, turns: int = 1) -> FacePredictions:
+        return self.predict(crops)
+
+
+class _OneBoxFinder:
+    """A locator that finds one box at (60, 60)-(140, 140), with a low score: not a box
+    shaped and scored like a die's top, so only a sure face keeps it."""
+
+    def locate(self, frame: np.ndarray, tray=None) -> Located:
+        box = np.array([[60, 60], [140, 60], [140, 140], [60, 140]], np.float32)
+        return Located(boxes=(box,), die_side=80.0, scores=(0.5,), frame_width=frame.shape[1])
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_box_its_scaled_crop_would_drop_is_read_again_whole(kept):
+    """`ClassifySettings.whole_box_kept`: the scaled crop misses the numeral at the box's
+    edge and the box would be left out; read again from the whole box, the die is read
+    (and the crop kept is the whole box's). Without it, the die is lost."""
+    from vision.read.crops import crop_face
+    from vision.read.settings import ClassifySettings
+
+    frame = np.zeros((200, 200, 3), np.uint8)
+    frame[60:140, 147:150] = 255  # in the whole box's crop (to 149.6), not the scaled one
+    settings = dataclasses.replace(
+        NO_INKS, classify=ClassifySettings(box_scale=0.9, whole_box_kept=kept))
+    reader = DiceReader(_ReadsOnlyTheBoxEdge(), finder=_OneBoxFinder(), settings=settings,
+                        calibration=None, face_probe=False)
+    assert reader.crop(frame, _OneBoxFinder().locate(frame).boxes[0]).max() < 100
+    reading = reader.read(frame)
+    readout = reader.readout(frame)
+    if kept:
+        assert [str(die.die) for die in reading.dice] == ["5R"]
+        box = readout.located.boxes[0]
+        assert np.array_equal(readout.crops[0], crop_face(frame, box))
+    else:
+        assert not reading.dice and not reading.unreadable

@@ -85,6 +85,16 @@ def crop_face(
     )
 
 
+def scaled_box(corners: np.ndarray, scale: float) -> np.ndarray:
+    """The quad `corners` (4, 2) scaled by `scale` about its centre, as float32: the box
+    the classifier's crop is cut from (`ClassifySettings.box_scale`)."""
+    quad = np.asarray(corners, np.float32).reshape(4, 2)
+    if scale == 1.0:
+        return quad
+    centre = quad.mean(axis=0)
+    return ((quad - centre) * np.float32(scale) + centre).astype(np.float32)
+
+
 def crops_to_tensor(crops: np.ndarray) -> np.ndarray:
     """(N, S, S, 3) uint8 BGR crops to the model's (N, 3, S, S) float32 input."""
     array = np.asarray(crops)

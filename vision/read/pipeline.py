@@ -223,35 +223,82 @@ class DiceReader:
     def locate(self, frame: np.ndarray) -> Located:
         return self.finder.locate(frame, self.tray)
 
+    def crop(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        """The crop the classifier reads for the box `corners` (4, 2) of `frame`: the box
+        scaled by `ClassifySettings.box_scale`, cut by `crop_face`."""
+        from vision.read.crops import crop_face, scaled_box
+
+        return crop_face(frame, scaled_box(corners, self.settings.classify.box_scale))
+
     def readout(self, frame: np.ndarray) -> Readout:
         """Locate the dice of a BGR uint8 frame and classify every located box."""
-        from vision.read.crops import CROP_SIZE, crop_face
+        from vision.read.crops import CROP_SIZE
 
         located = self.locate(frame)
         if not located.boxes:
             empty = np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8)
             none = np.zeros((0,), np.float64)
             return Readout(located, empty, none.reshape(0, 11), none.reshape(0, 4), none, None)
-        crops = np.stack([crop_face(frame, corners) for corners in located.boxes])
+        crops = np.stack([self.crop(frame, corners) for corners in located.boxes])
         focus = self.settings.classify.focus
         soft = is_soft(crops, focus)
         seen = sharpened(crops, focus) if soft else crops
         read = self.classifier.predict_turns(seen, self.turns)
-        return Readout(
+        readout = self._whole_boxes_kept(frame, Readout(
             located, crops, read.value_probs, read.colour_probs, read.face_prob, read.embeddings,
-            soft, self._second_looks(seen, read.value_probs),
+            soft))
+        return replace(readout, looked_value_probs=self._second_looks(readout))
+
+    def _whole_boxes_kept(self, frame: np.ndarray, readout: Readout) -> Readout:
+        """`readout` with each box its scaled crops would leave out of the reading (read
+        neither as a die nor as an unreadable one, `read_dice`) cut and read again from
+        the whole box. A box set off its die's top (a side face and part of the top) may
+        hold the numeral only at its edge, which the scaled crop cuts off; read whole, as
+        before boxes were scaled, the die is not lost."""
+        if self.settings.classify.box_scale == 1.0 or not self.settings.classify.whole_box_kept:
+            return readout
+        sort = self.settings.sort
+        sure = readout.face_probs(readout.faces(sort.min_face_prob)).max(axis=1) >= sort.sure_face
+        if sure.size == len(readout.located.boxes) and sure.all():
+            return readout  # a face read for sure is always kept: nothing to look at again
+        keep, unread = read_dice(readout, sort)
+        left_out = np.setdiff1d(np.arange(len(readout.located.boxes)),
+                                np.concatenate([keep, unread]))
+        if not left_out.size:
+            return readout
+        from vision.read.crops import crop_face
+
+        whole = np.stack([crop_face(frame, readout.located.boxes[int(i)]) for i in left_out])
+        seen = sharpened(whole, self.settings.classify.focus) if readout.soft else whole
+        again = self.classifier.predict_turns(seen, self.turns)
+
+        def replaced(rows: np.ndarray, new: np.ndarray) -> np.ndarray:
+            rows = np.array(rows, copy=True)
+            rows[left_out] = new
+            return rows
+
+        return replace(
+            readout,
+            crops=replaced(readout.crops, whole),
+            value_probs=replaced(readout.value_probs, again.value_probs),
+            colour_probs=replaced(readout.colour_probs, again.colour_probs),
+            face_prob=replaced(readout.face_prob, again.face_prob),
+            descriptors=(None if readout.descriptors is None or again.embeddings is None
+                         else replaced(readout.descriptors, again.embeddings)),
         )
 
-    def _second_looks(self, crops: np.ndarray, value_probs: np.ndarray) -> np.ndarray | None:
-        """The value probabilities averaged over the first look and, for each crop whose
-        most likely value is doubtful (`second_look_below`), two more at the quarter turns
-        not yet seen. A numeral of an unseen font read wrong for sure one way up is seldom
+    def _second_looks(self, readout: Readout) -> np.ndarray | None:
+        """The readout's value probabilities averaged over the first look and, for each crop
+        whose most likely value is doubtful (`second_look_below`), two more at the quarter
+        turns not yet seen. A numeral of an unseen font read wrong for sure one way up is seldom
         read the same the other ways up, so the looks' disagreement tells such dice apart
         (MODEL_CARD.md); one extra batch, for the doubtful crops only."""
-        turns = self.settings.classify.second_look_turns
+        classify = self.settings.classify
         if self.second_look_below is None or self.turns != 1:
             return None
-        looked = np.asarray(value_probs, np.float64).copy()
+        crops = sharpened(readout.crops, classify.focus) if readout.soft else readout.crops
+        turns = classify.second_look_turns
+        looked = np.asarray(readout.value_probs, np.float64).copy()
         doubtful = np.flatnonzero(looked.max(axis=1) < self.second_look_below)
         if doubtful.size:
             turned = np.concatenate([np.rot90(crops[doubtful], k, axes=(1, 2)) for k in turns])

@@ -24,6 +24,13 @@ class ClassifySettings:
 
     turns: int = 1
     """Quarter turns of each crop read and averaged (1 to 4)."""
+    box_scale: float = 0.9
+    """Each located box scaled by this about its centre before its crop is cut. The
+    locator's boxes run a little past the top, onto the sides a tipped camera sees, while
+    the classifier learnt from crops cut at the true top."""
+    whole_box_kept: bool = True
+    """A box the scaled crop's reading would leave out (neither a die nor an unreadable
+    one) is read again from the whole box: off the top, the numeral may lie at its edge."""
     second_look_turns: tuple[int, ...] = (1, 3)
     """The quarter turns of a doubtful crop's second look (the first look is turn 0)."""
     focus: FocusSettings = FocusSettings()
@@ -32,6 +39,8 @@ class ClassifySettings:
     def __post_init__(self) -> None:
         if not 1 <= self.turns <= 4:
             raise ValueError(f"turns must be 1 to 4, got {self.turns}")
+        if not 0.5 <= self.box_scale <= 1.5:
+            raise ValueError(f"box_scale must be 0.5 to 1.5, got {self.box_scale}")
 
 
 @dataclass(frozen=True)
