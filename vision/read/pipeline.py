@@ -101,9 +101,11 @@ class ColourEvidence:
 class Readout:
     """What the classifier made of a frame's located boxes, before decoding: the crops
     and their probabilities (averaged over quarter turns), and the profile descriptors
-    when the model gives them. Teaching a profile labels these crops. When the frame
-    is soft (`soft`, `vision.read.focus`), the classifier read the crops sharpened; the
-    crops kept are as cut, for the inks and bodies measured from them."""
+    when the model gives them. Teaching a profile labels these crops. Each is cut from
+    its box scaled by `ClassifySettings.box_scale`, or from the whole box where it was
+    read again whole (`DiceReader._whole_boxes_kept`). When the frame is soft (`soft`,
+    `vision.read.focus`), the classifier read the crops sharpened; the crops kept are as
+    cut, for the inks and bodies measured from them."""
 
     located: Located
     crops: np.ndarray  # (N, CROP_SIZE, CROP_SIZE, 3) uint8, one per located box
