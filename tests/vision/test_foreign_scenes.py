@@ -171,7 +171,7 @@ def test_an_over_exposed_tray_is_looked_at_with_its_highlights_darkened(monkeypa
     monkeypatch.setattr(vision.read.tops, "second_looks", lambda frame, settings: ())
     as_seen = score_reading(0, scene.dice, reader.read(frame), 0.0)
     assert as_seen.missed >= 4
-    assert darkened.missed <= 2 and darkened.right >= as_seen.right + 3
+    assert darkened.missed <= 2 and darkened.read_right >= as_seen.read_right + 3
 
 
 def test_dark_dice_under_a_hard_tone_curve_are_found_in_a_lightened_look(monkeypatch):
