@@ -42,6 +42,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from eval_pipeline import add_box_scale
 from foreign_scenes import FIRST_SEEDS as TRAY_FIRST_SEEDS
 from foreign_scenes import VIEWS as TRAY_VIEWS
 from foreign_scenes import foreign_scene
@@ -945,9 +946,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
     parser.add_argument("--locator", type=Path, default=None,
                         help="top-face locator (.onnx; default: shipped)")
-    parser.add_argument("--box-scale", type=float, default=ClassifySettings().box_scale,
-                        help="each located box scaled by this before its crop is cut "
-                        f"(ClassifySettings.box_scale; {ClassifySettings().box_scale})")
+    add_box_scale(parser)
     parser.add_argument("--output", type=Path, default=CALIBRATION_FILE)
     parser.add_argument("--records", type=Path, default=None, nargs="+",
                         help="an .npz of what was read: loaded if it exists, else written; "

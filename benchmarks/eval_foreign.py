@@ -26,7 +26,7 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from eval_pipeline import pooled_score, print_score, scores_json  # noqa: E402
+from eval_pipeline import add_box_scale, pooled_score, print_score, scores_json  # noqa: E402
 from foreign_scenes import (  # noqa: E402
     FIRST_SEEDS,
     UPRIGHT,
@@ -74,9 +74,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="first tray's seed (default: the view's own range)")
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
     parser.add_argument("--locator", type=Path, default=None, help="top-face locator (.onnx)")
-    parser.add_argument("--box-scale", type=float, default=ClassifySettings().box_scale,
-                        help="each located box scaled by this before its crop is cut "
-                        f"(ClassifySettings.box_scale; {ClassifySettings().box_scale})")
+    add_box_scale(parser)
     parser.add_argument(
         "--any-faces", action="store_true",
         help="dice showing any six high and four low faces: a set laid out otherwise "

@@ -57,6 +57,14 @@ DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
 VIEWS = tuple(EVALUATION_VIEWS)
 
 
+def add_box_scale(parser: argparse.ArgumentParser) -> None:
+    """The `--box-scale` option the evaluation scripts share (`ClassifySettings.box_scale`)."""
+    default = ClassifySettings().box_scale
+    parser.add_argument("--box-scale", type=float, default=default,
+                        help="each located box scaled by this before its crop is cut "
+                        f"(ClassifySettings.box_scale; {default})")
+
+
 def print_score(title: str, score: PipelineScore, unit: str = "scenes") -> None:
     """The figures of one group of scenes (`unit` names them), and the seeds that failed."""
     print(f"== {title}")
@@ -140,13 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         default=ClassifySettings().turns,
         help=f"quarter turns classified per die (1 to 4; {ClassifySettings().turns})",
     )
-    parser.add_argument(
-        "--box-scale",
-        type=float,
-        default=ClassifySettings().box_scale,
-        help="each located box scaled by this before its crop is cut "
-        f"(ClassifySettings.box_scale; {ClassifySettings().box_scale})",
-    )
+    add_box_scale(parser)
     parser.add_argument(
         "--no-ink-order",
         action="store_true",

@@ -207,12 +207,11 @@ def evaluate_scored_rolls(
 def scored_dice(reader: DiceReader, image: np.ndarray, reading: Reading, dice: Sequence
                 ) -> tuple[list[np.ndarray], list]:
     """The crops of `reading`'s dice a scored roll teaches (cut as `reader` cuts them), and
-    their faces: a marked
-    die's true face (the true die nearest it, within `MATCH_RADIUS` sides: the players
-    checked it, as every phase asks but for a die doubted for its colour alone), any
-    other as read, unless it is too doubtful to learn unchecked (`web.profile_service.
-    doubtful_dice`). A die on no true die is left out (no roll of ten would be scored
-    with it)."""
+    their faces: a marked die's true face (the true die nearest it, within `MATCH_RADIUS`
+    sides: the players checked it, as every phase asks but for a die doubted for its
+    colour alone), any other as read, unless it is too doubtful to learn unchecked
+    (`web.profile_service.doubtful_dice`). A die on no true die is left out (no roll of
+    ten would be scored with it)."""
     from web.profile_service import doubtful_dice
 
     doubtful = set(doubtful_dice(reading))

@@ -126,6 +126,12 @@ class Readout:
         """(len(index), 44) joint face probabilities of those boxes."""
         return face_probabilities(self.value_probs[index], self.colour_probs[index])
 
+    def sure_faces(self, sort: SortSettings = SortSettings()) -> tuple[np.ndarray, np.ndarray]:
+        """The boxes read as faces (`faces`), and whether each is read as one face at
+        least `sort.sure_face` surely: such a face is always kept as a die (`set_dice`)."""
+        faces = self.faces(sort.min_face_prob)
+        return faces, self.face_probs(faces).max(axis=1) >= sort.sure_face
+
 
 def is_frame(frame: object) -> bool:
     """A non-empty (H, W, 3) uint8 image, the only thing the pipeline reads."""
@@ -260,7 +266,7 @@ class DiceReader:
         if self.settings.classify.box_scale == 1.0 or not self.settings.classify.whole_box_kept:
             return readout
         sort = self.settings.sort
-        sure = readout.face_probs(readout.faces(sort.min_face_prob)).max(axis=1) >= sort.sure_face
+        _, sure = readout.sure_faces(sort)
         if sure.size == len(readout.located.boxes) and sure.all():
             return readout  # a face read for sure is always kept: nothing to look at again
         keep, unread = read_dice(readout, sort)
@@ -298,12 +304,13 @@ class DiceReader:
         classify = self.settings.classify
         if self.second_look_below is None or self.turns != 1:
             return None
-        crops = sharpened(readout.crops, classify.focus) if readout.soft else readout.crops
         turns = classify.second_look_turns
         looked = np.asarray(readout.value_probs, np.float64).copy()
         doubtful = np.flatnonzero(looked.max(axis=1) < self.second_look_below)
         if doubtful.size:
-            turned = np.concatenate([np.rot90(crops[doubtful], k, axes=(1, 2)) for k in turns])
+            crops = readout.crops[doubtful]
+            crops = sharpened(crops, classify.focus) if readout.soft else crops
+            turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
             more = self.classifier.predict(np.ascontiguousarray(turned)).value_probs
             more = np.asarray(more, np.float64).reshape(len(turns), doubtful.size, -1)
             looked[doubtful] = (looked[doubtful] + more.sum(axis=0)) / (1 + len(turns))
@@ -511,8 +518,7 @@ def set_dice(
     another kind among a set, a red pip die among white ones, is still a die found:
     it is listed, never dropped). `unread`: the boxes found unreadable (None: none)."""
     unread = np.zeros(0, int) if unread is None else unread
-    faces = readout.faces(sort.min_face_prob)
-    sure = readout.face_probs(faces).max(axis=1) >= sort.sure_face
+    faces, sure = readout.sure_faces(sort)
     # Only a face not read for sure is judged by its shape (the plane of sizes costs).
     shaped = np.array([not is_sure and sort.doubtful_face.fits(readout.located, int(index))
                        for index, is_sure in zip(faces, sure, strict=True)], bool)
