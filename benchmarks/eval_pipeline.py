@@ -57,10 +57,19 @@ DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
 VIEWS = tuple(EVALUATION_VIEWS)
 
 
+def box_scale(text: str) -> float:
+    """`--box-scale`'s value, held to `ClassifySettings`' own range (a clear error, not a
+    traceback, for one outside it)."""
+    try:
+        return ClassifySettings(box_scale=float(text)).box_scale
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def add_box_scale(parser: argparse.ArgumentParser) -> None:
     """The `--box-scale` option the evaluation scripts share (`ClassifySettings.box_scale`)."""
     default = ClassifySettings().box_scale
-    parser.add_argument("--box-scale", type=float, default=default,
+    parser.add_argument("--box-scale", type=box_scale, default=default,
                         help="each located box scaled by this before its crop is cut "
                         f"(ClassifySettings.box_scale; {default})")
 

@@ -50,6 +50,11 @@ def test_the_size_option_takes_width_x_height_and_refuses_anything_else(capsys):
     with pytest.raises(SystemExit):
         eval_pipeline.main(["--ink-spread", "-1"])
     assert "--ink-spread must be 0 or more" in capsys.readouterr().err
+    for bad in ("3", "0.1", "wide"):
+        with pytest.raises(SystemExit):
+            eval_pipeline.main(["--box-scale", bad])
+        assert "--box-scale" in capsys.readouterr().err
+    assert eval_pipeline.box_scale("0.9") == 0.9
 
 
 def test_dice_printed_alike_are_the_same_scene_with_only_the_inks_changed():
