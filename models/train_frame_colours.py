@@ -8,14 +8,16 @@ Three steps, each resumable:
    FRAME_COLOUR_SEED_BASE that no other model trained on, are rendered and read by the
    shipped locator and classifier (or `--model`/`--locator`); `--steep-share` of them
    as a phone held over the tray sees them (tipped up to 35 degrees, the white balance
-   off by up to 30 %: `vision.synth.views`), as the reader meets them; `--alike-share` of
+   off by up to 30 %: `vision.synth.views`), as the reader meets them, `--aside-share` of
+   those with the phone held at the tray's side (`SteepView.camera_aside`); `--alike-share` of
    them with the set's dice printed more alike than the renderer draws them (each frame's
    `Conditions.ink_spread` drawn between 0 and the renderer's), so the network learns to
    see from the frame how far one ink strays from die to die. What the network needs of
    each die (ink chroma, colour probabilities, body lightness, true colour) is written
    in chunks of CHUNK_FRAMES frames under `--cache`, each chunk tagged with the
-   classifier's hash; a chunk already there for the same classifier is not drawn again,
-   so an interrupted run goes on where it stopped.
+   classifier's hash, the box scale its crops are cut at (`ClassifySettings.box_scale`)
+   and the shares; a chunk already there for the same tag is not drawn again, so an
+   interrupted run goes on where it stopped.
 2. **Rows.** Every die of every frame that the classifier holds in the pair's colours
    becomes a feature row (`vision.read.frame_colours.pair_rows`) labelled with the pair's
    first colour or its second; such dice that are truly of another colour are left out.
@@ -39,8 +41,9 @@ import os
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Final
 
 import numpy as np
 import torch
@@ -59,13 +62,19 @@ from vision.read.frame_colours import (
     pair_rows,
 )
 from vision.read.frame_inks import frame_ink_evidence
+from vision.read.settings import ClassifySettings
+from vision.synth.locator_training import STEEP_TRAINING_VIEW
 from vision.synth.seeds import (
     FRAME_COLOUR_GROUP_SPAN,
     FRAME_COLOUR_SEED_BASE,
     HELD_OUT_SEED_BASE,
 )
+from vision.synth.views import SteepView
 
 logger = logging.getLogger(__name__)
+
+#: A steep training frame seen with the phone held at the tray's side.
+STEEP_ASIDE_VIEW: Final[SteepView] = replace(STEEP_TRAINING_VIEW, camera_aside=True)
 
 #: Frames per cached chunk.
 CHUNK_FRAMES = 250
@@ -77,6 +86,8 @@ VALIDATION_EVERY = 5
 STEEP_DRAW = 36
 #: The second key of the generator that decides how alike a frame's dice are printed.
 ALIKE_DRAW = 37
+#: The second key of the generator that decides whether a steep frame is seen from aside.
+ASIDE_DRAW = 38
 
 
 @dataclass(frozen=True)
@@ -93,6 +104,7 @@ class TrainConfig:
     workers: int = 2
     steep_share: float = 0.5
     alike_share: float = 0.5
+    aside_share: float = 0.0
 
     def __post_init__(self) -> None:
         if not 1 <= self.frames <= FRAME_COLOUR_GROUP_SPAN:
@@ -103,7 +115,7 @@ class TrainConfig:
         for name in ("hidden", "steps", "report", "workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("steep_share", "alike_share"):
+        for name in ("steep_share", "alike_share", "aside_share"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be between 0 and 1, got {getattr(self, name)}")
         if self.learning_rate <= 0 or self.weight_decay < 0:
@@ -125,6 +137,16 @@ def is_steep(seed: int, steep_share: float) -> bool:
     return bool(np.random.default_rng([seed, STEEP_DRAW]).random() < steep_share)
 
 
+def view_of(seed: int, steep_share: float, aside_share: float = 0.0) -> SteepView | None:
+    """How the frame of `seed` is seen: upright (None), or steep (`is_steep`), and then,
+    by a draw of its own, `aside_share` of the time with the camera at the tray's side."""
+    if not is_steep(seed, steep_share):
+        return None
+    if np.random.default_rng([seed, ASIDE_DRAW]).random() < aside_share:
+        return STEEP_ASIDE_VIEW
+    return STEEP_TRAINING_VIEW
+
+
 def ink_spread_of(seed: int, alike_share: float) -> float | None:
     """How far the frame of `seed` lets each die's ink stray from its set's: drawn between 0
     and the renderer's own spread for `alike_share` of the frames, else None (as the renderer
@@ -138,14 +160,13 @@ def ink_spread_of(seed: int, alike_share: float) -> float | None:
 
 
 def _draw_chunk(group: int, chunk: int, steep_share: float = 0.0,
-                alike_share: float = 0.0) -> dict[str, np.ndarray]:
+                alike_share: float = 0.0, aside_share: float = 0.0) -> dict[str, np.ndarray]:
     """Render and read one chunk's frames; per die: chroma, colour probs, lightness, truth."""
     from vision.evaluation import MATCH_RADIUS, evaluation_scene
     from vision.read.frame_colours import crop_lightness
     from vision.read.frame_inks import ink_chroma
     from vision.read.model_io import COLOUR_LABELS
     from vision.read.pipeline import read_dice
-    from vision.synth.locator_training import STEEP_TRAINING_VIEW
     from vision.synth.looks import eval_group
 
     look = eval_group(GROUPS[group]).mix()
@@ -153,8 +174,7 @@ def _draw_chunk(group: int, chunk: int, steep_share: float = 0.0,
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("chroma", "colour", "light", "truth")}
     sizes = []
     for seed in range(first, first + CHUNK_FRAMES):
-        steep = STEEP_TRAINING_VIEW if is_steep(seed, steep_share) else None
-        scene = evaluation_scene(seed, look, steep=steep,
+        scene = evaluation_scene(seed, look, steep=view_of(seed, steep_share, aside_share),
                                  ink_spread=ink_spread_of(seed, alike_share))
         readout = _READER.readout(scene.image)
         keep, _ = read_dice(readout)
@@ -179,20 +199,32 @@ def _draw_chunk(group: int, chunk: int, steep_share: float = 0.0,
     return out
 
 
+def chunk_tag(classifier_sha256: str, config: TrainConfig, box_scale: float) -> str:
+    """What a cached chunk's name carries so that only the same drawing reuses it: the
+    classifier, the scale its crops are cut from the boxes at (`ClassifySettings.box_scale`,
+    as `readout_reader` reads), and the shares of steep, alike and aside frames asked."""
+    tag = classifier_sha256[:16]
+    if box_scale != 1.0:  # crops cut from other boxes give other readings
+        tag += f"-box{box_scale:g}"
+    if config.steep_share:
+        tag += f"-steep{config.steep_share:g}"
+    if config.alike_share:
+        tag += f"-alike{config.alike_share:g}"
+    if config.steep_share and config.aside_share:
+        tag += f"-aside{config.aside_share:g}"
+    return tag
+
+
 def draw_frames(
     cache: Path, config: TrainConfig, model: Path | None, locator: Path | None
 ) -> list[Path]:
     """The chunk files of the run, drawing those missing (for this classifier)."""
     from vision.read.classifier import FaceClassifier
 
-    tag = FaceClassifier.load(model).sha256[:16]
+    tag = chunk_tag(FaceClassifier.load(model).sha256, config, ClassifySettings().box_scale)
     cache.mkdir(parents=True, exist_ok=True)
     chunks = -(-config.frames // CHUNK_FRAMES)
     wanted = [(g, c) for g in range(len(GROUPS)) for c in range(chunks)]
-    if config.steep_share:  # chunks drawn with another share of steep frames are others
-        tag += f"-steep{config.steep_share:g}"
-    if config.alike_share:
-        tag += f"-alike{config.alike_share:g}"
     path_of = {key: cache / f"{GROUPS[key[0]]}-{key[1]:04d}-{tag}.npz" for key in wanted}
     missing = [key for key in wanted if not path_of[key].is_file()]
     logger.info(
@@ -205,7 +237,8 @@ def draw_frames(
         initializer=_init_worker,
         initargs=(str(model) if model else None, str(locator) if locator else None),
     ) as pool:
-        futures = {key: pool.submit(_draw_chunk, *key, config.steep_share, config.alike_share)
+        futures = {key: pool.submit(_draw_chunk, *key, config.steep_share, config.alike_share,
+                                    config.aside_share)
                    for key in missing}
         for done, (key, future) in enumerate(futures.items(), 1):
             arrays = future.result()
@@ -378,6 +411,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of the frames whose dice are printed more alike than the "
                         "renderer draws them: each die's ink strays from its set's by a spread "
                         f"drawn from 0 up to the renderer's ({defaults.alike_share})")
+    parser.add_argument("--aside-share", type=float, default=defaults.aside_share,
+                        help="share of the steep frames seen with the phone held at the tray's "
+                        f"side rather than above its middle ({defaults.aside_share})")
     parser.add_argument("--cache", type=Path, default=Path(".cache/frame_colours"))
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
     parser.add_argument("--locator", type=Path, default=None, help="top-face locator (.onnx)")
@@ -390,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = TrainConfig(args.frames, args.hidden, args.steps, args.learning_rate,
                              args.weight_decay, args.seed, args.report, args.workers,
-                             args.steep_share, args.alike_share)
+                             args.steep_share, args.alike_share, args.aside_share)
     except ValueError as error:
         parser.error(str(error))
     from vision.synth.font_library import MissingFontError

@@ -21,15 +21,18 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
 from models.train_frame_colours import (  # noqa: E402 (after the skip)
+    STEEP_ASIDE_VIEW,
     VALIDATION_EVERY,
     Rows,
     TrainConfig,
     build_rows,
+    chunk_tag,
     export,
     ink_spread_of,
     is_steep,
     pair_direction,
     train,
+    view_of,
 )
 
 RED, ORANGE, GREEN, BLUE = (COLOUR_LABELS.index(letter) for letter in "ROGB")
@@ -113,7 +116,8 @@ def test_a_pairs_direction_is_measured_from_the_fitting_frames_with_both_inks(tm
 def test_settings_out_of_range_are_refused():
     for bad in ({"frames": 0}, {"hidden": 0}, {"steps": 0}, {"learning_rate": 0.0},
                 {"weight_decay": -1.0}, {"workers": 0}, {"steep_share": -0.1},
-                {"steep_share": 1.5}, {"alike_share": -0.1}, {"alike_share": 1.5}):
+                {"steep_share": 1.5}, {"alike_share": -0.1}, {"alike_share": 1.5},
+                {"aside_share": -0.1}, {"aside_share": 1.5}):
         with pytest.raises(ValueError):
             TrainConfig(**bad)
 
@@ -127,6 +131,40 @@ def test_the_steep_frames_are_the_share_asked_for_and_the_same_each_run():
     assert all(is_steep(seed, 1.0) for seed in seeds)
     # a larger share keeps every frame a smaller one had steep
     assert all(is_steep(seed, 0.7) for seed, steep in zip(seeds, half, strict=True) if steep)
+
+
+def test_steep_frames_are_seen_from_aside_at_the_share_asked_for_and_upright_ones_stay():
+    from vision.synth.locator_training import STEEP_TRAINING_VIEW
+
+    seeds = range(1_900_000_000, 1_900_002_000)
+    views = [view_of(seed, 0.6, 0.5) for seed in seeds]
+    for seed, view in zip(seeds, views, strict=True):  # which frames are steep is unchanged
+        assert (view is None) == (not is_steep(seed, 0.6))
+    steep = [view for view in views if view is not None]
+    aside = [view for view in steep if view.camera_aside]
+    assert 0.45 < len(aside) / len(steep) < 0.55
+    assert all(view in (STEEP_TRAINING_VIEW, STEEP_ASIDE_VIEW) for view in steep)
+    assert STEEP_ASIDE_VIEW.die_px == STEEP_TRAINING_VIEW.die_px  # only the camera moves
+    assert views == [view_of(seed, 0.6, 0.5) for seed in seeds]  # a resumed run draws alike
+    assert [view_of(seed, 0.6) for seed in seeds] == [
+        STEEP_TRAINING_VIEW if is_steep(seed, 0.6) else None for seed in seeds]
+
+
+def test_a_cached_chunk_is_reused_only_for_the_same_crops_and_shares():
+    sha = "27f78d52e487ec610ddf1109ac4ffe91"
+    shipped = TrainConfig()
+    tag = chunk_tag(sha, shipped, 0.9)
+    assert tag.startswith(sha[:16])
+    others = {chunk_tag(sha, shipped, 1.0), chunk_tag("0" * 32, shipped, 0.9),
+              chunk_tag(sha, TrainConfig(steep_share=0.6), 0.9),
+              chunk_tag(sha, TrainConfig(alike_share=0.0), 0.9),
+              chunk_tag(sha, TrainConfig(aside_share=0.5), 0.9)}
+    assert tag not in others and len(others) == 5
+    # whole-box crops with the former shares keep the name chunks drawn so far carry
+    assert chunk_tag(sha, shipped, 1.0) == f"{sha[:16]}-steep0.5-alike0.5"
+    # no steep frames: none seen from aside, so the share does not split the cache
+    assert (chunk_tag(sha, TrainConfig(steep_share=0.0, aside_share=0.5), 0.9)
+            == chunk_tag(sha, TrainConfig(steep_share=0.0), 0.9))
 
 
 def test_the_frames_printed_alike_are_the_share_asked_for_within_the_renderers_spread():
