@@ -81,6 +81,16 @@ class ReadDie:
     likely too): where it is in doubt, the scorepad tries only these. None where the reader
     cannot tell which (a die marked for its box or its kind, or read as surely as dice
     read wrong): then it may show any face."""
+    found_corners: tuple[tuple[float, float], ...] | None = None
+    """The box as the locator found it, where the reader found the top inside a box larger
+    than the dice have there (a die seen at a slant boxed with its sides,
+    `vision.read.top_search`) and placed the die there (`corners`); None: `corners`. The
+    trust judges a die's box by this one, so a die found so keeps its box's doubt."""
+
+    @property
+    def found_box(self) -> tuple[tuple[float, float], ...]:
+        """The box as the locator found it (`found_corners`, else `corners`)."""
+        return self.corners if self.found_corners is None else self.found_corners
 
     @property
     def value_doubtful(self) -> bool:
@@ -247,7 +257,13 @@ class Reading:
             return replace(die, centre=moved(die.centre),
                            corners=tuple(moved(corner) for corner in die.corners))
 
-        return replace(self, dice=tuple(place(die) for die in self.dice),
+        def place_read(die: ReadDie) -> ReadDie:
+            placed = place(die)
+            if die.found_corners is None:
+                return placed
+            return replace(placed, found_corners=tuple(moved(c) for c in die.found_corners))
+
+        return replace(self, dice=tuple(place_read(die) for die in self.dice),
                        unreadable=tuple(place(die) for die in self.unreadable),
                        frame_size=(int(frame_size[0]), int(frame_size[1])))
 

@@ -19,15 +19,18 @@ def example_key(crop: np.ndarray) -> str:
 
 def cut_crops(reading: Reading, image: np.ndarray) -> list[np.ndarray | None]:
     """Each die's crop as the reader cut it (its box scaled as the reader's settings
-    scale it): the dice read, then the unreadable ones (the order of a roll on the
-    table); None for a die without corners."""
+    scale it; a die placed at a top found inside its box, from the quad it was read
+    from): the dice read, then the unreadable ones (the order of a roll on the table);
+    None for a die without corners."""
     # loaded on use: the app without a camera loads no OpenCV or model
     from vision.read.crops import crop_face, scaled_box
     from vision.read.settings import ClassifySettings
 
-    box_scale = ClassifySettings().box_scale
+    classify = ClassifySettings()
+    box_scale = classify.box_scale
+    read_there = classify.top_search.read_there
 
-    outlines = [die.corners for die in reading.dice]
+    outlines = [die.corners if read_there else die.found_box for die in reading.dice]
     outlines += [die.corners for die in reading.unreadable]
     crops: list[np.ndarray | None] = []
     for outline in outlines:

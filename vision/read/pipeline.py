@@ -63,7 +63,7 @@ class ProfileEvidence(Protocol):
 
 
 if TYPE_CHECKING:
-    from vision.read.classifier import FaceClassifier
+    from vision.read.classifier import FaceClassifier, FacePredictions
 
 logger = logging.getLogger(__name__)
 
@@ -117,6 +117,14 @@ class Readout:
     looked_value_probs: np.ndarray | None = None
     """(N, 11) value probabilities averaged over every look taken at each crop (three for
     a doubtful one, `TrustSettings.second_look_below`); None: no second looks."""
+    tops: tuple[np.ndarray, ...] | None = None
+    """Per box, where its die shows its top: the quad found inside a box searched for it
+    (`DiceReader._tops_searched`; its crop is cut from there only with
+    `TopSearchSettings.read_there`), else the box itself; None: every box as located."""
+
+    def top(self, index: int) -> np.ndarray:
+        """Where box `index`'s die shows its top: its quad in `tops`, else the box."""
+        return self.located.boxes[index] if self.tops is None else self.tops[index]
 
     def faces(self, min_face_prob: float = SortSettings().min_face_prob) -> np.ndarray:
         """Indices of the boxes the classifier reads as die faces."""
@@ -255,6 +263,7 @@ class DiceReader:
         readout = self._whole_boxes_kept(frame, Readout(
             located, crops, read.value_probs, read.colour_probs, read.face_prob, read.embeddings,
             soft))
+        readout = self._tops_searched(frame, readout)
         return replace(readout, looked_value_probs=self._second_looks(readout))
 
     def _whole_boxes_kept(self, frame: np.ndarray, readout: Readout) -> Readout:
@@ -279,21 +288,49 @@ class DiceReader:
         whole = np.stack([crop_face(frame, readout.located.boxes[int(i)]) for i in left_out])
         seen = sharpened(whole, self.settings.classify.focus) if readout.soft else whole
         again = self.classifier.predict_turns(seen, self.turns)
+        return _rows_replaced(readout, left_out, whole, again)
 
-        def replaced(rows: np.ndarray, new: np.ndarray) -> np.ndarray:
-            rows = np.array(rows, copy=True)
-            rows[left_out] = new
-            return rows
+    def _tops_searched(self, frame: np.ndarray, readout: Readout) -> Readout:
+        """`readout` with each die read whose box is larger than the dice have where it lies
+        (a die seen at a slant boxed with its sides, `vision.read.top_search`) placed at the
+        closer quad inside it that the classifier reads most surely as one face, where that
+        beats the box as found (`Readout.tops`): the die is then placed and drawn at its
+        top, and judged by the box as found (`ReadDie.found_corners`). It is read from the
+        box as found too, unless `TopSearchSettings.read_there`."""
+        from vision.read import top_search
 
-        return replace(
-            readout,
-            crops=replaced(readout.crops, whole),
-            value_probs=replaced(readout.value_probs, again.value_probs),
-            colour_probs=replaced(readout.colour_probs, again.colour_probs),
-            face_prob=replaced(readout.face_prob, again.face_prob),
-            descriptors=(None if readout.descriptors is None or again.embeddings is None
-                         else replaced(readout.descriptors, again.embeddings)),
-        )
+        search = self.settings.classify.top_search
+        boxes = [np.asarray(box, np.float64) for box in readout.located.boxes]
+        if search.above is None or len(boxes) < 2:
+            return readout
+        by_place = self.settings.sort.doubtful_face.by_place
+        ratios = median_ratios(boxes) if by_place is None else by_place.ratios(boxes)
+        keep, _ = read_dice(readout, self.settings.sort)
+        read = np.zeros(len(boxes), bool)
+        read[keep] = True  # only a die read is moved: a box not read as one stays as it is
+        chosen = top_search.searched(np.where(read, ratios, 0.0), search)
+        if not chosen.size:
+            return readout
+        quads = [top_search.candidate_quads(boxes[int(i)], search) for i in chosen]
+        crops = np.stack([self.crop(frame, quad) for tried in quads for quad in tried])
+        seen = sharpened(crops, self.settings.classify.focus) if readout.soft else crops
+        again = self.classifier.predict_turns(seen, self.turns)
+        scores = top_search.face_scores(again.value_probs, again.colour_probs, again.face_prob)
+        per_box = len(quads[0])
+        by_box = scores.reshape(len(chosen), per_box)
+        best = by_box.argmax(axis=1) + np.arange(len(chosen)) * per_box
+        # candidate 0 is the box as found: another must read more surely by the gain
+        moved = by_box.max(axis=1) > by_box[:, 0] + search.gain
+        if not moved.any():
+            return readout
+        rows, picks = chosen[moved], best[moved]
+        tops = list(readout.located.boxes)
+        for row, pick in zip(rows, picks, strict=True):
+            tops[int(row)] = quads[int(np.flatnonzero(chosen == row)[0])][pick % per_box]
+        found = replace(readout, tops=tuple(tops))
+        if not search.read_there:
+            return found
+        return _rows_replaced(found, rows, crops[picks], _picked(again, picks))
 
     def _second_looks(self, readout: Readout) -> np.ndarray | None:
         """The readout's value probabilities averaged over the first look and, for each crop
@@ -477,6 +514,33 @@ class DiceReader:
         return evidence, ink_order_evidence(chroma, belief, self.settings.colour.order)
 
 
+def _picked(read: FacePredictions, rows: np.ndarray) -> FacePredictions:
+    """The classifier's outputs for `rows` of a batch."""
+    return replace(read, value_probs=read.value_probs[rows], colour_probs=read.colour_probs[rows],
+                   face_prob=read.face_prob[rows],
+                   embeddings=None if read.embeddings is None else read.embeddings[rows])
+
+
+def _rows_replaced(readout: Readout, rows: np.ndarray, crops: np.ndarray,
+                   read: FacePredictions) -> Readout:
+    """`readout` with boxes `rows` cut as `crops` and read as `read` instead."""
+
+    def replaced(old: np.ndarray, new: np.ndarray) -> np.ndarray:
+        old = np.array(old, copy=True)
+        old[rows] = new
+        return old
+
+    return replace(
+        readout,
+        crops=replaced(readout.crops, crops),
+        value_probs=replaced(readout.value_probs, read.value_probs),
+        colour_probs=replaced(readout.colour_probs, read.colour_probs),
+        face_prob=replaced(readout.face_prob, read.face_prob),
+        descriptors=(None if readout.descriptors is None or read.embeddings is None
+                     else replaced(readout.descriptors, read.embeddings)),
+    )
+
+
 def legible_dice(readout: Readout, keep: np.ndarray, unread: np.ndarray,
                  sort: SortSettings = SortSettings()) -> np.ndarray:
     """Those of the `unread` boxes (indices into `readout`) whose value and colour the
@@ -578,8 +642,10 @@ def _read_dice(candidates: Candidates, faces: Sequence[DecodedFace],
         ReadDie(
             die=face.die,
             confidence=face.confidence,
-            centre=_centre(readout.located.boxes[index]),
-            corners=_corners(readout.located.boxes[index]),
+            centre=_centre(readout.top(index)),
+            corners=_corners(readout.top(index)),
+            found_corners=(None if readout.top(index) is readout.located.boxes[index]
+                           else _corners(readout.located.boxes[index])),
             unsure=face.unsure or bool(readout.face_prob[index] < sort.min_face_prob),  # legible
             alternatives=face.alternatives,
             face_prob=round(float(readout.face_prob[index]), 4),
@@ -619,7 +685,7 @@ def evidence_of(die: ReadDie) -> DieEvidence:
 
 
 def _box_sides(die: ReadDie) -> np.ndarray:
-    corners = np.asarray(die.corners, np.float64)
+    corners = np.asarray(die.found_box, np.float64)
     return side_lengths(corners)
 
 
@@ -636,7 +702,7 @@ def box_aspect(die: ReadDie) -> float:
 def size_ratios(dice: Sequence[ReadDie], by_place: SizeByPlace | None) -> np.ndarray:
     """Each read die's box side over the side the other dice read have where it lies
     (`vision.read.die_shape.SizeByPlace`; against their median when `by_place` is None)."""
-    boxes = [np.asarray(die.corners, np.float64) for die in dice]
+    boxes = [np.asarray(die.found_box, np.float64) for die in dice]
     return median_ratios(boxes) if by_place is None else by_place.ratios(boxes)
 
 

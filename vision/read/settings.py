@@ -19,6 +19,43 @@ from vision.read.locate_settings import LocateSettings
 
 
 @dataclass(frozen=True)
+class TopSearchSettings:
+    """Which boxes are searched for the top they hold, and where (`vision.read.top_search`):
+    a die seen at a slant boxed with its sides. Off as shipped (`above` None)."""
+
+    above: float | None = None
+    """A box more than this times the side the dice have where it lies
+    (`vision.read.die_shape.SizeByPlace`) is searched; None (shipped): never. Measured at
+    1.1, not shipped (models/MODEL_CARD.md, "A die boxed with its sides")."""
+    scales: tuple[float, ...] = (0.7, 0.8)
+    """The sizes, as shares of the box, of the closer quads tried inside it."""
+    steps: int = 3
+    """Places tried along each of the box's two axes for each size."""
+    gain: float = 0.0
+    """How much more surely (`vision.read.top_search.face_scores`) a closer quad must read
+    as one face than the box as found to be kept in its place."""
+    read_there: bool = False
+    """Whether the die is also read from the quad found (True), or only placed there, its
+    reading the box's as found (False). Read there, a leaning die's side face, boxed with
+    its top and tightened onto, is read more surely than from its box, and more such dice
+    were shown as sure (models/MODEL_CARD.md, "A die boxed with its sides")."""
+    most: int = 4
+    """The most boxes of one frame searched, the largest first: a frame whose every box
+    is that large is seen too close or too steep for a closer look to pay."""
+
+    def __post_init__(self) -> None:
+        if self.above is not None and self.above < 1.0:
+            raise ValueError(f"above must be at least 1 (or None), got {self.above}")
+        if not self.scales or not all(0.3 <= scale < 1.0 for scale in self.scales):
+            raise ValueError(f"scales must each be 0.3 to under 1, got {self.scales}")
+        if not 0.0 <= self.gain < 1.0:
+            raise ValueError(f"gain must be 0 to under 1, got {self.gain}")
+        if self.steps < 1 or self.most < 0:
+            raise ValueError(f"steps must be at least 1 and most not negative, got "
+                             f"{self.steps}, {self.most}")
+
+
+@dataclass(frozen=True)
 class ClassifySettings:
     """How the classifier reads each located box."""
 
@@ -35,6 +72,8 @@ class ClassifySettings:
     """The quarter turns of a doubtful crop's second look (the first look is turn 0)."""
     focus: FocusSettings = FocusSettings()
     """When a frame is soft, and how its crops are sharpened for the classifier."""
+    top_search: TopSearchSettings = TopSearchSettings()
+    """Which oversized boxes are searched for the top they hold (off as shipped)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.turns <= 4:
