@@ -217,3 +217,37 @@ def test_the_die_is_read_from_its_box_as_found_unless_read_there(read_there):
         reading = reader.read(frame)
         index = reading.dice.index(_nearest(reading, _BIG_TOP))
         assert np.array_equal(cut_crops(reading, frame)[index], expected)
+
+
+class _TwoBigFinder:
+    """Twelve dice 40 px across and two far apart boxed with their sides, their tops in
+    opposite corners of their boxes."""
+
+    small = tuple((50.0 + 100 * (k % 4), 40.0 + 70 * (k // 4)) for k in range(12))
+    big = (_box((90.0, 270.0), 60.0), _box((310.0, 270.0), 60.0))
+    tops = ((81.0, 261.0), (319.0, 279.0))
+
+    def locate(self, frame: np.ndarray, tray=None) -> Located:
+        boxes = tuple(_box(c, 40.0) for c in self.small) + self.big
+        return Located(boxes=boxes, die_side=40.0, scores=(1.0,) * len(boxes),
+                       frame_width=frame.shape[1])
+
+
+@pytest.mark.parametrize("read_there", [False, True])
+def test_each_of_several_boxed_dice_is_placed_at_its_own_top(read_there):
+    frame = np.zeros((320, 400, 3), np.uint8)
+    for x, y in [*_TwoBigFinder.small, *_TwoBigFinder.tops]:
+        frame[int(y) - 5:int(y) + 5, int(x) - 5:int(x) + 5] = 255
+    settings = ReaderSettings(
+        colour=ColourSettings(frame_inks=False),
+        classify=ClassifySettings(top_search=TopSearchSettings(above=1.1,
+                                                               read_there=read_there)))
+    reader = DiceReader(_ReadsCentredMarks(), finder=_TwoBigFinder(), settings=settings,
+                        calibration=None, face_probe=False)
+    readout = reader.readout(frame)
+    for index, (box, top) in enumerate(zip(_TwoBigFinder.big, _TwoBigFinder.tops,
+                                           strict=True), start=12):
+        quad = readout.top(index)
+        assert np.hypot(*(quad.mean(axis=0) - top)) < 1.5
+        expected = reader.crop(frame, quad if read_there else box)
+        assert np.array_equal(readout.crops[index], expected)

@@ -300,9 +300,9 @@ class DiceReader:
         from vision.read import top_search
 
         search = self.settings.classify.top_search
-        boxes = [np.asarray(box, np.float64) for box in readout.located.boxes]
-        if search.above is None or len(boxes) < 2:
+        if search.above is None or len(readout.located.boxes) < 2:
             return readout
+        boxes = [np.asarray(box, np.float64) for box in readout.located.boxes]
         by_place = self.settings.sort.doubtful_face.by_place
         ratios = median_ratios(boxes) if by_place is None else by_place.ratios(boxes)
         keep, _ = read_dice(readout, self.settings.sort)
@@ -318,19 +318,19 @@ class DiceReader:
         scores = top_search.face_scores(again.value_probs, again.colour_probs, again.face_prob)
         per_box = len(quads[0])
         by_box = scores.reshape(len(chosen), per_box)
-        best = by_box.argmax(axis=1) + np.arange(len(chosen)) * per_box
+        best = by_box.argmax(axis=1)
         # candidate 0 is the box as found: another must read more surely by the gain
-        moved = by_box.max(axis=1) > by_box[:, 0] + search.gain
-        if not moved.any():
+        moved = np.flatnonzero(by_box.max(axis=1) > by_box[:, 0] + search.gain)
+        if not moved.size:
             return readout
-        rows, picks = chosen[moved], best[moved]
         tops = list(readout.located.boxes)
-        for row, pick in zip(rows, picks, strict=True):
-            tops[int(row)] = quads[int(np.flatnonzero(chosen == row)[0])][pick % per_box]
+        for k in moved:
+            tops[int(chosen[k])] = quads[k][best[k]]
         found = replace(readout, tops=tuple(tops))
         if not search.read_there:
             return found
-        return _rows_replaced(found, rows, crops[picks], _picked(again, picks))
+        picks = moved * per_box + best[moved]  # the quads kept, in the batch read
+        return _rows_replaced(found, chosen[moved], crops[picks], _picked(again, picks))
 
     def _second_looks(self, readout: Readout) -> np.ndarray | None:
         """The readout's value probabilities averaged over the first look and, for each crop
