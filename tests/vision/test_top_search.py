@@ -86,10 +86,8 @@ def test_search_settings_out_of_range_are_refused(bad):
 def test_the_search_is_off_as_shipped():
     """Measured, not shipped (models/MODEL_CARD.md): a reader as shipped leaves the
     oversized box where the locator found it."""
-    settings = ReaderSettings(colour=ColourSettings(frame_inks=False))
-    assert settings.classify.top_search.above is None
-    reader = DiceReader(_ReadsCentredMarks(), finder=_Finder(), settings=settings,
-                        calibration=None, face_probe=False)
+    reader = _reader()
+    assert reader.settings.classify.top_search.above is None
     big = _nearest(reader.read(_frame()), (230.0, 250.0))
     assert big.centre == pytest.approx((230.0, 250.0)) and big.found_corners is None
 
@@ -139,13 +137,19 @@ def _frame() -> np.ndarray:
     return frame
 
 
+def _reader(finder: object | None = None, search: TopSearchSettings | None = None
+            ) -> DiceReader:
+    """A reader of `_ReadsCentredMarks` over `finder`'s boxes (`_Finder`'s by default),
+    without the frame's inks, searching oversized boxes as `search` says (None: as
+    shipped)."""
+    classify = ClassifySettings() if search is None else ClassifySettings(top_search=search)
+    settings = ReaderSettings(colour=ColourSettings(frame_inks=False), classify=classify)
+    return DiceReader(_ReadsCentredMarks(), finder=finder or _Finder(), settings=settings,
+                      calibration=None, face_probe=False)
+
+
 def _read(above: float | None) -> Reading:
-    settings = ReaderSettings(
-        colour=ColourSettings(frame_inks=False),
-        classify=ClassifySettings(top_search=TopSearchSettings(above=above)))
-    reader = DiceReader(_ReadsCentredMarks(), finder=_Finder(), settings=settings,
-                        calibration=None, face_probe=False)
-    return reader.read(_frame())
+    return _reader(search=TopSearchSettings(above=above)).read(_frame())
 
 
 def _nearest(reading: Reading, point: tuple[float, float]):
@@ -186,11 +190,7 @@ def test_a_die_whose_mark_lies_at_its_box_centre_stays_there():
     frame = _frame()
     frame[235:247, 216:228] = 0
     frame[245:255, 225:235] = 255
-    settings = ReaderSettings(colour=ColourSettings(frame_inks=False),
-                              classify=ClassifySettings(top_search=TopSearchSettings(above=1.1)))
-    reader = DiceReader(_ReadsCentredMarks(), finder=_Finder(), settings=settings,
-                        calibration=None, face_probe=False)
-    big = _nearest(reader.read(frame), (230.0, 250.0))
+    big = _nearest(_reader(search=TopSearchSettings(above=1.1)).read(frame), (230.0, 250.0))
     assert big.centre == pytest.approx((230.0, 250.0), abs=0.5)
 
 
@@ -200,12 +200,7 @@ def test_the_die_is_read_from_its_box_as_found_unless_read_there(read_there):
     and the web's taught crops (`cut_crops`) cut what the reader read."""
     from web.crop_images import cut_crops
 
-    settings = ReaderSettings(
-        colour=ColourSettings(frame_inks=False),
-        classify=ClassifySettings(top_search=TopSearchSettings(above=1.1,
-                                                               read_there=read_there)))
-    reader = DiceReader(_ReadsCentredMarks(), finder=_Finder(), settings=settings,
-                        calibration=None, face_probe=False)
+    reader = _reader(search=TopSearchSettings(above=1.1, read_there=read_there))
     frame = _frame()
     readout = reader.readout(frame)
     big = len(_TOPS)  # the finder's last box
@@ -238,12 +233,7 @@ def test_each_of_several_boxed_dice_is_placed_at_its_own_top(read_there):
     frame = np.zeros((320, 400, 3), np.uint8)
     for x, y in [*_TwoBigFinder.small, *_TwoBigFinder.tops]:
         frame[int(y) - 5:int(y) + 5, int(x) - 5:int(x) + 5] = 255
-    settings = ReaderSettings(
-        colour=ColourSettings(frame_inks=False),
-        classify=ClassifySettings(top_search=TopSearchSettings(above=1.1,
-                                                               read_there=read_there)))
-    reader = DiceReader(_ReadsCentredMarks(), finder=_TwoBigFinder(), settings=settings,
-                        calibration=None, face_probe=False)
+    reader = _reader(_TwoBigFinder(), TopSearchSettings(above=1.1, read_there=read_there))
     readout = reader.readout(frame)
     for index, (box, top) in enumerate(zip(_TwoBigFinder.big, _TwoBigFinder.tops,
                                            strict=True), start=12):
