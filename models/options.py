@@ -74,6 +74,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--init", type=Path, default=None, help="start from this exported classifier (fine-tune)"
     )
     parser.add_argument(
+        "--aside-share",
+        type=float,
+        default=defaults.aside_share,
+        help="share of the steep scenes seen with the phone held at the tray's side, so each "
+        "die shows the sides that face it (0: none)",
+    )
+    parser.add_argument(
         "--resume",
         action="store_true",
         help="go on from the last finished epoch saved beside --output by an interrupted run",
@@ -122,6 +129,7 @@ class LocatorConfig:
     device: str = "cpu"
     steep_share: float = 0.0
     lean_share: float | None = None
+    aside_share: float = 0.0
     resume: bool = False
 
 
@@ -192,6 +200,13 @@ def add_locator_arguments(parser: argparse.ArgumentParser) -> None:
         "not tops",
     )
     parser.add_argument(
+        "--aside-share",
+        type=float,
+        default=defaults.aside_share,
+        help="share of the steep scenes seen with the phone held at the tray's side, so each "
+        "die shows the sides that face it (0: none)",
+    )
+    parser.add_argument(
         "--resume",
         action="store_true",
         help="go on from the last finished epoch saved beside --output by an interrupted run",
@@ -206,6 +221,10 @@ def locator_config_from_args(args: argparse.Namespace) -> LocatorConfig:
         raise ValueError(f"--real-share must be between 0 and 1, got {share}")
     if not 0 <= args.steep_share <= 1:
         raise ValueError(f"--steep-share must be between 0 and 1, got {args.steep_share}")
+    if not 0 <= args.aside_share <= 1:
+        raise ValueError(f"--aside-share must be between 0 and 1, got {args.aside_share}")
+    if args.aside_share and not args.steep_share:
+        raise ValueError("--aside-share needs --steep-share: it is a share of the steep scenes")
     lean = args.lean_share
     if lean is not None and not 0 <= lean <= 1:
         raise ValueError(f"--lean-share must be between 0 and 1, got {lean}")

@@ -41,7 +41,7 @@ import os
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
@@ -63,7 +63,7 @@ from vision.read.frame_colours import (
 )
 from vision.read.frame_inks import frame_ink_evidence
 from vision.read.settings import ClassifySettings
-from vision.synth.locator_training import STEEP_TRAINING_VIEW
+from vision.synth.locator_training import STEEP_ASIDE_TRAINING_VIEW, STEEP_TRAINING_VIEW
 from vision.synth.seeds import (
     FRAME_COLOUR_GROUP_SPAN,
     FRAME_COLOUR_SEED_BASE,
@@ -74,7 +74,7 @@ from vision.synth.views import SteepView
 logger = logging.getLogger(__name__)
 
 #: A steep training frame seen with the phone held at the tray's side.
-STEEP_ASIDE_VIEW: Final[SteepView] = replace(STEEP_TRAINING_VIEW, camera_aside=True)
+STEEP_ASIDE_VIEW: Final[SteepView] = STEEP_ASIDE_TRAINING_VIEW
 
 #: Frames per cached chunk.
 CHUNK_FRAMES = 250

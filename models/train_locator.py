@@ -71,14 +71,17 @@ def scene_seeds(seed: int, count: int, validation: bool = False) -> list[int]:
     return [first + offset for offset in range(0, count, CHUNK)]
 
 
-def training_look(steep_share: float = 0.0, lean_share: float | None = None) -> LookMix:
+def training_look(
+    steep_share: float = 0.0, lean_share: float | None = None, aside_share: float = 0.0
+) -> LookMix:
     """The dice sets and tables of the locator's real-world scenes: the training fonts
     (never the held-out or reserved ones), pip dice, photographic surfaces, clutter;
     `steep_share` of them seen as a phone held over the tray sees them, `lean_share` with
-    dice leaning on the tray wall (None: as the renderer draws them)."""
+    dice leaning on the tray wall (None: as the renderer draws them), `aside_share` of the
+    steep ones with the phone at the tray's side."""
     fonts = tuple(str(path) for path in font_files(Split.TRAIN))
     return LookMix(fonts, OUTLINE_SHARE, pip_share=PIP_SHARE, world=True, dark_share=DARK_SHARE,
-                   steep_share=steep_share, lean_share=lean_share)
+                   steep_share=steep_share, lean_share=lean_share, aside_share=aside_share)
 
 
 def _render_chunk(
@@ -242,7 +245,7 @@ def train(config: LocatorConfig) -> dict[str, float]:
     device = training_device(config.device)
     rng = np.random.default_rng(config.seed)
     started = time.perf_counter()
-    look = training_look(config.steep_share, config.lean_share)
+    look = training_look(config.steep_share, config.lean_share, config.aside_share)
     images, targets = render_scenes(
         scene_seeds(config.seed, config.scenes),
         config.scenes,

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.synth import random_conditions, render_scene
+from vision.synth import locator_training, random_conditions, render_scene
 from vision.synth.clutter import clutter_layer
 from vision.synth.locator_training import render_locator_sample, target_maps, tilt_scene
 from vision.synth.looks import LookMix, random_world
@@ -134,3 +134,28 @@ def test_locator_samples_seen_steep_change_only_the_real_world_scenes():
         changed += not np.array_equal(image, plain)
         same += np.array_equal(image, plain)
     assert changed >= 3 and same >= 1  # about 70 % are real-world scenes
+
+
+@pytest.mark.slow
+def test_locator_samples_seen_aside_are_the_share_of_steep_ones_asked_for(monkeypatch):
+    """`LookMix.aside_share` of the steep scenes are seen with the phone at the tray's side
+    (the view the evaluation calls aside); the others as before, from above the middle."""
+    font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    if not Path(font).is_file():
+        pytest.skip(f"{font} is not installed (Debian's fonts-dejavu-core)")
+    views: list[bool] = []
+    original = locator_training.steep_conditions
+
+    def recording(rng, conditions, size, view):
+        views.append(view.camera_aside)
+        return original(rng, conditions, size, view)
+
+    monkeypatch.setattr(locator_training, "steep_conditions", recording)
+    seeds = range(LOCATOR_SEED_BASE + 40, LOCATOR_SEED_BASE + 56)
+    for share, expected in ((0.0, {False}), (1.0, {True}), (0.5, {False, True})):
+        views.clear()
+        mix = LookMix((font,), 0.8, world=True, steep_share=1.0, aside_share=share)
+        for seed in seeds:
+            render_locator_sample(seed, mix)
+        assert len(views) >= 8  # the real-world scenes, about 70 %
+        assert set(views) == expected

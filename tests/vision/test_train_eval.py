@@ -158,6 +158,13 @@ def test_locator_options_are_checked_without_torch():
     assert locator_config_from_args(_parse_locator("--lean-share", "0.8")).lean_share == 0.8
     with pytest.raises(ValueError, match="--lean-share must be between 0 and 1"):
         locator_config_from_args(_parse_locator("--lean-share", "-0.1"))
+    both = _parse_locator("--steep-share", "0.5", "--aside-share", "0.5")
+    assert locator_config_from_args(both).aside_share == 0.5
+    assert locator_config_from_args(_parse_locator()).aside_share == 0.0
+    with pytest.raises(ValueError, match="--aside-share must be between 0 and 1"):
+        locator_config_from_args(_parse_locator("--steep-share", "0.5", "--aside-share", "2"))
+    with pytest.raises(ValueError, match="--aside-share needs --steep-share"):
+        locator_config_from_args(_parse_locator("--aside-share", "0.5"))
 
 
 def test_cli_refuses_bad_locator_options_before_importing_torch(capsys):

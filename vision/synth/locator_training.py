@@ -32,6 +32,10 @@ TILT_SHARE: Final[float] = 0.35
 STEEP_TRAINING_VIEW: Final[SteepView] = SteepView(die_px=(36.0, 80.0))
 """The steep views of `LookMix.steep_share` of the real-world scenes: a phone tipped up to
 35 degrees, as the evaluation's steep views, with dice a little smaller and larger."""
+STEEP_ASIDE_TRAINING_VIEW: Final[SteepView] = dataclasses.replace(
+    STEEP_TRAINING_VIEW, camera_aside=True)
+"""The same view with the phone held at the tray's side (`LookMix.aside_share` of the steep
+views), so each die shows the sides that face it, as the evaluation's aside views."""
 _SUPERSAMPLE: Final[int] = 4  # target polygons are drawn this much finer, then averaged
 
 
@@ -95,7 +99,8 @@ def render_locator_sample(seed: int, look: LookMix | None = None) -> tuple[np.nd
 
     With `look`, WORLD_SHARE of the scenes are tables like real photographs, drawn by the
     mix (its fonts, pip dice, surfaces, clutter), some seen by a tipped camera (the mix's
-    `steep_share` of them as a phone held over the tray sees them); the rest,
+    `steep_share` of them as a phone held over the tray sees them, `aside_share` of those
+    with the phone at the tray's side); the rest,
     and all without `look`, are the first renderer's trays."""
     rng = np.random.default_rng([seed, 7])
     dice = list(random_roll(rng))
@@ -110,7 +115,10 @@ def render_locator_sample(seed: int, look: LookMix | None = None) -> tuple[np.nd
     conditions = look.apply(rng, random_conditions(rng, size))
     tilt: tuple[float, float] | None = None
     if look.steep_share and rng.random() < look.steep_share:  # no draw without steep views
-        conditions, degrees, azimuth = steep_conditions(rng, conditions, size, STEEP_TRAINING_VIEW)
+        view = STEEP_TRAINING_VIEW
+        if look.aside_share and rng.random() < look.aside_share:  # no draw without aside views
+            view = STEEP_ASIDE_TRAINING_VIEW
+        conditions, degrees, azimuth = steep_conditions(rng, conditions, size, view)
         tilt = (degrees, azimuth)
     placements = random_placements(rng, dice, conditions, size, look.lean_share)
     scene = render_scene(

@@ -193,6 +193,7 @@ class LookMix:
     steep_share: float = 0.0  # share of training scenes seen by a phone's tipped camera
     lean_share: float | None = None  # share of scenes with dice leaning on the wall (None: the
     # renderer's `placement.TILT_SHARE`; training only)
+    aside_share: float = 0.0  # share of the steep views seen from the tray's side (training only)
 
     def apply(self, rng: np.random.Generator, conditions: Conditions) -> Conditions:
         """`conditions` as one scene of this mix shows them."""
