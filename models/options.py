@@ -74,13 +74,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--init", type=Path, default=None, help="start from this exported classifier (fine-tune)"
     )
     parser.add_argument(
-        "--aside-share",
-        type=float,
-        default=defaults.aside_share,
-        help="share of the steep scenes seen with the phone held at the tray's side, so each "
-        "die shows the sides that face it (0: none)",
-    )
-    parser.add_argument(
         "--resume",
         action="store_true",
         help="go on from the last finished epoch saved beside --output by an interrupted run",
