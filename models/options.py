@@ -123,6 +123,7 @@ class LocatorConfig:
     steep_share: float = 0.0
     lean_share: float | None = None
     aside_share: float = 0.0
+    keep_weight: float = 0.0
     resume: bool = False
 
 
@@ -200,6 +201,14 @@ def add_locator_arguments(parser: argparse.ArgumentParser) -> None:
         "die shows the sides that face it (0: none)",
     )
     parser.add_argument(
+        "--keep-weight",
+        type=float,
+        default=defaults.keep_weight,
+        help="with --init, the weight of a second loss that keeps the maps close to the "
+        "--init network's on the same windows, so a fine-tune learns what is new without "
+        "unlearning the rest (0: none)",
+    )
+    parser.add_argument(
         "--resume",
         action="store_true",
         help="go on from the last finished epoch saved beside --output by an interrupted run",
@@ -218,6 +227,10 @@ def locator_config_from_args(args: argparse.Namespace) -> LocatorConfig:
         raise ValueError(f"--aside-share must be between 0 and 1, got {args.aside_share}")
     if args.aside_share and not args.steep_share:
         raise ValueError("--aside-share needs --steep-share: it is a share of the steep scenes")
+    if args.keep_weight < 0:
+        raise ValueError(f"--keep-weight must be 0 or more, got {args.keep_weight}")
+    if args.keep_weight and args.init is None:
+        raise ValueError("--keep-weight needs --init: it keeps the maps of that network")
     lean = args.lean_share
     if lean is not None and not 0 <= lean <= 1:
         raise ValueError(f"--lean-share must be between 0 and 1, got {lean}")

@@ -202,6 +202,14 @@ def _with_photos(
     return torch.cat([x, x_real]), torch.cat([y, y_real]), mask
 
 
+def _kept_loss(logits: torch.Tensor, teacher: TopNet, x: torch.Tensor) -> torch.Tensor:
+    """How far the maps have moved from `teacher`'s on the same windows: the weighted
+    cross-entropy against its probabilities (learning without forgetting)."""
+    with torch.no_grad():
+        kept = torch.sigmoid(teacher(x))
+    return _loss(logits, kept)
+
+
 def evaluate(net: TopNet, scenes: _Scenes) -> dict[str, float]:
     """Loss and intersection-over-union of each map (at probability 0.5) on held-out scenes."""
     net.eval()
@@ -282,9 +290,15 @@ def train(config: LocatorConfig) -> dict[str, float]:
             real_count,
         )
     net = TopNet()
+    teacher = None
     if config.init is not None:
         load_onnx_weights(net, config.init)
         logger.info("starting from %s", config.init)
+        if config.keep_weight:
+            teacher = TopNet()
+            load_onnx_weights(teacher, config.init)
+            teacher.to(device).eval()
+            logger.info("keeping the maps close to it, weight %s", config.keep_weight)
     net.to(device)
     optimiser = torch.optim.AdamW(net.parameters(), lr=config.learning_rate, weight_decay=1e-4)
     steps = config.epochs * (len(images) // config.batch_size)
@@ -308,7 +322,10 @@ def train(config: LocatorConfig) -> dict[str, float]:
             mask = None
             if photos is not None:
                 x, y, mask = _with_photos(x, y, photos, rng, real_count, config.crop)
-            loss = _loss(net(x), y, mask)
+            logits = net(x)
+            loss = _loss(logits, y, mask)
+            if teacher is not None:
+                loss = loss + config.keep_weight * _kept_loss(logits, teacher, x)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()

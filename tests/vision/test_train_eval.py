@@ -165,6 +165,12 @@ def test_locator_options_are_checked_without_torch():
         locator_config_from_args(_parse_locator("--steep-share", "0.5", "--aside-share", "2"))
     with pytest.raises(ValueError, match="--aside-share needs --steep-share"):
         locator_config_from_args(_parse_locator("--aside-share", "0.5"))
+    kept = _parse_locator("--init", "models/dice_tops.onnx", "--keep-weight", "1")
+    assert locator_config_from_args(kept).keep_weight == 1.0
+    with pytest.raises(ValueError, match="--keep-weight needs --init"):
+        locator_config_from_args(_parse_locator("--keep-weight", "1"))
+    with pytest.raises(ValueError, match="--keep-weight must be 0 or more"):
+        locator_config_from_args(_parse_locator("--init", "x.onnx", "--keep-weight", "-1"))
 
 
 def test_cli_refuses_bad_locator_options_before_importing_torch(capsys):
@@ -274,6 +280,28 @@ def test_a_fine_tuned_locator_starts_exactly_where_the_shipped_one_is():
     with torch.no_grad():
         got = TopNetProbabilities(net)(torch.from_numpy(x)).numpy()
     np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+def test_the_kept_loss_is_least_where_the_maps_are_the_init_networks():
+    """--keep-weight pulls a fine-tune towards the network it started from: its loss is
+    lowest for that network's own maps and grows as the maps move away."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import torch
+
+    from models.locator_net import TopNet
+    from models.onnx_init import load_onnx_weights
+    from models.options import DEFAULT_LOCATOR_PATH
+    from models.train_locator import _kept_loss
+
+    teacher = TopNet()
+    load_onnx_weights(teacher, DEFAULT_LOCATOR_PATH)
+    teacher.eval()
+    x = torch.from_numpy(np.random.default_rng(1).random((2, 5, 128, 160)).astype(np.float32))
+    with torch.no_grad():
+        own = teacher(x)
+        losses = [float(_kept_loss(own + shift, teacher, x)) for shift in (0.0, 0.5, 2.0)]
+    assert losses[0] < losses[1] < losses[2]
 
 
 def test_a_locator_of_another_shape_is_refused(tmp_path):
