@@ -43,7 +43,6 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
 
 import numpy as np
 import torch
@@ -72,9 +71,6 @@ from vision.synth.seeds import (
 from vision.synth.views import SteepView
 
 logger = logging.getLogger(__name__)
-
-#: A steep training frame seen with the phone held at the tray's side.
-STEEP_ASIDE_VIEW: Final[SteepView] = STEEP_ASIDE_TRAINING_VIEW
 
 #: Frames per cached chunk.
 CHUNK_FRAMES = 250
@@ -143,7 +139,7 @@ def view_of(seed: int, steep_share: float, aside_share: float = 0.0) -> SteepVie
     if not is_steep(seed, steep_share):
         return None
     if np.random.default_rng([seed, ASIDE_DRAW]).random() < aside_share:
-        return STEEP_ASIDE_VIEW
+        return STEEP_ASIDE_TRAINING_VIEW
     return STEEP_TRAINING_VIEW
 
 

@@ -21,7 +21,6 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
 from models.train_frame_colours import (  # noqa: E402 (after the skip)
-    STEEP_ASIDE_VIEW,
     VALIDATION_EVERY,
     Rows,
     TrainConfig,
@@ -134,7 +133,7 @@ def test_the_steep_frames_are_the_share_asked_for_and_the_same_each_run():
 
 
 def test_steep_frames_are_seen_from_aside_at_the_share_asked_for_and_upright_ones_stay():
-    from vision.synth.locator_training import STEEP_TRAINING_VIEW
+    from vision.synth.locator_training import STEEP_ASIDE_TRAINING_VIEW, STEEP_TRAINING_VIEW
 
     seeds = range(1_900_000_000, 1_900_002_000)
     views = [view_of(seed, 0.6, 0.5) for seed in seeds]
@@ -143,8 +142,8 @@ def test_steep_frames_are_seen_from_aside_at_the_share_asked_for_and_upright_one
     steep = [view for view in views if view is not None]
     aside = [view for view in steep if view.camera_aside]
     assert 0.45 < len(aside) / len(steep) < 0.55
-    assert all(view in (STEEP_TRAINING_VIEW, STEEP_ASIDE_VIEW) for view in steep)
-    assert STEEP_ASIDE_VIEW.die_px == STEEP_TRAINING_VIEW.die_px  # only the camera moves
+    assert all(view in (STEEP_TRAINING_VIEW, STEEP_ASIDE_TRAINING_VIEW) for view in steep)
+    assert STEEP_ASIDE_TRAINING_VIEW.die_px == STEEP_TRAINING_VIEW.die_px  # only the camera moves
     assert views == [view_of(seed, 0.6, 0.5) for seed in seeds]  # a resumed run draws alike
     assert [view_of(seed, 0.6) for seed in seeds] == [
         STEEP_TRAINING_VIEW if is_steep(seed, 0.6) else None for seed in seeds]
