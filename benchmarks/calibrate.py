@@ -49,6 +49,7 @@ from foreign_scenes import foreign_scene
 
 from scorer import PHASES, Phase, Roll, dice_to_check
 from scorer.dice import FULL_ROLL, Die
+from scorer.dice_set import PRINTED_DICE
 from vision.evaluation import (
     COLOUR_PHASE,
     EVALUATION_VIEWS,
@@ -420,7 +421,9 @@ def pad_figures(records: Records, calibration: Calibration, marking: ValueMarkin
     """The rolls as the scorepad takes them, for each of `phases` by its number
     (`scorer.dice_to_check`): a die marked for its face and its value, or for its face
     alone, is checked only where some face it could show changes the score (with `narrow`,
-    only its likely faces where the reader tells them: `likely_faces`). Of all scenes,
+    only its likely faces where the reader tells them: `likely_faces`), and a die read as a
+    face the table's dice cannot show with the others in every phase, as the scorepad asks
+    (`web.service`; the scenes are rolls of the printed table's dice). Of all scenes,
     the rolls shown complete with nothing to check, and those of them whose verdict or
     points as read are not the true roll's (records without the true rolls: a die read
     where no true die lies is wrong); of all read dice, those right (their face in phase 8,
@@ -444,6 +447,8 @@ def pad_figures(records: Records, calibration: Calibration, marking: ValueMarkin
             if read is None:  # faces no ten dice show together: every mark is looked at
                 asked = values | colours
             else:
+                # faces the table's dice cannot show together: asked in every phase
+                asked[list(PRINTED_DICE.impossible(read))] = True
                 asked[list(dice_to_check(read, phase,
                                          value_doubts=np.flatnonzero(values).tolist(),
                                          colour_doubts=np.flatnonzero(colours).tolist(),

@@ -34,6 +34,7 @@ from scorer import (
     dice_to_check,
     evaluate,
 )
+from scorer.dice_set import PRINTED_DICE, DiceSet
 from vision.reading import Reading, ReadingFlag
 from vision.synth.views import SteepView
 
@@ -76,9 +77,10 @@ class SceneScore:
     """Dice whose value is read wrong and not marked for it: what a phase that does not
     count colour would score wrong without a check."""
     pad_sure: tuple[bool, ...] = ()
-    """Per phase (`PHASE_NUMBERS`): the scorepad would take the roll as read, ten dice read
-    and none it asks to check for that phase (`scorer.dice_to_check`: a doubt only where
-    some face the die could show changes the score)."""
+    """Per phase (`PHASE_NUMBERS`): the scorepad would take the roll as read, ten dice read,
+    no face the printed table's dice cannot show with the others, and none it asks to check
+    for that phase (`scorer.dice_to_check`: a doubt only where some face the die could show
+    changes the score)."""
     pad_right: tuple[bool, ...] = ()
     """Per phase: the verdict and points of the dice as read are the true roll's."""
 
@@ -320,17 +322,19 @@ def score_reading(seed: int, truth: Iterable, reading: Reading, seconds: float) 
     )
 
 
-def pad_readings(reading: Reading, truth: Roll | None, dice: int = FULL_ROLL
-                 ) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+def pad_readings(reading: Reading, truth: Roll | None, dice: int = FULL_ROLL,
+                 dice_set: DiceSet = PRINTED_DICE) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
     """Per phase (`PHASE_NUMBERS`): whether the scorepad would take `reading` as read
-    (`dice` dice read, none unreadable, none it asks to check for that phase, trying the
-    likely faces of a doubted die where the reader told them), and whether the verdict
-    and points of the dice as read are `truth`'s (the true roll; None: none, never
-    right)."""
+    (`dice` dice read, none unreadable, no face `dice_set`'s dice cannot show with the
+    others, none it asks to check for that phase, trying the likely faces of a doubted
+    die where the reader told them), and whether the verdict and points of the dice as
+    read are `truth`'s (the true roll; None: none, never right)."""
     roll = reading.roll()
     if roll is None:  # no ten dice show these faces together: the players fix it first
         return (False,) * len(PHASES), (False,) * len(PHASES)
-    complete = len(reading.dice) == dice and not reading.unreadable
+    # A face the dice cannot show with the others is confirmed in every phase (`web.service`).
+    complete = (len(reading.dice) == dice and not reading.unreadable
+                and not dice_set.impossible(roll))
     doubted = [i for i, die in enumerate(reading.dice) if die.unsure]
     values = [i for i in doubted if reading.dice[i].value_doubtful]
     colours = [i for i in doubted if not reading.dice[i].value_doubtful]

@@ -100,10 +100,12 @@ def test_the_values_alone_are_scored_apart_from_the_colours():
 def test_the_rolls_are_scored_as_the_scorepad_takes_them():
     """A doubt needs no check where no face the die could show changes the phase's score
     (`scorer.dice_to_check`); a roll with nothing to check whose verdict or points are
-    wrong is counted as taken wrong. Phase 8 counts colour, the others do not."""
+    wrong is counted as taken wrong. Phase 8 counts colour, the others do not. The roll
+    and its misreadings are rolls the printed table's dice can show (a face they cannot
+    show with the others is asked for in every phase: the next test)."""
     from dataclasses import replace
 
-    faces = "5R 6R 7R 8R 9R 10R 1R WB 2G 3O".split()  # seven reds: 46 points in phase 8
+    faces = "5R 6R 7R 9R 9R 8R 1R WG 2O 3O".split()  # seven reds: 45 points in phase 8
     ten = [true_die(face, 60 * (i + 1)) for i, face in enumerate(faces)]
 
     def reading(doubted: int | None, read_as: dict[int, str] | None = None,
@@ -115,16 +117,16 @@ def test_the_rolls_are_scored_as_the_scorepad_takes_them():
                 for i, face in enumerate(faces)]
         return Reading(tuple(dice), (640, 480))
 
-    wild_doubted = score_reading(1, ten, reading(7), 0.0)  # whatever its colour, 46
+    wild_doubted = score_reading(1, ten, reading(7), 0.0)  # whatever its colour, 45
     assert not wild_doubted.shown_sure and wild_doubted.pad_sure[7]
     assert not wild_doubted.pad_sure_but_wrong(8)
     red_doubted = score_reading(2, ten, reading(6), 0.0)  # the 1R as orange: no phase 8
     assert not red_doubted.pad_sure[7] and all(red_doubted.pad_sure[:7])
-    wild_wrong = score_reading(3, ten, reading(7, {7: "WR"}), 0.0)  # its colour never counts
+    wild_wrong = score_reading(3, ten, reading(7, {7: "WB"}), 0.0)  # its colour never counts
     assert wild_wrong.pad_sure[7] and wild_wrong.pad_right[7]
-    two_wrong = score_reading(4, ten, reading(None, {8: "2R"}), 0.0)  # 47 points read, not 46
+    two_wrong = score_reading(4, ten, reading(None, {8: "2R"}), 0.0)  # 46 points read, not 45
     assert two_wrong.pad_sure[7] and two_wrong.pad_sure_but_wrong(8)
-    assert not two_wrong.pad_sure_but_wrong(4)  # a run of 7 from 4 to 10 either way
+    assert not two_wrong.pad_sure_but_wrong(4)  # a run of 7 from 1 to 7 either way
     # The 5R's number in doubt: a run of 7 (phase 4) scores 5 less with it a Wild.
     five_doubted = score_reading(5, ten, reading(0, value=True), 0.0)
     assert not five_doubted.pad_sure[3] and five_doubted.pad_sure[0]  # no sets of 3 either way
@@ -140,3 +142,24 @@ def test_the_rolls_are_scored_as_the_scorepad_takes_them():
     assert trust["pad_other_phases_no_check"] == 1.0
     assert trust["pad_other_phases_taken_wrong"] == 0.0
     assert trust["rolls_shown_sure"] == 0.25
+
+
+def test_a_roll_the_dice_cannot_show_is_asked_for_in_every_phase():
+    """The scorepad asks the players to confirm faces the ten dice cannot show together
+    (`web.service`), so no phase takes such a roll without a check, even read surely: here
+    two dice read 5O, which only one printed die carries. A household's own layout that
+    carries 5O twice takes the same roll as read."""
+    from scorer.dice_set import PRINTED_DICE, DiceSet
+    from scorer.inventory import DEFAULT_LAYOUT
+    from vision.evaluation import pad_readings
+
+    faces = "1B 2B 3R 4R 5O 6R 5O 8B 9R 10O".split()
+    reading = Reading(tuple(read_die(face, 60 * (i + 1), False) for i, face in enumerate(faces)),
+                      (640, 480))
+    truth = reading.roll()
+    assert truth is not None and PRINTED_DICE.impossible(truth) == (4, 6)
+    sure, right = pad_readings(reading, truth)
+    assert not any(sure) and all(right)
+    household = DiceSet.from_layout([(name, layout.replace("5R", "5O") if name == "H1" else layout)
+                                     for name, layout in DEFAULT_LAYOUT])
+    assert all(pad_readings(reading, truth, dice_set=household)[0])
