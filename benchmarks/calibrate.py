@@ -442,13 +442,14 @@ def pad_figures(records: Records, calibration: Calibration, marking: ValueMarkin
         likely = likely_faces(records, marking, dice, values, values | colours) if narrow else None
         unread = 0 if records.found is None else max(0, int(records.found[scene]) - len(dice))
         truth: Roll | None = None
+        # Faces the table's dice cannot show together: asked for in every phase.
+        impossible = [] if read is None else list(PRINTED_DICE.impossible(read))
         for phase in phases:
             asked = np.zeros(len(dice), bool)
             if read is None:  # faces no ten dice show together: every mark is looked at
                 asked = values | colours
             else:
-                # faces the table's dice cannot show together: asked in every phase
-                asked[list(PRINTED_DICE.impossible(read))] = True
+                asked[impossible] = True
                 asked[list(dice_to_check(read, phase,
                                          value_doubts=np.flatnonzero(values).tolist(),
                                          colour_doubts=np.flatnonzero(colours).tolist(),
