@@ -89,6 +89,44 @@ def test_the_table_settles_a_colour_given_a_percent_but_never_one_all_but_ruled_
         assert decoding.flags == (ReadingFlag.NOT_EXPLAINED,)
 
 
+def test_the_table_does_not_overturn_a_colour_the_die_alone_is_sure_of_without_a_look():
+    # The 5 reads red at 96 %, but no matching of these sure dice holds a 5R beside the
+    # rest: the table alone would read it orange, and surely.
+    roll = Roll.from_text("5O 9O 6R 7O 8O 10O 1B 2B 3R WR")
+    values, colours = probs_for(roll, sure=0.9999)
+    colours[0] = [0.96, 0.036, 0.002, 0.002]
+    taken = decode(values, colours, settings=DecodeSettings(overturn_sure=None))
+    assert faces(taken) == str(roll) and not taken.faces[0].unsure
+    decoding = decode(values, colours)
+    doubted = decoding.faces[0]
+    assert faces(decoding) == str(roll) and decoding.flags == ()  # the table's face shown
+    assert doubted.unsure and doubted.likely is None
+    assert doubted.confidence <= DecodeSettings().overturned_confidence
+    assert doubted.value_confidence == taken.faces[0].value_confidence  # a 5 either way
+    assert not any(face.unsure for face in decoding.faces[1:])
+
+
+def test_a_value_the_table_overturns_is_doubted_too():
+    # Die 0 reads 7O at 97.5 %, but the one die with a 7O shows the other 7O: the table
+    # makes it the 5O of the only die left that carries one.
+    roll = Roll.from_text("5O 9O 6R 7O 8O 10O 1B 2B 3R WR")
+    values, colours = probs_for(roll, sure=0.99)
+    values[0] = np.full(11, 0.005 / 9)
+    values[0][6], values[0][4] = 0.975, 0.02
+    decoding = decode(values, colours)
+    assert str(decode(values, colours, use_inventory=False).faces[0].die) == "7O"
+    assert str(decoding.faces[0].die) == "5O" and decoding.faces[0].unsure
+    assert decoding.faces[0].value_confidence <= DecodeSettings().overturned_confidence
+
+
+def test_a_colour_the_die_alone_doubts_is_still_settled_by_the_table():
+    roll = Roll.from_text("5O 9O 6R 7O 8O 10O 1B 2B 3R WR")
+    values, colours = probs_for(roll, sure=0.9999)
+    colours[0] = [0.9, 0.096, 0.002, 0.002]  # red at 90 %: under `overturn_sure`
+    decoding = decode(values, colours)
+    assert faces(decoding) == str(roll) and not decoding.faces[0].unsure
+
+
 def test_low_confidence_die_stays_unsure_when_the_prior_cannot_decide():
     values, colours = probs_for(FULL)
     colours[0] = [0.5, 0.0, 0.0, 0.5]  # 8R or 8B: both are faces of free dice

@@ -16,15 +16,18 @@ most six dice show a high face (5 to 10) and at most four a low one (1 to 4, W),
 so a die torn between a 9 and a 2 in a roll whose four low dice are plain reads
 as the 9 (`_composition_decoding`, also used when the inventory is switched
 off). Where even that needs a face the classifier all but ruled out, each die
-falls back to its own most likely face and the composition is flagged. How
-implausible a face may be before either is disbelieved, and which faces are unsure, are
-`vision.read.settings.DecodeSettings`.
+falls back to its own most likely face and the composition is flagged. Where the
+matching is believed, the table still only chooses among the faces a die's own evidence
+leaves open: a die it reads otherwise than the composition alone reads it surely is shown
+as the table has it but doubted, for the players to look at (`_overturned_doubted`). How
+implausible a face may be before either is disbelieved, how sure a reading the table may
+not overturn unseen, and which faces are unsure, are `vision.read.settings.DecodeSettings`.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Final
 
@@ -154,7 +157,30 @@ def decode(
         return _composed(probs, settings, (ReadingFlag.NOT_EXPLAINED,))
     posterior = _posterior(probs, dice_set)
     faces = tuple(_decoded(posterior[i], chosen[i], settings) for i in range(count))
-    return Decoding(faces, (), True)
+    return Decoding(_overturned_doubted(faces, probs, chosen, settings), (), True)
+
+
+def _overturned_doubted(faces: tuple[DecodedFace, ...], probs: np.ndarray, chosen: list[int],
+                        settings: DecodeSettings) -> tuple[DecodedFace, ...]:
+    """`faces` as the table matched them, each die the table read otherwise than the
+    composition alone reads it surely (`DecodeSettings.overturn_sure`) held at
+    `overturned_confidence`, unsure and free to show any face: the table may choose among
+    the faces a die's own evidence leaves open, but it is an unconfirmed transcription, so
+    it must not overturn a face that evidence is sure of without the players' look (its
+    value held too, where the two readings' values differ)."""
+    if settings.overturn_sure is None:
+        return faces
+    alone, posterior = _composition_decoding(probs)
+    held = settings.overturned_confidence
+    return tuple(
+        replace(face, confidence=min(face.confidence, held), unsure=True, likely=None,
+                value_confidence=(face.value_confidence
+                                  if FACES[alone[i]].value == face.die.value
+                                  else min(face.value_confidence or 1.0, held)))
+        if alone[i] != chosen[i] and posterior[i, alone[i]] >= settings.overturn_sure
+        else face
+        for i, face in enumerate(faces)
+    )
 
 
 def _composed(

@@ -182,6 +182,14 @@ class DecodeSettings:
     min_composed_face_prob: float = 0.002
     """The same for the composition (at most six high, four low dice), which holds for
     every Phase 10 set, so it is trusted down to faces given far less."""
+    overturn_sure: float | None = 0.95
+    """A die the table's matching reads otherwise than the composition alone does, where
+    the composition's reading of it has at least this posterior, is doubted: a face the
+    die's own evidence (and the frame's) is sure of is not overturned by the unconfirmed
+    table without the players' look (models/MODEL_CARD.md, "Dice laid out otherwise than
+    the table"). None: the table's matching is taken as it is."""
+    overturned_confidence: float = 0.5
+    """The most such a die's posterior may be: even odds, so it is marked."""
     alternatives: int = 3
     """Runner-up faces reported with each die, at most."""
     min_alternative: float = 0.01
