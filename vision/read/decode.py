@@ -98,6 +98,15 @@ class DecodedFace:
     may show any face (a die whose colour the frame contradicts,
     `vision.read.pipeline.contradicted_faces`)."""
 
+    def held(self, confidence: float, value_too: bool = False) -> DecodedFace:
+        """This face read at no more than `confidence`, unsure and free to show any face
+        (a reading shown contradicted); `value_too`: its value's posterior held as well."""
+        value = self.value_confidence
+        if value_too:
+            value = min(confidence, self.confidence if value is None else value)
+        return replace(self, confidence=min(self.confidence, confidence), unsure=True,
+                       likely=None, value_confidence=value)
+
 
 @dataclass(frozen=True)
 class Decoding:
@@ -171,12 +180,9 @@ def _overturned_doubted(faces: tuple[DecodedFace, ...], probs: np.ndarray, chose
     if settings.overturn_sure is None:
         return faces
     alone, posterior = _composition_decoding(probs)
-    held = settings.overturned_confidence
     return tuple(
-        replace(face, confidence=min(face.confidence, held), unsure=True, likely=None,
-                value_confidence=(face.value_confidence
-                                  if FACES[alone[i]].value == face.die.value
-                                  else min(face.value_confidence or 1.0, held)))
+        face.held(settings.overturned_confidence,
+                  value_too=FACES[alone[i]].value != face.die.value)
         if alone[i] != chosen[i] and posterior[i, alone[i]] >= settings.overturn_sure
         else face
         for i, face in enumerate(faces)

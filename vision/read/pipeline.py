@@ -623,11 +623,8 @@ def contradicted_faces(faces: Sequence[DecodedFace], contradicted: np.ndarray,
     read at no more than `confidence`, unsure, and with any face likely: the order shows
     that the colours read contradict the set, not which ink is which, and the dice table
     can make the decoder sure of a colour the group was only moved towards."""
-    return [
-        replace(face, confidence=min(face.confidence, confidence), unsure=True, likely=None)
-        if doubted else face
-        for face, doubted in zip(faces, contradicted, strict=True)
-    ]
+    return [face.held(confidence) if doubted else face
+            for face, doubted in zip(faces, contradicted, strict=True)]
 
 
 def _read_dice(candidates: Candidates, faces: Sequence[DecodedFace],
