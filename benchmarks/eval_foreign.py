@@ -26,7 +26,13 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from eval_pipeline import add_box_scale, pooled_score, print_score, scores_json  # noqa: E402
+from eval_pipeline import (  # noqa: E402
+    add_box_scale,
+    add_flatten,
+    pooled_score,
+    print_score,
+    scores_json,
+)
 from foreign_scenes import (  # noqa: E402
     FIRST_SEEDS,
     UPRIGHT,
@@ -39,7 +45,12 @@ from foreign_scenes import (  # noqa: E402
 from vision.evaluation import PipelineScore, score_reading  # noqa: E402
 from vision.read.classifier import FaceClassifier  # noqa: E402
 from vision.read.pipeline import DiceReader  # noqa: E402
-from vision.read.settings import ClassifySettings, ColourSettings, ReaderSettings  # noqa: E402
+from vision.read.settings import (  # noqa: E402
+    ClassifySettings,
+    ColourSettings,
+    FlattenSettings,
+    ReaderSettings,
+)
 from vision.read.tops import TopFinder  # noqa: E402
 
 FIRST_SEED = FIRST_SEEDS["upright"]
@@ -75,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=None, help="face classifier (.onnx)")
     parser.add_argument("--locator", type=Path, default=None, help="top-face locator (.onnx)")
     add_box_scale(parser)
+    add_flatten(parser)
     parser.add_argument(
         "--any-faces", action="store_true",
         help="dice showing any six high and four low faces: a set laid out otherwise "
@@ -99,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         threads=1,
         finder=TopFinder.load(args.locator),
         settings=ReaderSettings(classify=ClassifySettings(box_scale=args.box_scale),
-                                colour=ColourSettings(ink_order=not args.no_ink_order)),
+                                colour=ColourSettings(ink_order=not args.no_ink_order),
+                                flatten=FlattenSettings(above_degrees=args.flatten)),
     )
     view = VIEWS[args.view]
     first_seed = FIRST_SEEDS[args.view] if args.first_seed is None else args.first_seed

@@ -74,6 +74,14 @@ def add_box_scale(parser: argparse.ArgumentParser) -> None:
                         f"(ClassifySettings.box_scale; {default})")
 
 
+def add_flatten(parser: argparse.ArgumentParser) -> None:
+    """The `--flatten` option the evaluation scripts share (`FlattenSettings.above_degrees`:
+    a steep frame put back flat from its dice before it is read; off as shipped)."""
+    parser.add_argument("--flatten", type=float, default=None, metavar="DEGREES",
+                        help="read a frame whose dice show a camera tipped more than this "
+                        "put back flat first (vision/read/flatten.py; off as shipped)")
+
+
 def print_score(title: str, score: PipelineScore, unit: str = "scenes") -> None:
     """The figures of one group of scenes (`unit` names them), and the seeds that failed."""
     print(f"== {title}")

@@ -11,6 +11,7 @@ but no face, it is listed all the same, and it makes the reading incomplete
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -253,15 +254,23 @@ class Reading:
         def moved(point: tuple[float, float]) -> tuple[float, float]:
             return (point[0] + dx) * scale, (point[1] + dy) * scale
 
+        return self.mapped(moved, frame_size)
+
+    def mapped(self, move: Callable[[tuple[float, float]], tuple[float, float]],
+               frame_size: tuple[int, int]) -> Reading:
+        """This reading with every point (centres and corners) taken through `move`, in a
+        frame of `frame_size`: a reading of a warped copy of a picture, in the picture's
+        own pixels."""
+
         def place(die: _Found) -> _Found:
-            return replace(die, centre=moved(die.centre),
-                           corners=tuple(moved(corner) for corner in die.corners))
+            return replace(die, centre=move(die.centre),
+                           corners=tuple(move(corner) for corner in die.corners))
 
         def place_read(die: ReadDie) -> ReadDie:
             placed = place(die)
             if die.found_corners is None:
                 return placed
-            return replace(placed, found_corners=tuple(moved(c) for c in die.found_corners))
+            return replace(placed, found_corners=tuple(move(c) for c in die.found_corners))
 
         return replace(self, dice=tuple(place_read(die) for die in self.dice),
                        unreadable=tuple(place(die) for die in self.unreadable),

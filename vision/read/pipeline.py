@@ -33,7 +33,7 @@ from vision.read.frame_colours import FrameColours, crop_lightness
 from vision.read.frame_inks import ink_chroma
 from vision.read.ink_order import ink_order_evidence
 from vision.read.labels import colour_index, value_index
-from vision.read.settings import DecodeSettings, ReaderSettings, SortSettings
+from vision.read.settings import DecodeSettings, FlattenSettings, ReaderSettings, SortSettings
 from vision.read.tops import Located, TopFinder
 from vision.read.trust import Calibration, DieEvidence
 from vision.read.vectors import side_lengths
@@ -246,11 +246,12 @@ class DiceReader:
 
         return crop_face(frame, scaled_box(corners, self.settings.classify.box_scale))
 
-    def readout(self, frame: np.ndarray) -> Readout:
-        """Locate the dice of a BGR uint8 frame and classify every located box."""
+    def readout(self, frame: np.ndarray, located: Located | None = None) -> Readout:
+        """Locate the dice of a BGR uint8 frame (unless `located` says where they lie) and
+        classify every located box."""
         from vision.read.crops import CROP_SIZE
 
-        located = self.locate(frame)
+        located = self.locate(frame) if located is None else located
         if not located.boxes:
             empty = np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8)
             none = np.zeros((0,), np.float64)
@@ -357,13 +358,32 @@ class DiceReader:
         """The dice in this frame, decoded jointly against the inventory: the stages
         locate and classify (`readout`), sort out (`sort_out`), weigh colours
         (`colour_evidence`), decode (`vision.read.decode`), then calibrate and mark
-        (`_trusted`)."""
+        (`_trusted`). With `ReaderSettings.flatten` on (off as shipped), a frame whose dice
+        show a steep camera is read put back flat (`vision.read.flatten`), the reading
+        placed back in the frame's pixels."""
         if not is_frame(frame):
             shape = getattr(frame, "shape", None)
             logger.debug("not a BGR uint8 frame (shape %s): empty reading", shape)
             return Reading.empty((0, 0), ReadingFlag.BAD_FRAME)
         size = (int(frame.shape[1]), int(frame.shape[0]))
-        readout = self.readout(frame)
+        if self.settings.flatten.above_degrees is None:  # as shipped
+            return self._read(frame, size, self.readout(frame))
+        from vision.read.flatten import flattened, flattening, mapper
+
+        located = self.locate(frame)
+        flat = flattening(located.boxes, size, self.settings.flatten)
+        if flat is None:
+            return self._read(frame, size, self.readout(frame, located))
+        onto = mapper(flat)
+        tray = (None if self.tray is None
+                else np.array([onto((float(x), float(y))) for x, y in self.tray]))
+        inside = self.sharing(tray=tray)  # read once flat, never flattened again
+        inside.settings = replace(self.settings, flatten=FlattenSettings())
+        back = mapper(np.linalg.inv(flat))
+        return inside.read(flattened(frame, flat)).mapped(back, size)
+
+    def _read(self, frame: np.ndarray, size: tuple[int, int], readout: Readout) -> Reading:
+        """The stages after locating and classifying, as `read` describes them."""
         hand = (ReadingFlag.HAND,) if readout.located.hand else ()
         if not readout.located.boxes:
             return Reading.empty(size, *hand)

@@ -56,6 +56,34 @@ class TopSearchSettings:
 
 
 @dataclass(frozen=True)
+class FlattenSettings:
+    """When a frame taken at a slant is put back flat before it is read, from the sizes of
+    its dice (`vision.read.flatten`). Off as shipped (`above_degrees` None)."""
+
+    above_degrees: float | None = None
+    """A frame whose dice show a camera tipped more than this is read flat; None
+    (shipped): never. Measured at 12, not shipped (models/MODEL_CARD.md, "A steep frame
+    put back flat from its own dice")."""
+    focal_widths: float = 1.0
+    """The lens assumed, its focal length over the frame's width (a phone's main camera
+    is about 0.7 to 0.9, this project's renderer 1.2, the second renderer's 0.86)."""
+    min_dice: int = 5
+    """Fewer boxes than this tell no tilt."""
+    rounds: int = 4
+    """Rounds of the reweighted fit of the dice's sizes."""
+    margin: float = 1.0
+    """Die sides kept round the dice in the flat frame."""
+
+    def __post_init__(self) -> None:
+        if self.above_degrees is not None and not 0.0 <= self.above_degrees < 90.0:
+            raise ValueError(f"above_degrees must be 0 to under 90 (or None), got "
+                             f"{self.above_degrees}")
+        if self.focal_widths <= 0 or self.min_dice < 3 or self.rounds < 1 or self.margin < 0:
+            raise ValueError("focal_widths must be positive, min_dice at least 3, rounds at "
+                             "least 1 and margin not negative")
+
+
+@dataclass(frozen=True)
 class ClassifySettings:
     """How the classifier reads each located box."""
 
@@ -218,3 +246,5 @@ class ReaderSettings:
     decode: DecodeSettings = DecodeSettings()
     use_inventory: bool = True
     """Decode the roll against the dice table (False: each die on its own)."""
+    flatten: FlattenSettings = FlattenSettings()
+    """Whether a steep frame is put back flat before it is read (off as shipped)."""
