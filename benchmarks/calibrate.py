@@ -42,7 +42,7 @@ from typing import Any
 
 import cv2
 import numpy as np
-from eval_pipeline import add_box_scale, add_flatten
+from eval_pipeline import add_box_scale, add_flatten, add_frame_second_look
 from foreign_scenes import FIRST_SEEDS as TRAY_FIRST_SEEDS
 from foreign_scenes import VIEWS as TRAY_VIEWS
 from foreign_scenes import foreign_scene
@@ -61,7 +61,12 @@ from vision.evaluation import (
 from vision.read.classifier import FaceClassifier
 from vision.read.face_probe import PROBE_FILE, FaceProbe
 from vision.read.pipeline import DiceReader, evidence_of, size_ratios
-from vision.read.settings import ClassifySettings, FlattenSettings, ReaderSettings
+from vision.read.settings import (
+    ClassifySettings,
+    FlattenSettings,
+    ReaderSettings,
+    SecondLookSettings,
+)
 from vision.read.tops import TopFinder
 from vision.read.trust import (
     CALIBRATION_FILE,
@@ -954,6 +959,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="top-face locator (.onnx; default: shipped)")
     add_box_scale(parser)
     add_flatten(parser)
+    add_frame_second_look(parser)
     parser.add_argument("--output", type=Path, default=CALIBRATION_FILE)
     parser.add_argument("--records", type=Path, default=None, nargs="+",
                         help="an .npz of what was read: loaded if it exists, else written; "
@@ -992,7 +998,8 @@ def main(argv: list[str] | None = None) -> int:
                                 calibration=None, second_look_below=second_look,
                                 face_probe=loaded or False, settings=ReaderSettings(
                                     classify=ClassifySettings(box_scale=args.box_scale),
-                                    flatten=FlattenSettings(above_degrees=args.flatten)))
+                                    flatten=FlattenSettings(above_degrees=args.flatten),
+                                    second_look=SecondLookSettings(frames=args.frame_second_look)))
             drawn = (drawn_scenes(args.first_seed, args.scenes, args.ink_spread, args.views)
                      if args.second_renderer is None else
                      second_renderer_trays(args.first_seed, args.scenes, args.second_renderer))

@@ -12,7 +12,10 @@ not right), the per-die accuracy overall and by colour, the median read time and
 trays that failed. With `--any-faces` the dice show any six high and four low faces,
 as a set laid out otherwise than the inventory table (`scorer/inventory.py`, an
 unconfirmed transcription) would: the reader cannot lean on the table there.
-Evaluation only: nothing is tuned on these trays.
+With `--as-photos` each tray is saved as a phone saves a photo (JPEG, quality
+`PHOTO_QUALITY`) and read as the scorepad and `phase10 read` read one
+(`vision.read.photo.read_photo_file`: its second looks and its tray crop), not as the
+camera's frame. Evaluation only: nothing is tuned on these trays.
 """
 
 from __future__ import annotations
@@ -23,12 +26,14 @@ import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from eval_pipeline import (  # noqa: E402
     add_box_scale,
     add_flatten,
+    add_frame_second_look,
     pooled_score,
     print_score,
     scores_json,
@@ -44,14 +49,19 @@ from foreign_scenes import (  # noqa: E402
 
 from vision.evaluation import PipelineScore, score_reading  # noqa: E402
 from vision.read.classifier import FaceClassifier  # noqa: E402
+from vision.read.photo import read_photo_file  # noqa: E402
 from vision.read.pipeline import DiceReader  # noqa: E402
 from vision.read.settings import (  # noqa: E402
     ClassifySettings,
     ColourSettings,
     FlattenSettings,
     ReaderSettings,
+    SecondLookSettings,
 )
 from vision.read.tops import TopFinder  # noqa: E402
+
+PHOTO_QUALITY = 90
+"""JPEG quality of a tray read `--as-photos` (a phone's camera saves at about 85 to 95)."""
 
 FIRST_SEED = FIRST_SEEDS["upright"]
 """Seeds of the foreign trays: their own range, drawn by their own renderer."""
@@ -59,18 +69,28 @@ FIRST_SEED = FIRST_SEEDS["upright"]
 
 def evaluate(
     reader: DiceReader, seeds: range, dark: bool, *, any_faces: bool = False,
-    view: ForeignView = UPRIGHT,
+    view: ForeignView = UPRIGHT, as_photos: bool = False,
 ) -> PipelineScore:
     """Draw, read and score each tray of `seeds` with bodies dark or light (`any_faces`:
     rolls of any six high and four low faces, not of the inventory table's dice), seen
-    from `view`."""
+    from `view`; each read as a camera frame, or as a photo file (`as_photos`)."""
     scores = []
     for seed in seeds:
         scene = foreign_scene(seed, dark=dark, any_faces=any_faces, view=view)
+        photo = _as_photo(scene.image) if as_photos else b""
         start = time.perf_counter()
-        reading = reader.read(scene.image)
+        reading = (read_photo_file(photo, reader).in_photo() if as_photos
+                   else reader.read(scene.image))
         scores.append(score_reading(seed, scene.dice, reading, time.perf_counter() - start))
     return PipelineScore(tuple(scores))
+
+
+def _as_photo(image: np.ndarray) -> bytes:
+    """`image` as the JPEG file a phone would save of it."""
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, PHOTO_QUALITY])
+    if not ok:
+        raise RuntimeError("OpenCV could not encode the tray as a JPEG")
+    return data.tobytes()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--locator", type=Path, default=None, help="top-face locator (.onnx)")
     add_box_scale(parser)
     add_flatten(parser)
+    add_frame_second_look(parser)
     parser.add_argument(
         "--any-faces", action="store_true",
         help="dice showing any six high and four low faces: a set laid out otherwise "
@@ -96,6 +117,11 @@ def main(argv: list[str] | None = None) -> int:
         "--no-ink-order",
         action="store_true",
         help="read without mending distinct inks read as one colour (vision/read/ink_order.py)",
+    )
+    parser.add_argument(
+        "--as-photos", action="store_true",
+        help="save each tray as a JPEG and read it as the scorepad reads a photo "
+        "(vision/read/photo.py), not as the camera's frame",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
@@ -112,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         finder=TopFinder.load(args.locator),
         settings=ReaderSettings(classify=ClassifySettings(box_scale=args.box_scale),
                                 colour=ColourSettings(ink_order=not args.no_ink_order),
-                                flatten=FlattenSettings(above_degrees=args.flatten)),
+                                flatten=FlattenSettings(above_degrees=args.flatten),
+                                second_look=SecondLookSettings(frames=args.frame_second_look)),
     )
     view = VIEWS[args.view]
     first_seed = FIRST_SEEDS[args.view] if args.first_seed is None else args.first_seed
@@ -120,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     for index, (key, dark) in enumerate((("light", False), ("dark", True))):
         first = first_seed + index * args.scenes
         seeds = range(first, first + args.scenes)
-        scores[key] = evaluate(reader, seeds, dark, any_faces=args.any_faces, view=view)
+        scores[key] = evaluate(reader, seeds, dark, any_faces=args.any_faces, view=view,
+                               as_photos=args.as_photos)
     if args.json:
         print(scores_json(scores))
         return 0

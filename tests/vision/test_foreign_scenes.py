@@ -131,6 +131,20 @@ def test_the_reader_reads_trays_it_was_never_trained_on():
     assert sum(score.right for score in scenes) >= 78
 
 
+def test_a_phone_tray_read_as_a_photo_is_read_where_its_dice_lie():
+    """`eval_foreign.py --as-photos`: light phone tray 7,851,025 (small dice, tipped) saved
+    as a JPEG and read as the scorepad reads a photo, its second look at the dice's size
+    included. Every die is found in the tray's own pixels and read right, none marked."""
+    from vision.read.pipeline import DiceReader
+
+    reader = DiceReader(threads=1)
+    seeds = range(7_851_025, 7_851_026)
+    score = eval_foreign.evaluate(reader, seeds, dark=False, view=foreign_scenes.PHONE,
+                                  as_photos=True).scenes[0]
+    assert score.all_found()
+    assert score.right == score.dice == 10
+
+
 @pytest.mark.parametrize("seed", [7_300_082, 7_300_234])
 def test_a_green_set_the_classifier_takes_for_orange_is_read_green_by_the_inks_order(seed):
     """Dark trays whose green ink the classifier reads orange, beside the set's real

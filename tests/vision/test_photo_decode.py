@@ -12,7 +12,8 @@ import pytest
 from photo_helpers import STORE, encode
 
 from scorer import parse_roll
-from vision.read.photo import PhotoSettings, _reader_at_die_size, read_photo
+from vision.read.looks import reader_at_die_size
+from vision.read.photo import PhotoSettings, read_photo
 from vision.read.photo_file import (
     WORK_SIDE,
     BadImageError,
@@ -170,10 +171,14 @@ def test_the_photo_settings_passed_in_are_the_ones_read_by():
 def test_off_size_dice_are_read_again_with_the_locator_at_the_width_they_call_for():
     from vision.read.pipeline import DiceReader
 
-    networks = DiceReader(object(), finder=object())  # stand-ins: only their widths matter
+    class LooksAtAWidth:  # a locator that can be told the width to look at
+        def locate_at(self, frame, tray, net_width):  # pragma: no cover - never called
+            raise AssertionError("only the widths matter here")
+
+    networks = DiceReader(object(), finder=LooksAtAWidth())  # stand-ins
 
     def width(side: float, complete: bool = True) -> int | None:
-        reader = _reader_at_die_size(networks, 2000, side, complete)
+        reader = reader_at_die_size(networks, 2000, side, complete)
         return None if reader is None else reader.finder.net_width
 
     assert width(130) is None  # 20.8 px at the first look, ten dice read sure: done
@@ -182,7 +187,9 @@ def test_off_size_dice_are_read_again_with_the_locator_at_the_width_they_call_fo
     assert width(60) == 672  # small dice
     assert width(100) == 480  # 16 px: at least 1.5 times finer than the first look
     assert width(0) is None  # no dice
-    assert _reader_at_die_size(ScaledReader(0.05), 2000, 300, True) is None  # not a DiceReader
+    assert reader_at_die_size(ScaledReader(0.05), 2000, 300, True) is None  # not a DiceReader
+    told_nothing = DiceReader(object(), finder=object())  # a locator without `locate_at`
+    assert reader_at_die_size(told_nothing, 2000, 60, False) is None
 
 
 def test_the_limits_are_checked_from_the_header_as_given():

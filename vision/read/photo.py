@@ -8,7 +8,7 @@ at other scales when dice are far from its trained size; what it cannot do is se
 detail that the shrinking threw away, so when the dice measure under
 `PhotoSettings.min_die_px` in a shrunk image the photo is decoded again, larger, so
 that they measure `target_die_px` (at most the photo's own size), and read again. And
-where its own choice of scale falls short on phone photos (see `_reader_at_die_size`),
+where its own choice of scale falls short on phone photos (`vision.read.looks`),
 the photo is read once more with the locator looking once at the width the measured
 dice call for (`OneLook`, through the locator's own `locate_at`), and the better reading
 is kept. Last, when the tray's edge shows around the dice (`vision.read.tray_finder`),
@@ -28,11 +28,12 @@ import numpy as np
 
 from scorer.dice import FULL_ROLL
 from vision.read.die_measure import die_side
+from vision.read.looks import better_reading, looking_once, reader_at_die_size
 from vision.read.overlay import draw_overlay, encode_jpeg
 from vision.read.photo_file import ImageInfo, Photo, PhotoLimits, open_photo
 from vision.read.pipeline import DiceReader
-from vision.read.tops import TRAINED_DIE_PX, Located, TopFinder, within
-from vision.read.tops_input import NET_GRID, NET_WIDTH
+from vision.read.settings import SecondLookSettings
+from vision.read.tops import within
 from vision.read.tray_finder import TrayFinderSettings, find_tray
 from vision.reading import ReadDie, Reading, UnreadableDie
 
@@ -116,6 +117,7 @@ def read_photo(photo: Photo, reader: PhotoFrameReader,
     when it is read again and cropped to its tray (the shipped ones by default)."""
     info = photo.info
     image = photo.decode()
+    reader = looking_once(reader)  # the photo's own looks below, not the frames'
     reading = reader.read(image)
     side, looks = die_side(reading), 1
     full = max(info.width, info.height)
@@ -126,13 +128,14 @@ def read_photo(photo: Photo, reader: PhotoFrameReader,
         image2 = photo.decode(work_side=larger)
         reading2 = reader.read(image2)
         looks += 1
-        if _better(reading2, reading):
+        if better_reading(reading2, reading):
             image, reading, side = image2, reading2, die_side(reading2)
-    pinned = _reader_at_die_size(reader, image.shape[1], side, reading.is_complete(), settings)
+    look = SecondLookSettings(False, settings.first_look_range, settings.finer_look)
+    pinned = reader_at_die_size(reader, image.shape[1], side, reading.is_complete(), look)
     if pinned is not None:
         reading2 = pinned.read(image)
         looks += 1
-        if _better(reading2, reading):
+        if better_reading(reading2, reading):
             reading, side = reading2, die_side(reading2)
     decoded = (image.shape[1], image.shape[0])
     in_tray = _read_tray(reader, image, reading, side, settings)
@@ -149,51 +152,6 @@ def read_photo_file(data: bytes, reader: PhotoFrameReader, limits: PhotoLimits |
                     settings: PhotoSettings = PhotoSettings()) -> PhotoReading:
     """The photo file's bytes checked from its header (`open_photo`), then read."""
     return read_photo(open_photo(data, limits), reader, settings)
-
-
-def _reader_at_die_size(reader: PhotoFrameReader, width: int, side: float, complete: bool,
-                        settings: PhotoSettings = PhotoSettings()) -> DiceReader | None:
-    """A reader sharing `reader`'s networks whose locator looks once, at the input width
-    that shows dice of `side` pixels (in an image `width` wide) at the trained size; None
-    when the reader's own first look already did and read ten dice sure (or `reader` is
-    not a DiceReader).
-
-    The locator's own search keeps its first look whenever its dice fit there and it is
-    sure of them, which on phone photos falls short at either end (small dice missed,
-    large ones split). The die size measured on the first reading, over all its dice,
-    settles the width; but a look that missed small dice measures the ones it found too
-    large (boxes grown over their sides), so small dice are looked at at least
-    `settings.finer_look` finer than the first look, and so is a reading that seems the
-    right size but is not ten dice read sure."""
-    if side <= 0 or not isinstance(reader, DiceReader):
-        return None
-    at_first_look = side * NET_WIDTH / width
-    finer = int(round(NET_WIDTH * settings.finer_look / NET_GRID)) * NET_GRID
-    low_fit, high_fit = settings.first_look_range
-    if low_fit <= at_first_look <= high_fit:
-        if complete:
-            return None
-        wanted = finer
-    else:
-        wanted = int(round(width * TRAINED_DIE_PX / side / NET_GRID)) * NET_GRID
-        if at_first_look < low_fit:  # small dice: measured too large, if anything
-            wanted = max(wanted, finer)
-    low, high = reader.settings.locate.net_width_range
-    wanted = int(min(max(wanted, low), high))
-    return reader.sharing(finder=OneLook(reader.finder, wanted))
-
-
-@dataclass(frozen=True)
-class OneLook:
-    """A frame locator that looks once, at one network input width, through the camera
-    locator's own `locate_at`."""
-
-    finder: Any  # a TopFinder (or what stands in for one)
-    net_width: int
-
-    def locate(self, frame: np.ndarray, tray: np.ndarray | None = None) -> Located:
-        finder: TopFinder = self.finder
-        return finder.locate_at(frame, tray, self.net_width)
 
 
 def _read_tray(reader: PhotoFrameReader, image: np.ndarray, reading: Reading, side: float,
@@ -241,20 +199,6 @@ def _read_tray(reader: PhotoFrameReader, image: np.ndarray, reading: Reading, si
                  found, len(inside))
         return None
     return crop, cropped, box
-
-
-def _better(candidate: Reading, current: Reading) -> bool:
-    """Whether the reading `candidate` (at the trained scale) is to be kept over `current`:
-    a roll (at most ten dice) over none, then more dice found, then fewer unsure; when
-    both found more than ten, the one with fewer."""
-
-    def rank(reading: Reading) -> tuple[int, int, int]:
-        found = reading.found_count()
-        fits = found <= FULL_ROLL
-        return (int(fits), found if fits else -found,
-                -(reading.unsure_count() + len(reading.unreadable)))
-
-    return rank(candidate) >= rank(current)
 
 
 def overlay(image: np.ndarray, reading: Reading) -> bytes:

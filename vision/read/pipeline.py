@@ -367,13 +367,13 @@ class DiceReader:
             return Reading.empty((0, 0), ReadingFlag.BAD_FRAME)
         size = (int(frame.shape[1]), int(frame.shape[0]))
         if self.settings.flatten.above_degrees is None:  # as shipped
-            return self._read(frame, size, self.readout(frame))
+            return self._looked_again(frame, self._read(frame, size, self.readout(frame)))
         from vision.read.flatten import flattened, flattening, mapper
 
         located = self.locate(frame)
         flat = flattening(located.boxes, size, self.settings.flatten)
         if flat is None:
-            return self._read(frame, size, self.readout(frame, located))
+            return self._looked_again(frame, self._read(frame, size, self.readout(frame, located)))
         onto = mapper(flat)
         tray = (None if self.tray is None
                 else np.array([onto((float(x), float(y))) for x, y in self.tray]))
@@ -381,6 +381,22 @@ class DiceReader:
         inside.settings = replace(self.settings, flatten=FlattenSettings())
         back = mapper(np.linalg.inv(flat))
         return inside.read(flattened(frame, flat)).mapped(back, size)
+
+    def _looked_again(self, frame: np.ndarray, reading: Reading) -> Reading:
+        """`reading`, or the frame read once more with the locator looking at the dice's
+        own size (`vision.read.looks`) where that reads better: only for a frame whose
+        first reading is not a whole roll read sure (`ReaderSettings.second_look`)."""
+        look = self.settings.second_look
+        if not look.frames or reading.is_complete():
+            return reading
+        from vision.read.die_measure import die_side
+        from vision.read.looks import better_reading, reader_at_die_size
+
+        pinned = reader_at_die_size(self, int(frame.shape[1]), die_side(reading), False, look)
+        if pinned is None:
+            return reading
+        again = pinned.read(frame)
+        return again if better_reading(again, reading) else reading
 
     def _read(self, frame: np.ndarray, size: tuple[int, int], readout: Readout) -> Reading:
         """The stages after locating and classifying, as `read` describes them."""

@@ -56,6 +56,32 @@ class TopSearchSettings:
 
 
 @dataclass(frozen=True)
+class SecondLookSettings:
+    """When a reading that is not a whole roll read sure is read once more, with the
+    locator looking at the dice's own size (`vision.read.looks`)."""
+
+    frames: bool = False
+    """Whether the camera's frames (`DiceReader.read`) take the second look; off as
+    shipped: measured, not shipped (models/MODEL_CARD.md, "A second look at the dice's
+    size for the camera's frames"). Photos take theirs in `vision.read.photo`, as
+    `PhotoSettings` says."""
+    first_look_range: tuple[float, float] = (19.0, 23.5)
+    """Dice measuring within this (pixels of the locator's usual 320-wide input) are
+    looked at again `finer_look` finer; outside it, at the width that shows them at the
+    locator's trained size."""
+    finer_look: float = 1.5
+    """Small dice, and a reading within `first_look_range`, are looked at again at least
+    this much finer than the first look: a look that missed small dice measures the ones
+    it found too large."""
+
+    def __post_init__(self) -> None:
+        low, high = self.first_look_range
+        if not 0 < low <= high or self.finer_look < 1.0:
+            raise ValueError(f"first_look_range must be positive and ordered and finer_look "
+                             f"at least 1, got {self.first_look_range}, {self.finer_look}")
+
+
+@dataclass(frozen=True)
 class FlattenSettings:
     """When a frame taken at a slant is put back flat before it is read, from the sizes of
     its dice (`vision.read.flatten`). Off as shipped (`above_degrees` None)."""
@@ -248,3 +274,6 @@ class ReaderSettings:
     """Decode the roll against the dice table (False: each die on its own)."""
     flatten: FlattenSettings = FlattenSettings()
     """Whether a steep frame is put back flat before it is read (off as shipped)."""
+    second_look: SecondLookSettings = SecondLookSettings()
+    """Whether a frame not read as a whole roll sure is looked at again at its dice's size
+    (off as shipped)."""

@@ -1,0 +1,134 @@
+"""A frame whose first reading is not a whole roll read sure, looked at once more with
+the locator at its dice's size (`DiceReader.read`, `ReaderSettings.second_look`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.read.classifier import FacePredictions
+from vision.read.looks import better_reading, looking_once
+from vision.read.pipeline import DiceReader
+from vision.read.settings import ColourSettings, ReaderSettings, SecondLookSettings
+from vision.read.tops import Located
+
+#: Ten die tops 40 px across, a white mark at the middle of each.
+_TOPS = [(60.0 + 80 * (k % 5), 60.0 + 90 * (k // 5)) for k in range(10)]
+
+
+def _box(centre: tuple[float, float], side: float) -> np.ndarray:
+    x, y = centre
+    h = side / 2
+    return np.array([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]],
+                    np.float32)
+
+
+def _frame() -> np.ndarray:
+    frame = np.zeros((240, 440, 3), np.uint8)
+    for x, y in _TOPS:
+        frame[int(y) - 5:int(y) + 5, int(x) - 5:int(x) + 5] = 255
+    return frame
+
+
+class _ReadsCentredMarks:
+    """A stand-in classifier: a crop whose white mark lies at its middle is a 5 read for
+    sure; the further off, the less sure."""
+
+    sha256 = ""
+
+    def predict(self, crops: np.ndarray) -> FacePredictions:
+        bright = np.asarray(crops).max(axis=3) > 200
+        rows, cols = np.mgrid[0:bright.shape[1], 0:bright.shape[2]]
+        middle = (bright.shape[1] - 1) / 2
+        value = np.full((len(crops), 11), 0.01)
+        colour = np.tile([0.97, 0.01, 0.01, 0.01], (len(crops), 1))
+        for i, mask in enumerate(bright):
+            if mask.any():
+                off = np.hypot(cols[mask].mean() - middle, rows[mask].mean() - middle) / middle
+                value[i, 4] = 20.0 * max(1.0 - 2.5 * off, 0.0) + 0.02
+        return FacePredictions(value / value.sum(axis=1, keepdims=True), colour,
+                               np.ones(len(crops)))
+
+    def predict_turns(self, crops: np.ndarray, turns: int = 1) -> FacePredictions:
+        return self.predict(crops)
+
+
+class _Finder:
+    """Its own search boxes three dice off their marks; told a width, it boxes them all
+    where they lie. Counts the widths it was told."""
+
+    def __init__(self) -> None:
+        self.told: list[int] = []
+
+    def _located(self, frame: np.ndarray, off: int) -> Located:
+        boxes = tuple(_box((x + (12.0 if k < off else 0.0), y), 40.0)
+                      for k, (x, y) in enumerate(_TOPS))
+        return Located(boxes=boxes, die_side=40.0, scores=(1.0,) * len(boxes),
+                       frame_width=frame.shape[1])
+
+    def locate(self, frame: np.ndarray, tray=None) -> Located:
+        return self._located(frame, 3)
+
+    def locate_at(self, frame: np.ndarray, tray, net_width: int) -> Located:
+        self.told.append(net_width)
+        return self._located(frame, 0)
+
+
+LOOKING = SecondLookSettings(frames=True)
+
+
+def _reader(finder: _Finder, look: SecondLookSettings = LOOKING) -> DiceReader:
+    settings = ReaderSettings(colour=ColourSettings(frame_inks=False), use_inventory=False,
+                              second_look=look)
+    return DiceReader(_ReadsCentredMarks(), finder=finder, settings=settings,
+                      calibration=None, face_probe=False)
+
+
+def test_a_roll_not_read_sure_is_read_again_at_its_dice_size_and_the_better_kept():
+    finder = _Finder()
+    reading = _reader(finder).read(_frame())
+    assert len(finder.told) == 1
+    assert reading.is_complete()  # all ten sure at the second look
+    np.testing.assert_allclose(sorted(die.centre for die in reading.dice), sorted(_TOPS),
+                               atol=0.5)
+
+
+def test_without_the_second_look_the_first_reading_stands():
+    assert not SecondLookSettings().frames  # off as shipped
+    finder = _Finder()
+    reading = _reader(finder, SecondLookSettings(frames=False)).read(_frame())
+    assert finder.told == []
+    assert not reading.is_complete()
+    assert sum(die.unsure for die in reading.dice) == 3
+
+
+def test_a_whole_roll_read_sure_takes_no_second_look():
+    class SureFinder(_Finder):
+        def locate(self, frame: np.ndarray, tray=None) -> Located:
+            return self._located(frame, 0)
+
+    finder = SureFinder()
+    assert _reader(finder).read(_frame()).is_complete()
+    assert finder.told == []
+
+
+def test_a_photo_reader_takes_no_second_look_of_its_own_frames():
+    reader = _reader(_Finder())
+    once = looking_once(reader)
+    assert once is not reader and not once.settings.second_look.frames
+    assert once.classifier is reader.classifier and reader.settings.second_look.frames
+    assert looking_once(once) is once
+
+
+def test_the_better_reading_finds_more_dice_then_doubts_fewer():
+    finder = _Finder()
+    first = _reader(finder, SecondLookSettings(frames=False)).read(_frame())
+    second = _reader(finder).read(_frame())
+    assert better_reading(second, first) and not better_reading(first, second)
+
+
+def test_out_of_range_settings_are_refused():
+    with pytest.raises(ValueError, match="finer_look"):
+        SecondLookSettings(finer_look=0.5)
+    with pytest.raises(ValueError, match="first_look_range"):
+        SecondLookSettings(first_look_range=(30.0, 20.0))

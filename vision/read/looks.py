@@ -1,0 +1,112 @@
+"""A second look with the locator at the dice's own size, for a frame or a photo whose
+first reading is not a whole roll read sure.
+
+The locator's own search keeps its first look whenever its dice fit there and it is sure
+of them, which falls short at either end (small dice missed, large ones split) and leaves
+some dice boxed over their sides. The die size measured on the first reading settles the
+width of one more look (`OneLook`, through the locator's own `locate_at`), and the
+reading kept is the better of the two (`better_reading`). The photos
+(`vision.read.photo`) take it; the camera's frames can (`DiceReader.read`,
+`ReaderSettings.second_look`), but do not as shipped: how that was measured is in
+models/MODEL_CARD.md ("A second look at the dice's size for the camera's frames").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+import numpy as np
+
+from scorer.dice import FULL_ROLL
+from vision.read.settings import SecondLookSettings
+from vision.read.tops import TRAINED_DIE_PX, Located, TopFinder
+from vision.read.tops_input import NET_GRID, NET_WIDTH
+from vision.reading import Reading
+
+if TYPE_CHECKING:
+    from vision.read.pipeline import DiceReader
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class OneLook:
+    """A frame locator that looks once, at one network input width, through the camera
+    locator's own `locate_at`."""
+
+    finder: Any  # a TopFinder (or what stands in for one)
+    net_width: int
+
+    def locate(self, frame: np.ndarray, tray: np.ndarray | None = None) -> Located:
+        finder: TopFinder = self.finder
+        return finder.locate_at(frame, tray, self.net_width)
+
+
+def reader_at_die_size(reader: object, width: int, side: float, complete: bool,
+                       settings: SecondLookSettings = SecondLookSettings()
+                       ) -> DiceReader | None:
+    """A reader sharing `reader`'s networks whose locator looks once, at the input width
+    that shows dice of `side` pixels (in an image `width` wide) at the trained size, and
+    looks no further itself; None when the reader's own first look already did and read
+    ten dice sure (`complete`), or `reader` is not a DiceReader.
+
+    A look that missed small dice measures the ones it found too large (boxes grown over
+    their sides), so small dice are looked at at least `settings.finer_look` finer than
+    the first look, and so is a reading that seems the right size but is not ten dice
+    read sure. None too when `reader`'s locator cannot be told a width (no `locate_at`)."""
+    from dataclasses import replace
+
+    from vision.read.pipeline import DiceReader
+
+    if side <= 0 or not isinstance(reader, DiceReader):
+        return None
+    if not hasattr(reader.finder, "locate_at"):
+        return None  # a locator that cannot be told the width to look at
+    at_first_look = side * NET_WIDTH / width
+    finer = int(round(NET_WIDTH * settings.finer_look / NET_GRID)) * NET_GRID
+    low_fit, high_fit = settings.first_look_range
+    if low_fit <= at_first_look <= high_fit:
+        if complete:
+            return None
+        wanted = finer
+    else:
+        wanted = int(round(width * TRAINED_DIE_PX / side / NET_GRID)) * NET_GRID
+        if at_first_look < low_fit:  # small dice: measured too large, if anything
+            wanted = max(wanted, finer)
+    low, high = reader.settings.locate.net_width_range
+    wanted = int(min(max(wanted, low), high))
+    pinned = reader.sharing(tray=reader.tray, finder=OneLook(reader.finder, wanted))
+    pinned.settings = replace(reader.settings, second_look=replace(
+        reader.settings.second_look, frames=False))
+    return pinned
+
+
+def looking_once(reader: R) -> R:
+    """`reader` itself, or where it is a DiceReader a copy of it sharing its networks
+    whose frames take no second look of their own: a photo takes its looks as
+    `vision.read.photo` decides."""
+    from dataclasses import replace
+
+    from vision.read.pipeline import DiceReader
+
+    if not isinstance(reader, DiceReader) or not reader.settings.second_look.frames:
+        return reader
+    once = reader.sharing(tray=reader.tray)
+    once.settings = replace(reader.settings, second_look=replace(
+        reader.settings.second_look, frames=False))
+    return cast(R, once)
+
+
+def better_reading(candidate: Reading, current: Reading) -> bool:
+    """Whether the reading `candidate` (at the trained scale) is to be kept over `current`:
+    a roll (at most ten dice) over none, then more dice found, then fewer unsure; when
+    both found more than ten, the one with fewer."""
+
+    def rank(reading: Reading) -> tuple[int, int, int]:
+        found = reading.found_count()
+        fits = found <= FULL_ROLL
+        return (int(fits), found if fits else -found,
+                -(reading.unsure_count() + len(reading.unreadable)))
+
+    return rank(candidate) >= rank(current)
