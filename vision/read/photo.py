@@ -54,15 +54,11 @@ class PhotoSettings:
     target_die_px: float = 64.0
     """The larger decoding is sized so that the dice measure this (at most the photo's
     own size)."""
-    first_look_range: tuple[float, float] = (19.0, 23.5)
-    """Dice measuring within this (pixels of the locator's usual 320-wide input) are left
-    to the reader's own first look when it read a whole roll sure; outside it, the photo
-    is read again with the locator looking at the width that shows them at its trained
-    size."""
-    finer_look: float = 1.5
-    """Small dice, and a reading within `first_look_range` that is not a whole roll read
-    sure, are read again with the locator looking at least this much finer than its first
-    look: a look that missed small dice measures the ones it found too large."""
+    look: SecondLookSettings = SecondLookSettings()
+    """Which width the photo's second look looks at (`first_look_range`, `finer_look`;
+    `vision.read.looks`): dice measuring within the range when the reader's own first look
+    read a whole roll sure are left to it. A photo always takes its second look where
+    called for; the setting's `frames` is the camera frames' switch, not read here."""
     tray_margin: float = 0.75
     """A photo is cropped to its tray with this margin (die sides) around the tray's
     outline, and dice are looked for within the outline grown by as much: a die lying
@@ -130,8 +126,8 @@ def read_photo(photo: Photo, reader: PhotoFrameReader,
         looks += 1
         if better_reading(reading2, reading):
             image, reading, side = image2, reading2, die_side(reading2)
-    look = SecondLookSettings(False, settings.first_look_range, settings.finer_look)
-    pinned = reader_at_die_size(reader, image.shape[1], side, reading.is_complete(), look)
+    pinned = reader_at_die_size(reader, image.shape[1], side, reading.is_complete(),
+                                settings.look)
     if pinned is not None:
         reading2 = pinned.read(image)
         looks += 1
