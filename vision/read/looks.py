@@ -13,21 +13,33 @@ models/MODEL_CARD.md ("A second look at the dice's size for the camera's frames"
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
 import numpy as np
 
 from scorer.dice import FULL_ROLL
-from vision.read.settings import SecondLookSettings
+from vision.read.settings import ReaderSettings, SecondLookSettings
 from vision.read.tops import TRAINED_DIE_PX, Located, TopFinder
 from vision.read.tops_input import NET_GRID, NET_WIDTH
 from vision.reading import Reading
 
-if TYPE_CHECKING:
-    from vision.read.pipeline import DiceReader
-
 R = TypeVar("R")
+
+
+@runtime_checkable
+class LookingReader(Protocol):
+    """What can look again: a `vision.read.pipeline.DiceReader` (named by what it does, so
+    that this module, which the pipeline uses, does not import it back)."""
+
+    settings: ReaderSettings
+    finder: Any
+    tray: np.ndarray | None
+
+    def sharing(self, *, tray: np.ndarray | None = None,
+                finder: Any = None) -> LookingReader: ...
+
+    def read(self, frame: np.ndarray) -> Reading: ...
 
 
 @dataclass(frozen=True)
@@ -45,21 +57,17 @@ class OneLook:
 
 def reader_at_die_size(reader: object, width: int, side: float, complete: bool,
                        settings: SecondLookSettings = SecondLookSettings()
-                       ) -> DiceReader | None:
+                       ) -> LookingReader | None:
     """A reader sharing `reader`'s networks whose locator looks once, at the input width
     that shows dice of `side` pixels (in an image `width` wide) at the trained size, and
     looks no further itself; None when the reader's own first look already did and read
-    ten dice sure (`complete`), or `reader` is not a DiceReader.
+    ten dice sure (`complete`), or `reader` is not a `LookingReader` (a DiceReader).
 
     A look that missed small dice measures the ones it found too large (boxes grown over
     their sides), so small dice are looked at at least `settings.finer_look` finer than
     the first look, and so is a reading that seems the right size but is not ten dice
     read sure. None too when `reader`'s locator cannot be told a width (no `locate_at`)."""
-    from dataclasses import replace
-
-    from vision.read.pipeline import DiceReader
-
-    if side <= 0 or not isinstance(reader, DiceReader):
+    if side <= 0 or not isinstance(reader, LookingReader):
         return None
     if not hasattr(reader.finder, "locate_at"):
         return None  # a locator that cannot be told the width to look at
@@ -86,11 +94,7 @@ def looking_once(reader: R) -> R:
     """`reader` itself, or where it is a DiceReader a copy of it sharing its networks
     whose frames take no second look of their own: a photo takes its looks as
     `vision.read.photo` decides."""
-    from dataclasses import replace
-
-    from vision.read.pipeline import DiceReader
-
-    if not isinstance(reader, DiceReader) or not reader.settings.second_look.frames:
+    if not isinstance(reader, LookingReader) or not reader.settings.second_look.frames:
         return reader
     once = reader.sharing(tray=reader.tray)
     once.settings = replace(reader.settings, second_look=replace(
