@@ -84,9 +84,8 @@ def add_flatten(parser: argparse.ArgumentParser) -> None:
 
 def add_frame_second_look(parser: argparse.ArgumentParser) -> None:
     """The `--frame-second-look` option the evaluation scripts share
-    (`SecondLookSettings.frames`:
-    a frame not read as a whole roll sure looked at again at its dice's size; off as
-    shipped)."""
+    (`SecondLookSettings.frames`: a frame not read as a whole roll sure looked at again at
+    its dice's size; off as shipped)."""
     parser.add_argument("--frame-second-look", action="store_true",
                         help="look at a frame not read as a whole roll sure once more, at "
                         "its dice's size (vision/read/looks.py; off as shipped)")

@@ -45,6 +45,19 @@ def _tipped(tops: list[np.ndarray], degrees: float, azimuth: float) -> list[np.n
             for top in tops]
 
 
+def _put_back_flat(tipped: list[np.ndarray], lens: FlattenSettings
+                   ) -> tuple[list[np.ndarray], np.ndarray, float]:
+    """The tops put back flat by `flattening` with `lens`, their sides (as squares of the
+    same area) and the most oblong top's longest edge over its shortest."""
+    homography = flattening(tipped, SIZE, lens)
+    assert homography is not None
+    flat = [cv2.perspectiveTransform(top.reshape(-1, 1, 2), homography).reshape(4, 2)
+            for top in tipped]
+    edges = np.array([np.linalg.norm(top - np.roll(top, 1, axis=0), axis=1) for top in flat])
+    oblong = float((edges.max(axis=1) / edges.min(axis=1)).max())
+    return flat, np.array([_side(top) for top in flat]), oblong
+
+
 @settings(max_examples=25, deadline=None)
 @given(degrees=st.floats(12.0, 35.0), azimuth=st.floats(0.0, 2 * math.pi))
 def test_the_tilt_is_read_from_how_the_dice_shrink_across_the_frame(degrees, azimuth):
@@ -59,14 +72,9 @@ def test_the_tilt_is_read_from_how_the_dice_shrink_across_the_frame(degrees, azi
 @given(degrees=st.floats(12.0, 35.0), azimuth=st.floats(0.0, 2 * math.pi))
 def test_put_back_flat_every_top_is_one_square_size_again(degrees, azimuth):
     tipped = _tipped(_grid(), degrees, azimuth)
-    homography = flattening(tipped, SIZE, LENS)
-    assert homography is not None
-    flat = [cv2.perspectiveTransform(top.reshape(-1, 1, 2), homography).reshape(4, 2)
-            for top in tipped]
-    sides = np.array([_side(top) for top in flat])
+    flat, sides, oblong = _put_back_flat(tipped, LENS)
     assert sides.max() / sides.min() < 1.01
-    edges = np.array([np.linalg.norm(top - np.roll(top, 1, axis=0), axis=1) for top in flat])
-    assert (edges.max(axis=1) / edges.min(axis=1)).max() < 1.02  # squares, not oblongs
+    assert oblong < 1.02  # squares, not oblongs
     kept = np.median(sides) / np.median([_side(top) for top in tipped])
     assert 0.8 < kept < 1.001  # as large as in the frame, unless the dice would not fit
     corners = np.concatenate(flat)
@@ -76,14 +84,9 @@ def test_put_back_flat_every_top_is_one_square_size_again(degrees, azimuth):
 
 def test_a_wrong_lens_leaves_the_tops_a_little_oblong_but_one_size():
     tipped = _tipped(_grid(), 30.0, 2.0)
-    homography = flattening(tipped, SIZE, FlattenSettings(above_degrees=10.0))  # lens 1.0
-    assert homography is not None
-    flat = [cv2.perspectiveTransform(top.reshape(-1, 1, 2), homography).reshape(4, 2)
-            for top in tipped]
-    sides = np.array([_side(top) for top in flat])
+    _, sides, oblong = _put_back_flat(tipped, FlattenSettings(above_degrees=10.0))  # lens 1.0
     assert sides.max() / sides.min() < 1.01
-    edges = np.array([np.linalg.norm(top - np.roll(top, 1, axis=0), axis=1) for top in flat])
-    assert (edges.max(axis=1) / edges.min(axis=1)).max() < 1.15
+    assert oblong < 1.15
 
 
 def test_an_upright_frame_is_left_as_it_is():

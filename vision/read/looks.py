@@ -84,10 +84,8 @@ def reader_at_die_size(reader: object, width: int, side: float, complete: bool,
             wanted = max(wanted, finer)
     low, high = reader.settings.locate.net_width_range
     wanted = int(min(max(wanted, low), high))
-    pinned = reader.sharing(tray=reader.tray, finder=OneLook(reader.finder, wanted))
-    pinned.settings = replace(reader.settings, second_look=replace(
-        reader.settings.second_look, frames=False))
-    return pinned
+    return _without_frame_look(
+        reader.sharing(tray=reader.tray, finder=OneLook(reader.finder, wanted)))
 
 
 def looking_once(reader: R) -> R:
@@ -96,10 +94,15 @@ def looking_once(reader: R) -> R:
     `vision.read.photo` decides."""
     if not isinstance(reader, LookingReader) or not reader.settings.second_look.frames:
         return reader
-    once = reader.sharing(tray=reader.tray)
-    once.settings = replace(reader.settings, second_look=replace(
-        reader.settings.second_look, frames=False))
-    return cast(R, once)
+    return cast(R, _without_frame_look(reader.sharing(tray=reader.tray)))
+
+
+def _without_frame_look(copy: LookingReader) -> LookingReader:
+    """`copy` (a reader of its own, from `sharing`) set to take no second look of its own
+    frames."""
+    copy.settings = replace(copy.settings, second_look=replace(
+        copy.settings.second_look, frames=False))
+    return copy
 
 
 def better_reading(candidate: Reading, current: Reading) -> bool:

@@ -366,19 +366,28 @@ class DiceReader:
             logger.debug("not a BGR uint8 frame (shape %s): empty reading", shape)
             return Reading.empty((0, 0), ReadingFlag.BAD_FRAME)
         size = (int(frame.shape[1]), int(frame.shape[0]))
-        if self.settings.flatten.above_degrees is None:  # as shipped
-            return self._looked_again(frame, self._read(frame, size, self.readout(frame)))
-        from vision.read.flatten import flattened, flattening, mapper
+        located = None
+        if self.settings.flatten.above_degrees is not None:  # off as shipped
+            from vision.read.flatten import flattening
 
-        located = self.locate(frame)
-        flat = flattening(located.boxes, size, self.settings.flatten)
-        if flat is None:
-            return self._looked_again(frame, self._read(frame, size, self.readout(frame, located)))
+            located = self.locate(frame)
+            flat = flattening(located.boxes, size, self.settings.flatten)
+            if flat is not None:
+                return self._read_flat(frame, flat)
+        readout = self.readout(frame) if located is None else self.readout(frame, located)
+        return self._looked_again(frame, self._read(frame, size, readout))
+
+    def _read_flat(self, frame: np.ndarray, flat: np.ndarray) -> Reading:
+        """The frame read warped by the homography `flat` (`vision.read.flatten`), its tray
+        taken along, and the reading placed back in the frame's pixels."""
+        from vision.read.flatten import flattened, mapper
+
         onto = mapper(flat)
         tray = (None if self.tray is None
                 else np.array([onto((float(x), float(y))) for x, y in self.tray]))
         inside = self.sharing(tray=tray)  # read once flat, never flattened again
         inside.settings = replace(self.settings, flatten=FlattenSettings())
+        size = (int(frame.shape[1]), int(frame.shape[0]))
         back = mapper(np.linalg.inv(flat))
         return inside.read(flattened(frame, flat)).mapped(back, size)
 
