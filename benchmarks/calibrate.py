@@ -42,7 +42,14 @@ from typing import Any
 
 import cv2
 import numpy as np
-from eval_pipeline import add_box_scale, add_flatten, add_frame_second_look
+from eval_pipeline import (
+    ReadAsPhotos,
+    add_as_photos,
+    add_box_scale,
+    add_flatten,
+    add_frame_second_look,
+    photo_settings,
+)
 from foreign_scenes import FIRST_SEEDS as TRAY_FIRST_SEEDS
 from foreign_scenes import VIEWS as TRAY_VIEWS
 from foreign_scenes import foreign_scene
@@ -70,6 +77,7 @@ from vision.read.settings import (
 from vision.read.tops import TopFinder
 from vision.read.trust import (
     CALIBRATION_FILE,
+    PHOTO_CALIBRATION_FILE,
     Calibration,
     DieEvidence,
     MonotoneMap,
@@ -246,7 +254,7 @@ def second_renderer_trays(first_seed: int, scenes: int, view: str
               file=sys.stderr, flush=True)
 
 
-def read_records(reader: DiceReader, drawn: Iterable[tuple[str, Any]],
+def read_records(reader: DiceReader | ReadAsPhotos, drawn: Iterable[tuple[str, Any]],
                  ink_spread: float | None = None) -> Records:
     """What `reader` makes of each of the `drawn` scenes (slice, scene with `image` and
     `dice`), `ink_spread` as they were drawn with (None: the renderer's own)."""
@@ -960,7 +968,12 @@ def main(argv: list[str] | None = None) -> int:
     add_box_scale(parser)
     add_flatten(parser)
     add_frame_second_look(parser)
-    parser.add_argument("--output", type=Path, default=CALIBRATION_FILE)
+    add_as_photos(parser)
+    parser.add_argument("--output", type=Path, default=None,
+                        help="the calibration written by --fit, or else checked (default: "
+                        "models/calibration.json; with --as-photos the photos' own, models/"
+                        "photo_calibration.json, where there is one or one is fitted); a "
+                        "photo read to check one is marked by it")
     parser.add_argument("--records", type=Path, default=None, nargs="+",
                         help="an .npz of what was read: loaded if it exists, else written; "
                         "several that exist are read together")
@@ -968,6 +981,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.scenes < 1:
         parser.error("--scenes must be at least 1")
+    if args.output is None:  # the calibration a reading is marked by, or the one to write
+        args.output = (PHOTO_CALIBRATION_FILE if args.as_photos and (
+            args.fit or PHOTO_CALIBRATION_FILE.is_file()) else CALIBRATION_FILE)
     if args.first_seed is None:
         args.first_seed = (CALIBRATION_SEED_BASE if args.second_renderer is None
                            else TRAY_FIRST_SEEDS[args.second_renderer])
@@ -982,9 +998,11 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     classifier = FaceClassifier.load(args.model)
     second_look = args.second_look or None
+    photo_calibration: Calibration | bool = True  # the photos': the one shipped for them
     if not args.fit:  # checking a calibration: read as the reader will with it
         shipped = Calibration.load(args.output, classifier.sha256)
         second_look = None if shipped is None else shipped.settings.second_look_below
+        photo_calibration = shipped or True
     # The probe's odds are recorded whenever there is one; its doubts mark dice unless told.
     loaded = FaceProbe.load(args.face_probe, classifier.sha256)
     probe = None if args.no_face_probe else loaded
@@ -994,8 +1012,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.records is not None and len(args.records) > 1:
             parser.error("--records: several files are read together only when all exist")
         try:
+            # A photo's reader marks its dice by the photos' calibration (the one checked,
+            # or else the shipped one): which of its looks it keeps rests on the marks.
+            # The records keep each die's own evidence either way.
             reader = DiceReader(classifier, threads=1, finder=TopFinder.load(args.locator),
-                                calibration=None, second_look_below=second_look,
+                                calibration=True if args.as_photos else None,
+                                second_look_below=second_look,
+                                photo_calibration=photo_calibration,
                                 face_probe=loaded or False, settings=ReaderSettings(
                                     classify=ClassifySettings(box_scale=args.box_scale),
                                     flatten=FlattenSettings(above_degrees=args.flatten),
@@ -1003,7 +1026,9 @@ def main(argv: list[str] | None = None) -> int:
             drawn = (drawn_scenes(args.first_seed, args.scenes, args.ink_spread, args.views)
                      if args.second_renderer is None else
                      second_renderer_trays(args.first_seed, args.scenes, args.second_renderer))
-            records = read_records(reader, drawn, args.ink_spread)
+            records = read_records(
+                ReadAsPhotos(reader, photo_settings(args.kept_look)) if args.as_photos
+                else reader, drawn, args.ink_spread)
         except RuntimeError as error:  # the held-out fonts are not installed
             parser.error(str(error))
         if args.records is not None:

@@ -13,7 +13,7 @@ trays that failed. With `--any-faces` the dice show any six high and four low fa
 as a set laid out otherwise than the inventory table (`scorer/inventory.py`, an
 unconfirmed transcription) would: the reader cannot lean on the table there.
 With `--as-photos` each tray is saved as a phone saves a photo (JPEG, quality
-`PHOTO_QUALITY`) and read as the scorepad and `phase10 read` read one
+`eval_pipeline.PHOTO_QUALITY`) and read as the scorepad and `phase10 read` read one
 (`vision.read.photo.read_photo_file`: its second looks and its tray crop), not as the
 camera's frame. Evaluation only: nothing is tuned on these trays.
 """
@@ -26,14 +26,16 @@ import time
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from eval_pipeline import (  # noqa: E402
+    ReadAsPhotos,
+    add_as_photos,
     add_box_scale,
     add_flatten,
     add_frame_second_look,
+    photo_settings,
     pooled_score,
     print_score,
     scores_json,
@@ -49,7 +51,6 @@ from foreign_scenes import (  # noqa: E402
 
 from vision.evaluation import PipelineScore, score_reading  # noqa: E402
 from vision.read.classifier import FaceClassifier  # noqa: E402
-from vision.read.photo import read_photo_file  # noqa: E402
 from vision.read.pipeline import DiceReader  # noqa: E402
 from vision.read.settings import (  # noqa: E402
     ClassifySettings,
@@ -60,37 +61,24 @@ from vision.read.settings import (  # noqa: E402
 )
 from vision.read.tops import TopFinder  # noqa: E402
 
-PHOTO_QUALITY = 90
-"""JPEG quality of a tray read `--as-photos` (a phone's camera saves at about 85 to 95)."""
-
 FIRST_SEED = FIRST_SEEDS["upright"]
 """Seeds of the foreign trays: their own range, drawn by their own renderer."""
 
 
 def evaluate(
-    reader: DiceReader, seeds: range, dark: bool, *, any_faces: bool = False,
-    view: ForeignView = UPRIGHT, as_photos: bool = False,
+    reader: DiceReader | ReadAsPhotos, seeds: range, dark: bool, *, any_faces: bool = False,
+    view: ForeignView = UPRIGHT,
 ) -> PipelineScore:
     """Draw, read and score each tray of `seeds` with bodies dark or light (`any_faces`:
     rolls of any six high and four low faces, not of the inventory table's dice), seen
-    from `view`; each read as a camera frame, or as a photo file (`as_photos`)."""
+    from `view`; each read by `reader`, as a camera frame or as a photo file."""
     scores = []
     for seed in seeds:
         scene = foreign_scene(seed, dark=dark, any_faces=any_faces, view=view)
-        photo = _as_photo(scene.image) if as_photos else b""
         start = time.perf_counter()
-        reading = (read_photo_file(photo, reader).in_photo() if as_photos
-                   else reader.read(scene.image))
+        reading = reader.read(scene.image)
         scores.append(score_reading(seed, scene.dice, reading, time.perf_counter() - start))
     return PipelineScore(tuple(scores))
-
-
-def _as_photo(image: np.ndarray) -> bytes:
-    """`image` as the JPEG file a phone would save of it."""
-    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, PHOTO_QUALITY])
-    if not ok:
-        raise RuntimeError("OpenCV could not encode the tray as a JPEG")
-    return data.tobytes()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,11 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="read without mending distinct inks read as one colour (vision/read/ink_order.py)",
     )
-    parser.add_argument(
-        "--as-photos", action="store_true",
-        help="save each tray as a JPEG and read it as the scorepad reads a photo "
-        "(vision/read/photo.py), not as the camera's frame",
-    )
+    add_as_photos(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.scenes < 1:
@@ -147,8 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     for index, (key, dark) in enumerate((("light", False), ("dark", True))):
         first = first_seed + index * args.scenes
         seeds = range(first, first + args.scenes)
-        scores[key] = evaluate(reader, seeds, dark, any_faces=args.any_faces, view=view,
-                               as_photos=args.as_photos)
+        scores[key] = evaluate(
+            ReadAsPhotos(reader, photo_settings(args.kept_look)) if args.as_photos else reader,
+            seeds, dark, any_faces=args.any_faces, view=view)
     if args.json:
         print(scores_json(scores))
         return 0

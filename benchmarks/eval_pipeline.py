@@ -36,9 +36,11 @@ import argparse
 import json
 import logging
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from vision.evaluation import (
     EVALUATION_VIEWS,
@@ -47,9 +49,17 @@ from vision.evaluation import (
     evaluate_pipeline,
 )
 from vision.read.classifier import FaceClassifier
+from vision.read.photo import PhotoSettings, read_photo_file
 from vision.read.pipeline import DiceReader
-from vision.read.settings import ClassifySettings, ColourSettings, ReaderSettings
+from vision.read.settings import (
+    ClassifySettings,
+    ColourSettings,
+    KeptLook,
+    ReaderSettings,
+    SecondLookSettings,
+)
 from vision.read.tops import TopFinder
+from vision.reading import Reading
 from vision.synth.looks import eval_group
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 
@@ -89,6 +99,58 @@ def add_frame_second_look(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--frame-second-look", action="store_true",
                         help="look at a frame not read as a whole roll sure once more, at "
                         "its dice's size (vision/read/looks.py; off as shipped)")
+
+
+PHOTO_QUALITY = 90
+"""JPEG quality of a picture read `--as-photos` (a phone's camera saves at about 85 to
+95)."""
+
+KEPT_LOOKS = {"surer": KeptLook.SURER, "more-dice": KeptLook.MORE_DICE}
+"""`--kept-look`'s choices: which of a photo's two readings it keeps."""
+
+
+def as_photo(image: np.ndarray) -> bytes:
+    """`image` as the JPEG file a phone would save of it."""
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, PHOTO_QUALITY])
+    if not ok:
+        raise RuntimeError("OpenCV could not encode the picture as a JPEG")
+    return data.tobytes()
+
+
+@dataclass
+class ReadAsPhotos:
+    """A reader of pictures that saves each as a phone's photo and reads that as the
+    scorepad and `phase10 read` do (`vision.read.photo.read_photo_file`: its second looks
+    and its tray crop), the reading in the picture's own pixels."""
+
+    reader: DiceReader
+    photo: PhotoSettings = field(default_factory=PhotoSettings)
+
+    @property
+    def settings(self) -> ReaderSettings:
+        return self.reader.settings
+
+    def read(self, image: np.ndarray) -> Reading:
+        return read_photo_file(as_photo(image), self.reader,
+                               settings=self.photo).in_photo()
+
+
+def add_as_photos(parser: argparse.ArgumentParser) -> None:
+    """The `--as-photos` and `--kept-look` options the evaluation scripts share."""
+    parser.add_argument("--as-photos", action="store_true",
+                        help="save each picture as a JPEG and read it as the scorepad reads "
+                        "a photo (vision/read/photo.py), not as the camera's frame")
+    shipped = next(key for key, kept in KEPT_LOOKS.items()
+                   if kept is SecondLookSettings().keeps)
+    parser.add_argument("--kept-look", choices=sorted(KEPT_LOOKS), default=shipped,
+                        help="which of a photo's readings its second look keeps: the surer, "
+                        "or the later only where it finds more dice (SecondLookSettings."
+                        f"keeps; {shipped})")
+
+
+def photo_settings(kept_look: str) -> PhotoSettings:
+    """The photos' settings with `--kept-look`'s choice."""
+    return PhotoSettings(look=SecondLookSettings(keeps=KEPT_LOOKS[kept_look]))
 
 
 def print_score(title: str, score: PipelineScore, unit: str = "scenes") -> None:

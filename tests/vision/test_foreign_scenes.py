@@ -137,10 +137,10 @@ def test_a_phone_tray_read_as_a_photo_is_read_where_its_dice_lie():
     included. Every die is found in the tray's own pixels and read right, none marked."""
     from vision.read.pipeline import DiceReader
 
-    reader = DiceReader(threads=1)
+    reader = eval_foreign.ReadAsPhotos(DiceReader(threads=1))
     seeds = range(7_851_025, 7_851_026)
-    score = eval_foreign.evaluate(reader, seeds, dark=False, view=foreign_scenes.PHONE,
-                                  as_photos=True).scenes[0]
+    score = eval_foreign.evaluate(reader, seeds, dark=False,
+                                  view=foreign_scenes.PHONE).scenes[0]
     assert score.all_found()
     assert score.right == score.dice == 10
 

@@ -5,6 +5,7 @@ their size by the codec, and far-away dice read again from a larger decoding."""
 from __future__ import annotations
 
 import struct
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -25,6 +26,7 @@ from vision.read.photo_file import (
     inspect,
     open_photo,
 )
+from vision.read.settings import KeptLook, SecondLookSettings
 from vision.reading import ReadDie, Reading
 
 
@@ -166,6 +168,28 @@ def test_the_photo_settings_passed_in_are_the_ones_read_by():
     far = ScaledReader(0.012)  # 24 pixels at the working size: enough for these settings
     result = read_photo(open_photo(data), far, PhotoSettings(min_die_px=20.0))
     assert [shape[:2] for shape in far.shapes] == [(1500, 2000)] and result.looks == 1
+
+
+class SurerWhenLarger(ScaledReader):
+    """Reads the same ten dice at any size, all of them marked below 3000 pixels wide."""
+
+    def read(self, frame: np.ndarray) -> Reading:
+        reading = super().read(frame)
+        unsure = frame.shape[1] < 3000
+        return replace(reading, dice=tuple(replace(die, unsure=unsure) for die in reading.dice))
+
+
+@pytest.mark.parametrize(("keeps", "kept_size"), [(KeptLook.SURER, (4000, 3000)),
+                                                  (KeptLook.MORE_DICE, (2000, 1500))])
+def test_the_photo_keeps_the_reading_its_settings_say(keeps, kept_size):
+    """Read again larger, the same dice come out surer: the surer reading is kept, or the
+    first, which the later one adds no dice to."""
+    data = encode(cv2.resize(picture(400, 300), (4000, 3000)), quality=70)
+    reader = SurerWhenLarger(0.012)
+    result = read_photo(open_photo(data), reader,
+                        PhotoSettings(look=SecondLookSettings(keeps=keeps)))
+    assert result.looks == 2 and result.work_size == kept_size
+    assert result.reading.is_complete() is (keeps is KeptLook.SURER)
 
 
 def test_off_size_dice_are_read_again_with_the_locator_at_the_width_they_call_for():

@@ -6,11 +6,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from scorer.dice import Die
 from vision.read.classifier import FacePredictions
-from vision.read.looks import better_reading, looking_once
+from vision.read.looks import better_reading, for_photos
 from vision.read.pipeline import DiceReader
-from vision.read.settings import ColourSettings, ReaderSettings, SecondLookSettings
+from vision.read.settings import (
+    ColourSettings,
+    KeptLook,
+    ReaderSettings,
+    SecondLookSettings,
+)
 from vision.read.tops import Located
+from vision.reading import ReadDie, Reading
 
 #: Ten die tops 40 px across, a white mark at the middle of each.
 _TOPS = [(60.0 + 80 * (k % 5), 60.0 + 90 * (k // 5)) for k in range(10)]
@@ -114,10 +121,10 @@ def test_a_whole_roll_read_sure_takes_no_second_look():
 
 def test_a_photo_reader_takes_no_second_look_of_its_own_frames():
     reader = _reader(_Finder())
-    once = looking_once(reader)
+    once = for_photos(reader)
     assert once is not reader and not once.settings.second_look.frames
     assert once.classifier is reader.classifier and reader.settings.second_look.frames
-    assert looking_once(once) is once
+    assert for_photos(once) is once
 
 
 def test_the_better_reading_finds_more_dice_then_doubts_fewer():
@@ -125,6 +132,26 @@ def test_the_better_reading_finds_more_dice_then_doubts_fewer():
     first = _reader(finder, SecondLookSettings(frames=False)).read(_frame())
     second = _reader(finder).read(_frame())
     assert better_reading(second, first) and not better_reading(first, second)
+
+
+def _read(count: int, unsure: int) -> Reading:
+    """`count` dice read 5 red, the first `unsure` of them marked."""
+    dice = tuple(ReadDie(Die.from_text("5R"), 0.9, (x, y), tuple(map(tuple, _box((x, y), 40))),
+                         index < unsure) for index, (x, y) in enumerate(_TOPS[:count]))
+    return Reading(dice, (440, 240))
+
+
+@pytest.mark.parametrize(("later", "first", "surer", "more_dice"), [
+    ((10, 0), (10, 2), True, False),  # as many dice, fewer marked: only the surer takes it
+    ((10, 0), (10, 0), True, False),  # the same: the surer takes the later, else the first
+    ((10, 3), (9, 0), True, True),  # more dice found: both take it, however marked
+    ((9, 0), (10, 3), False, False),  # fewer dice found: neither
+])
+def test_which_reading_each_kept_look_keeps(later, first, surer, more_dice):
+    """`KeptLook.MORE_DICE` keeps the later reading only for the dice it adds, so which
+    reading is kept never rests on how sure either is."""
+    assert better_reading(_read(*later), _read(*first), KeptLook.SURER) is surer
+    assert better_reading(_read(*later), _read(*first), KeptLook.MORE_DICE) is more_dice
 
 
 def test_out_of_range_settings_are_refused():

@@ -19,7 +19,7 @@ from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 import numpy as np
 
 from scorer.dice import FULL_ROLL
-from vision.read.settings import ReaderSettings, SecondLookSettings
+from vision.read.settings import KeptLook, ReaderSettings, SecondLookSettings
 from vision.read.tops import TRAINED_DIE_PX, Located, TopFinder
 from vision.read.tops_input import NET_GRID, NET_WIDTH
 from vision.reading import Reading
@@ -35,6 +35,8 @@ class LookingReader(Protocol):
     settings: ReaderSettings
     finder: Any
     tray: np.ndarray | None
+    calibration: Any  # a vision.read.trust.Calibration, or None
+    photo_calibration: Any
 
     def sharing(self, *, tray: np.ndarray | None = None,
                 finder: Any = None) -> LookingReader: ...
@@ -88,13 +90,21 @@ def reader_at_die_size(reader: object, width: int, side: float, complete: bool,
         reader.sharing(tray=reader.tray, finder=OneLook(reader.finder, wanted)))
 
 
-def looking_once(reader: R) -> R:
+def for_photos(reader: R) -> R:
     """`reader` itself, or where it is a DiceReader a copy of it sharing its networks
-    whose frames take no second look of their own: a photo takes its looks as
-    `vision.read.photo` decides."""
-    if not isinstance(reader, LookingReader) or not reader.settings.second_look.frames:
+    that takes no second look of its own frames (a photo takes its looks as
+    `vision.read.photo` decides) and marks its dice by the photos' calibration where one
+    is fitted (`photo_calibration`): a photo keeps the surer of its readings
+    (`better_reading`), which the frames' calibration, fitted on frames read once, may take
+    for surer than it is."""
+    if not isinstance(reader, LookingReader):
         return reader
-    return cast(R, _without_frame_look(reader.sharing(tray=reader.tray)))
+    looks = reader.settings.second_look.frames
+    if not looks and reader.photo_calibration is reader.calibration:
+        return reader
+    copy = reader.sharing(tray=reader.tray)
+    copy.calibration = reader.photo_calibration
+    return cast(R, _without_frame_look(copy) if looks else copy)
 
 
 def _without_frame_look(copy: LookingReader) -> LookingReader:
@@ -105,15 +115,23 @@ def _without_frame_look(copy: LookingReader) -> LookingReader:
     return copy
 
 
-def better_reading(candidate: Reading, current: Reading) -> bool:
+def better_reading(candidate: Reading, current: Reading,
+                   keeps: KeptLook = KeptLook.SURER) -> bool:
     """Whether the reading `candidate` (at the trained scale) is to be kept over `current`:
-    a roll (at most ten dice) over none, then more dice found, then fewer unsure; when
-    both found more than ten, the one with fewer."""
+    a roll (at most ten dice) over none, then more dice found (when both found more than
+    ten, the one with fewer), then, where `keeps` is `KeptLook.SURER`, fewer unsure; a
+    tie goes to `candidate` when kept the surer, to `current` when kept for more dice."""
 
-    def rank(reading: Reading) -> tuple[int, int, int]:
+    def found_rank(reading: Reading) -> tuple[int, int]:
         found = reading.found_count()
         fits = found <= FULL_ROLL
-        return (int(fits), found if fits else -found,
+        return int(fits), found if fits else -found
+
+    if keeps is KeptLook.MORE_DICE:
+        return found_rank(candidate) > found_rank(current)
+
+    def rank(reading: Reading) -> tuple[int, int, int]:
+        return (*found_rank(reading),
                 -(reading.unsure_count() + len(reading.unreadable)))
 
     return rank(candidate) >= rank(current)

@@ -28,7 +28,7 @@ import numpy as np
 
 from scorer.dice import FULL_ROLL
 from vision.read.die_measure import die_side
-from vision.read.looks import better_reading, looking_once, reader_at_die_size
+from vision.read.looks import better_reading, for_photos, reader_at_die_size
 from vision.read.overlay import draw_overlay, encode_jpeg
 from vision.read.photo_file import ImageInfo, Photo, PhotoLimits, open_photo
 from vision.read.pipeline import DiceReader
@@ -113,7 +113,7 @@ def read_photo(photo: Photo, reader: PhotoFrameReader,
     when it is read again and cropped to its tray (the shipped ones by default)."""
     info = photo.info
     image = photo.decode()
-    reader = looking_once(reader)  # the photo's own looks below, not the frames'
+    reader = for_photos(reader)  # the photo's own looks and calibration
     reading = reader.read(image)
     side, looks = die_side(reading), 1
     full = max(info.width, info.height)
@@ -124,14 +124,14 @@ def read_photo(photo: Photo, reader: PhotoFrameReader,
         image2 = photo.decode(work_side=larger)
         reading2 = reader.read(image2)
         looks += 1
-        if better_reading(reading2, reading):
+        if better_reading(reading2, reading, settings.look.keeps):
             image, reading, side = image2, reading2, die_side(reading2)
     pinned = reader_at_die_size(reader, image.shape[1], side, reading.is_complete(),
                                 settings.look)
     if pinned is not None:
         reading2 = pinned.read(image)
         looks += 1
-        if better_reading(reading2, reading):
+        if better_reading(reading2, reading, settings.look.keeps):
             reading, side = reading2, die_side(reading2)
     decoded = (image.shape[1], image.shape[0])
     in_tray = _read_tray(reader, image, reading, side, settings)

@@ -35,7 +35,7 @@ from vision.read.ink_order import ink_order_evidence
 from vision.read.labels import colour_index, value_index
 from vision.read.settings import DecodeSettings, FlattenSettings, ReaderSettings, SortSettings
 from vision.read.tops import Located, TopFinder
-from vision.read.trust import Calibration, DieEvidence
+from vision.read.trust import PHOTO_CALIBRATION_FILE, Calibration, DieEvidence
 from vision.read.vectors import side_lengths
 from vision.reading import ReadDie, Reading, ReadingFlag, UnreadableDie
 
@@ -169,6 +169,7 @@ class DiceReader:
         dice_set: DiceSet = PRINTED_DICE,
         second_look_below: float | None | bool = True,
         face_probe: FaceProbe | None | bool = True,
+        photo_calibration: Calibration | None | bool = True,
     ) -> None:
         """`tray`: a polygon of (x, y) pixel points; dice outside it are ignored.
         `settings`: every stage's thresholds (`vision.read.settings`; the shipped ones by
@@ -184,7 +185,11 @@ class DiceReader:
         `face_probe`: what tells a Phase 10 face from another numeral die's
         (`vision.read.face_probe`); a die it doubts is marked whatever the roll. True loads
         the one fitted on the classifier (`models/face_probe.json`), None or False never
-        doubts a die for its kind."""
+        doubts a die for its kind. `photo_calibration`: the calibration a photo's reading
+        is marked by (`vision.read.photo`); True loads one fitted on photos
+        (`models/photo_calibration.json`, none shipped: measured in models/MODEL_CARD.md,
+        "The photos' own calibration") beside the shipped `calibration`, else takes
+        `calibration` itself."""
         self.settings = settings
         if classifier is None:
             from vision.read.classifier import FaceClassifier
@@ -202,11 +207,20 @@ class DiceReader:
         self.ink_evidence: InkEvidence | None = (
             FrameColours.load(inks=settings.colour.frame) if settings.colour.frame_inks
             else None)
+        shipped = calibration is True
         if calibration is True:
             calibration = Calibration.load(
                 classifier_sha256=getattr(classifier, "sha256", None) or None
             )
         self.calibration: Calibration | None = calibration or None
+        if photo_calibration is True:
+            photo_calibration = (
+                Calibration.load(PHOTO_CALIBRATION_FILE,
+                                 getattr(classifier, "sha256", None) or None)
+                if shipped and self.calibration is not None
+                and PHOTO_CALIBRATION_FILE.is_file() else None
+            ) or self.calibration
+        self.photo_calibration: Calibration | None = photo_calibration or None
         self.dice_set = dice_set
         if second_look_below is True:
             second_look_below = (None if self.calibration is None
@@ -405,7 +419,7 @@ class DiceReader:
         if pinned is None:
             return reading
         again = pinned.read(frame)
-        return again if better_reading(again, reading) else reading
+        return again if better_reading(again, reading, look.keeps) else reading
 
     def _read(self, frame: np.ndarray, size: tuple[int, int], readout: Readout) -> Reading:
         """The stages after locating and classifying, as `read` describes them."""

@@ -11,6 +11,7 @@ models/LOCATOR_CARD.md ("The locate stage's settings").
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from vision.read.body_check import BodyCheck
 from vision.read.die_shape import DieShape
@@ -55,6 +56,18 @@ class TopSearchSettings:
                              f"{self.steps}, {self.most}")
 
 
+class KeptLook(Enum):
+    """Which of two readings of the same picture a second look keeps."""
+
+    SURER = "surer"
+    """More dice found, then the one with fewer dice in doubt: the surer of two
+    readings, whose confidence the calibration (fitted on single readings) overstates."""
+    MORE_DICE = "more dice"
+    """The later reading only where it finds more dice (a roll where the first found
+    more than ten, fewer); else the first: which reading is kept says nothing about how
+    sure it is."""
+
+
 @dataclass(frozen=True)
 class SecondLookSettings:
     """When a reading that is not a whole roll read sure is read once more, with the
@@ -73,6 +86,8 @@ class SecondLookSettings:
     """Small dice, and a reading within `first_look_range`, are looked at again at least
     this much finer than the first look: a look that missed small dice measures the ones
     it found too large."""
+    keeps: KeptLook = KeptLook.SURER
+    """Which reading is kept (`vision.read.looks.better_reading`)."""
 
     def __post_init__(self) -> None:
         low, high = self.first_look_range

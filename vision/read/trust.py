@@ -54,6 +54,12 @@ import numpy as np
 logger = logging.getLogger(__name__)
 
 CALIBRATION_FILE: Final[Path] = Path(__file__).resolve().parents[2] / "models" / "calibration.json"
+PHOTO_CALIBRATION_FILE: Final[Path] = CALIBRATION_FILE.with_name("photo_calibration.json")
+"""Where a calibration of the photos' own, fitted on photo readings (`vision.read.photo`,
+`benchmarks/calibrate.py --as-photos --fit`), would be: a photo keeps the surer of two
+readings of its dice, which a calibration fitted on frames read once may take for surer
+than it is. None is shipped: fitted so, it held fresh photos no better than the frames'
+(models/MODEL_CARD.md, "The photos' own calibration"), and photos take `CALIBRATION_FILE`."""
 
 _EPSILON: Final[float] = 1e-6
 PRIOR: Final[float] = 0.5
