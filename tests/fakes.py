@@ -4,6 +4,8 @@
 - `CannotReadFirst`: the face classifier, unable to read the topmost die found.
 - `WithOneMoreBox` / `ReadsLastAsFace`: the locator finding one more box (something on
   the table) and the classifier reading it as a face.
+- `mark_offsets`: how far a bright mark lies from each crop's middle, for stand-in
+  classifiers that read a face the more surely the better a box is centred on its die.
 - `FakePicamera2`: picamera2's `Picamera2` as far as vision's `PiCameraSource` uses it.
 - `serve_http`: a local HTTP server that answers given paths (a scorepad stand-in for
   `phase10 doctor` and the installer's health check).
@@ -162,6 +164,16 @@ class ReadsLastAsFace:
         face[-1] = 0.95
         return dataclasses.replace(read, value_probs=values, colour_probs=colours,
                                    face_prob=face)
+
+
+def mark_offsets(crops: np.ndarray) -> np.ndarray:
+    """(N,) how far the bright mark (over 200) of each crop lies from its middle, as a
+    share of half the crop's side; NaN where a crop shows none."""
+    bright = np.asarray(crops).max(axis=3) > 200
+    rows, cols = np.mgrid[0:bright.shape[1], 0:bright.shape[2]]
+    middle = (bright.shape[1] - 1) / 2
+    return np.array([np.hypot(cols[mask].mean() - middle, rows[mask].mean() - middle) / middle
+                     if mask.any() else np.nan for mask in bright])
 
 
 class FakePicamera2:

@@ -207,16 +207,14 @@ class DiceReader:
         self.ink_evidence: InkEvidence | None = (
             FrameColours.load(inks=settings.colour.frame) if settings.colour.frame_inks
             else None)
+        sha256 = getattr(classifier, "sha256", None) or None  # what the fits were for
         shipped = calibration is True
         if calibration is True:
-            calibration = Calibration.load(
-                classifier_sha256=getattr(classifier, "sha256", None) or None
-            )
+            calibration = Calibration.load(classifier_sha256=sha256)
         self.calibration: Calibration | None = calibration or None
         if photo_calibration is True:
             photo_calibration = (
-                Calibration.load(PHOTO_CALIBRATION_FILE,
-                                 getattr(classifier, "sha256", None) or None)
+                Calibration.load(PHOTO_CALIBRATION_FILE, sha256)
                 if shipped and self.calibration is not None
                 and PHOTO_CALIBRATION_FILE.is_file() else None
             ) or self.calibration
@@ -229,8 +227,7 @@ class DiceReader:
             None if second_look_below is False or second_look_below is None
             else float(second_look_below))
         if face_probe is True:
-            face_probe = FaceProbe.load(
-                classifier_sha256=getattr(classifier, "sha256", None) or None)
+            face_probe = FaceProbe.load(classifier_sha256=sha256)
         self.face_probe: FaceProbe | None = face_probe or None
 
     @property
@@ -387,13 +384,15 @@ class DiceReader:
             located = self.locate(frame)
             flat = flattening(located.boxes, size, self.settings.flatten)
             if flat is not None:
-                return self._read_flat(frame, flat)
+                return self._read_flat(frame, size, flat)
         readout = self.readout(frame) if located is None else self.readout(frame, located)
         return self._looked_again(frame, self._read(frame, size, readout))
 
-    def _read_flat(self, frame: np.ndarray, flat: np.ndarray) -> Reading:
-        """The frame read warped by the homography `flat` (`vision.read.flatten`), its tray
-        taken along, and the reading placed back in the frame's pixels."""
+    def _read_flat(self, frame: np.ndarray, size: tuple[int, int], flat: np.ndarray
+                   ) -> Reading:
+        """The frame (`size` pixels) read warped by the homography `flat`
+        (`vision.read.flatten`), its tray taken along, and the reading placed back in the
+        frame's pixels."""
         from vision.read.flatten import flattened, mapper
 
         onto = mapper(flat)
@@ -401,7 +400,6 @@ class DiceReader:
                 else np.array([onto((float(x), float(y))) for x, y in self.tray]))
         inside = self.sharing(tray=tray)  # read once flat, never flattened again
         inside.settings = replace(self.settings, flatten=FlattenSettings())
-        size = (int(frame.shape[1]), int(frame.shape[0]))
         back = mapper(np.linalg.inv(flat))
         return inside.read(flattened(frame, flat)).mapped(back, size)
 
