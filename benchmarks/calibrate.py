@@ -55,7 +55,7 @@ from foreign_scenes import VIEWS as TRAY_VIEWS
 from foreign_scenes import foreign_scene
 
 from scorer import PHASES, Phase, Roll, dice_to_check
-from scorer.dice import FULL_ROLL, Die
+from scorer.dice import COLOUR_NAMES, FULL_ROLL, Die
 from scorer.dice_set import PRINTED_DICE
 from vision.evaluation import (
     COLOUR_PHASE,
@@ -674,6 +674,56 @@ def simulate(records: Records, calibration: Calibration,
     return marking_figures(records, sure, sure_wrong, off_box, right_unmarked, silent)
 
 
+#: A marked die whose face belief lies under this while its posterior reaches it is held
+#: back for the belief that it is a Phase 10 face at all, not for its reading.
+FACE_DOUBT = 0.98
+#: What holds back a marked die whose runner-up is another value, or which has none.
+VALUE_DOUBT, NO_RIVAL = "value", "no rival face"
+BOX_DOUBT, FACE_BELIEF = "box", "face belief"
+
+
+def doubt_of(records: Records, die: int, box_doubted: bool) -> str:
+    """Why a marked die is in doubt, for `held_back`: its box (`doubted_boxes`), the belief
+    that it is a face at all (`FACE_DOUBT`), its colour against its runner-up's where the
+    two share the value ("red or orange"), else its value (or no rival face read)."""
+    if box_doubted:
+        return BOX_DOUBT
+    if records.face_prob[die] < FACE_DOUBT <= records.confidence[die]:
+        return FACE_BELIEF
+    rival = "" if records.runner_up is None else str(records.runner_up[die])
+    if not rival or records.read_as is None:
+        return NO_RIVAL
+    read = Die.from_text(str(records.read_as[die]))
+    other = Die.from_text(rival)
+    if other.value != read.value:
+        return VALUE_DOUBT
+    return " or ".join(sorted((COLOUR_NAMES[read.colour], COLOUR_NAMES[other.colour])))
+
+
+def held_back(records: Records, calibration: Calibration, probe: FaceProbe | None = None
+              ) -> dict[str, float]:
+    """The rolls read complete and all right that the marking does not show as sure, as
+    shares of all scenes, by what their marked dice are in doubt for (`doubt_of`, the
+    reasons of one roll joined by " + "), most first: where the rolls a better reading
+    would show as sure are lost."""
+    probs = die_probabilities(records, calibration)
+    doubted = doubted_boxes(records, calibration, probe)
+    flagged = scene_flagged(records)
+    counts: dict[str, int] = {}
+    for scene, mine in enumerate(dice_of_scenes(records)):
+        if not records.complete[scene] or not records.right[mine].all():
+            continue
+        marks = calibration.marked(list(probs[mine]), list(doubted[mine]), bool(flagged[scene]))
+        reasons = sorted({doubt_of(records, int(die), bool(doubted[die]))
+                          for die, marked in zip(mine, marks, strict=True) if marked})
+        if reasons:
+            key = " + ".join(reasons)
+            counts[key] = counts.get(key, 0) + 1
+    scenes = max(1, len(records.complete))
+    return {key: count / scenes
+            for key, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))}
+
+
 def off_a_true_die(records: Records, dice: np.ndarray) -> bool:
     """Whether any of a scene's `dice` was read where no true die lies."""
     return records.truth is not None and bool((records.truth[dice] == "").any())
@@ -855,7 +905,7 @@ def report(records: Records, calibration: Calibration, probe: FaceProbe | None =
     return {"dice": {"table": die_rows, "ece": die_ece}, "overruled": judged_apart,
             "rolls": {"table": roll_rows_, "ece": roll_ece},
             "marking": rounded(simulate(records, calibration, probe=probe)),
-            "by_slice": by_slice}
+            "by_slice": by_slice, "held_back": rounded(held_back(records, calibration, probe))}
 
 
 def report_values(records: Records, calibration: Calibration,
@@ -1066,6 +1116,10 @@ def main(argv: list[str] | None = None) -> int:
           f"{calibration.settings.die_sure}: {json.dumps(result['marking'])}")
     for key, figures in result["by_slice"].items():
         print(f"  {key}: {json.dumps(figures)}")
+    print("rolls read right but not shown as sure (of all rolls), by what their marked dice "
+          "are in doubt for:")
+    for key, share in result["held_back"].items():
+        print(f"  {key}: {share:.2%}")
     if "values" in result:
         print_values(result["values"], calibration)
     return 0

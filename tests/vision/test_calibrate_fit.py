@@ -528,3 +528,38 @@ def test_the_scorepad_asks_for_faces_the_dice_cannot_show_in_every_phase():
         figures = calibrate.simulate_pad(records, both, marking, 0.5, phase)
         assert figures["rolls_sure_but_wrong"] == 0.0
         assert figures["rolls_shown_sure"] == pytest.approx(1 - share_misread)
+
+
+def test_rolls_read_right_but_held_back_are_counted_by_what_their_marked_dice_doubt():
+    """A roll read all right with a die torn between red and orange, one with a die torn
+    between two values, one with a die doubted as a face at all, and one shown as sure: the
+    first three are held back, each under its doubt; a roll read wrong is not counted."""
+    faces = "5R 6G 7R 8O 9G 10G 1B 2B 3R 4R".split()
+    doubts = {  # scene -> (die, posterior, face belief, runner-up)
+        0: (0, 0.6, 1.0, "5O"),
+        1: (3, 0.6, 1.0, "3O"),
+        2: (5, 0.9999, 0.5, "10B"),
+        4: (0, 0.6, 1.0, "5O"),  # this scene reads its die wrong below
+    }
+    scene, confidence, face_prob, read_as, truth, runner_up = ([] for _ in range(6))
+    for index in range(5):
+        for die, true in enumerate(faces):
+            doubt = doubts.get(index)
+            posterior, belief, rival = 0.9999, 1.0, ""
+            if doubt is not None and doubt[0] == die:
+                posterior, belief, rival = doubt[1:]
+            scene.append(index)
+            confidence.append(posterior)
+            face_prob.append(belief)
+            read_as.append("5O" if index == 4 and die == 0 else true)
+            truth.append(true)
+            runner_up.append(rival)
+    read_as, truth = np.array(read_as), np.array(truth)
+    records = calibrate.Records(
+        np.array(scene), np.array(confidence), np.array(face_prob), read_as == truth,
+        np.ones(5, bool), np.array(["held-out-light-upright"] * 5), read_as=read_as,
+        truth=truth, runner_up=np.array(runner_up))
+    calibration = calibrate.fit(records, 0.5, 0.8, "")
+    held = calibrate.held_back(records, calibration)
+    assert held == {calibrate.FACE_BELIEF: 0.2, "orange or red": 0.2,
+                    calibrate.VALUE_DOUBT: 0.2}
