@@ -677,15 +677,15 @@ def simulate(records: Records, calibration: Calibration,
 #: A marked die whose face belief lies under this while its posterior reaches it is held
 #: back for the belief that it is a Phase 10 face at all, not for its reading.
 FACE_DOUBT = 0.98
-#: What holds back a marked die whose runner-up is another value, or which has none.
-VALUE_DOUBT, NO_RIVAL = "value", "no rival face"
-BOX_DOUBT, FACE_BELIEF = "box", "face belief"
+#: The names `doubt_of` gives a marked die's doubt, beside a colour pair's ("orange or red").
+BOX_DOUBT, FACE_BELIEF, VALUE_DOUBT, NO_RIVAL = "box", "face belief", "value", "no rival face"
 
 
 def doubt_of(records: Records, die: int, box_doubted: bool) -> str:
     """Why a marked die is in doubt, for `held_back`: its box (`doubted_boxes`), the belief
     that it is a face at all (`FACE_DOUBT`), its colour against its runner-up's where the
-    two share the value ("red or orange"), else its value (or no rival face read)."""
+    two share the value (the colours' names in order: "orange or red"), else its value (or
+    no rival face, where the reader named none or the records keep no runners-up)."""
     if box_doubted:
         return BOX_DOUBT
     if records.face_prob[die] < FACE_DOUBT <= records.confidence[die]:
