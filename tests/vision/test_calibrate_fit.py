@@ -539,7 +539,7 @@ def test_rolls_read_right_but_held_back_are_counted_by_what_their_marked_dice_do
         0: (0, 0.6, 1.0, "5O"),
         1: (3, 0.6, 1.0, "3O"),
         2: (5, 0.9999, 0.5, "10B"),
-        4: (0, 0.6, 1.0, "5O"),  # this scene reads its die wrong below
+        4: (0, 0.6, 1.0, "5R"),  # this scene reads its die 5O, wrong (below)
     }
     scene, confidence, face_prob, read_as, truth, runner_up = ([] for _ in range(6))
     for index in range(5):
