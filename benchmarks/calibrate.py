@@ -364,18 +364,29 @@ class ValueMarking:
     kind_doubted: np.ndarray  # (D,) the probe's odds keep the value in doubt
 
 
+def marks_by_scene(records: Records, calibration: Calibration,
+                   probs: np.ndarray | None = None, probe: FaceProbe | None = None
+                   ) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
+    """Each scene's dice (`dice_of_scenes`), which of them `calibration` marks for their face
+    with `probe`'s doubts (`probs`: the dice's probabilities under it, when already known),
+    and the dice doubted for their box whatever the roll (`doubted_boxes`)."""
+    if probs is None:
+        probs = die_probabilities(records, calibration)
+    doubted = doubted_boxes(records, calibration, probe)
+    flagged = scene_flagged(records)
+    scenes = dice_of_scenes(records)
+    marks = [np.array(calibration.marked(list(probs[dice]), list(doubted[dice]),
+                                         bool(flagged[scene])), bool)
+             for scene, dice in enumerate(scenes)]
+    return scenes, marks, doubted
+
+
 def value_marking(records: Records, calibration: Calibration, values: ValueTrust,
                   probe: FaceProbe | None = None) -> ValueMarking:
     """The face marks under `calibration` (with `probe`'s), the value probabilities under
     `values` and the dice whose probe odds keep their value in doubt, for
     `simulate_values`."""
-    doubted = doubted_boxes(records, calibration, probe)
-    probs = die_probabilities(records, calibration)
-    scenes = dice_of_scenes(records)
-    flagged = scene_flagged(records)
-    face_marks = [np.array(calibration.marked(list(probs[dice]), list(doubted[dice]),
-                                              bool(flagged[s])), bool)
-                  for s, dice in enumerate(scenes)]
+    _, face_marks, doubted = marks_by_scene(records, calibration, probe=probe)
     value_probs = np.array([values.die_probability(e) for e in evidences(records)])
     count = len(records.scene)
     odds = records.phase10_odds if records.phase10_odds is not None else np.full(count, np.nan)
@@ -656,14 +667,9 @@ def simulate(records: Records, calibration: Calibration,
     Records that keep the true faces also give the sure-but-wrong rolls with a die read
     where no true die lies (`rolls_sure_off_box`: a box on a leaning die's side face, the
     locator's error rather than the classifier's)."""
-    if probs is None:
-        probs = die_probabilities(records, calibration)
-    doubted = doubted_boxes(records, calibration, probe)
-    flagged = scene_flagged(records)
+    scenes, scene_marks, _ = marks_by_scene(records, calibration, probs, probe)
     sure = sure_wrong = off_box = right_unmarked = silent = 0
-    for scene, mine in enumerate(dice_of_scenes(records)):
-        marks = np.array(calibration.marked(list(probs[mine]), list(doubted[mine]),
-                                            bool(flagged[scene])), bool)
+    for scene, (mine, marks) in enumerate(zip(scenes, scene_marks, strict=True)):
         ok = records.right[mine]
         right_unmarked += int((ok & ~marks).sum())
         silent += int((~ok & ~marks).sum())
@@ -700,20 +706,17 @@ def doubt_of(records: Records, die: int, box_doubted: bool) -> str:
     return " or ".join(sorted((COLOUR_NAMES[read.colour], COLOUR_NAMES[other.colour])))
 
 
-def held_back(records: Records, calibration: Calibration, probe: FaceProbe | None = None
-              ) -> dict[str, float]:
+def held_back(records: Records, calibration: Calibration, probs: np.ndarray | None = None,
+              probe: FaceProbe | None = None) -> dict[str, float]:
     """The rolls read complete and all right that the marking does not show as sure, as
     shares of all scenes, by what their marked dice are in doubt for (`doubt_of`, the
     reasons of one roll joined by " + "), most first: where the rolls a better reading
-    would show as sure are lost."""
-    probs = die_probabilities(records, calibration)
-    doubted = doubted_boxes(records, calibration, probe)
-    flagged = scene_flagged(records)
+    would show as sure are lost (`probs` as `simulate` takes them)."""
+    scenes, scene_marks, doubted = marks_by_scene(records, calibration, probs, probe)
     counts: dict[str, int] = {}
-    for scene, mine in enumerate(dice_of_scenes(records)):
+    for scene, (mine, marks) in enumerate(zip(scenes, scene_marks, strict=True)):
         if not records.complete[scene] or not records.right[mine].all():
             continue
-        marks = calibration.marked(list(probs[mine]), list(doubted[mine]), bool(flagged[scene]))
         reasons = sorted({doubt_of(records, int(die), bool(doubted[die]))
                           for die, marked in zip(mine, marks, strict=True) if marked})
         if reasons:
@@ -904,8 +907,9 @@ def report(records: Records, calibration: Calibration, probe: FaceProbe | None =
                     } if overruled.any() else {"dice": 0}
     return {"dice": {"table": die_rows, "ece": die_ece}, "overruled": judged_apart,
             "rolls": {"table": roll_rows_, "ece": roll_ece},
-            "marking": rounded(simulate(records, calibration, probe=probe)),
-            "by_slice": by_slice, "held_back": rounded(held_back(records, calibration, probe))}
+            "marking": rounded(simulate(records, calibration, probs, probe)),
+            "by_slice": by_slice,
+            "held_back": rounded(held_back(records, calibration, probs, probe))}
 
 
 def report_values(records: Records, calibration: Calibration,
