@@ -49,7 +49,7 @@ from models.net import FaceNet, build_net
 from models.options import ARCHITECTURES
 from models.train import CHUNK, _render_chunk, chunk_seeds, supervised_loss
 from vision.read.crops import CROP_SIZE, PIXEL_MEAN, PIXEL_STD
-from vision.synth.font_library import Split, font_files
+from vision.synth.font_library import HANDWRITTEN_BUILDS, Split, font_files
 from vision.synth.looks import LookMix
 from vision.synth.seeds import FACE_VALIDATION_OFFSET
 from vision.synth.training import OUTLINE_SHARE
@@ -88,6 +88,7 @@ class StreamConfig:
     real_negatives: Path | None = None
     real_negative_share: float = 0.0
     hardest_share: float = 1.0
+    handwritten_share: float = 0.0
 
 
 def _worker_setup() -> None:
@@ -412,6 +413,10 @@ def run(config: StreamConfig) -> dict:
             pip_share=config.pip_share,
             wide_ink_share=config.wide_ink_share,
             steep_share=config.steep_share,
+            handwritten=tuple(
+                str(path) for path in font_files(Split.TRAIN, builds=HANDWRITTEN_BUILDS)
+            ),
+            handwritten_share=config.handwritten_share,
         ),
         config.workers,
         config.device,
@@ -605,11 +610,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="learn each step from this share of the batch the network reads worst "
         "(1: every crop; see `hardest`)",
     )
+    parser.add_argument(
+        "--handwritten-share", type=float, default=0.0,
+        help="share of training dice sets drawn in the training scripts and hands alone "
+        "(font_library.HANDWRITTEN_BUILDS; beside their share of all the training fonts)",
+    )
     args = parser.parse_args(argv)
     if not 0.0 < args.hardest_share <= 1.0:
         parser.error("--hardest-share must lie in (0, 1]")
     for name in ("wide_ink_share", "pip_share", "steep_share", "white_balance_share",
-                 "real_negative_share"):
+                 "real_negative_share", "handwritten_share"):
         if not 0.0 <= getattr(args, name) <= 1.0:
             parser.error(f"--{name.replace('_', '-')} must lie between 0 and 1")
     if args.real_negatives is not None and not args.real_negatives.is_file():
@@ -636,6 +646,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         real_negatives=args.real_negatives,
         real_negative_share=args.real_negative_share if args.real_negatives else 0.0,
         hardest_share=args.hardest_share,
+        handwritten_share=args.handwritten_share,
     )
     run(config)
     return 0

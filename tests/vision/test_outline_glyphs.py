@@ -243,6 +243,48 @@ def test_evaluation_groups_keep_training_and_held_out_fonts_apart():
     assert keys[:2] == ["held-out-light", "held-out-dark"]
     train = set(font_files(Split.TRAIN, require=False))
     held_out = set(font_files(Split.HELD_OUT, require=False))
-    assert not train & held_out
+    handwritten = set(font_files(Split.HANDWRITTEN, require=False))
+    assert not train & held_out and not train & handwritten and not held_out & handwritten
     names = {family.name: family.split for family in FAMILIES}
     assert names["Charis SIL"] is Split.HELD_OUT and names["Noto Serif"] is Split.TRAIN
+    assert {"handwritten-light", "handwritten-dark"} <= set(keys)
+
+
+def test_scripts_and_hands_are_trained_on_and_held_out_apart_from_the_held_out_prints():
+    """The held-out figures keep their meaning: no script or hand joins `HELD_OUT`, and the
+    hands measured as never seen share no package with the ones trained on."""
+    by_split = {split: {f for f in FAMILIES if f.split is split} for split in Split}
+    assert not any(f.build in font_library.HANDWRITTEN_BUILDS for f in by_split[Split.HELD_OUT])
+    assert {f.build for f in by_split[Split.HANDWRITTEN]} == set(font_library.HANDWRITTEN_BUILDS)
+    trained = {f for f in by_split[Split.TRAIN] if f.build in font_library.HANDWRITTEN_BUILDS}
+    assert {f.build for f in trained} == set(font_library.HANDWRITTEN_BUILDS)
+    assert not {f.package for f in trained} & set(packages(Split.HANDWRITTEN))
+
+
+def test_a_build_filter_keeps_only_those_families_files(tmp_path, monkeypatch):
+    for folder, name in (("dancingscript", "DancingScript-Regular.otf"),
+                         ("inter", "Inter-Regular.otf")):
+        (tmp_path / "opentype" / folder).mkdir(parents=True)
+        (tmp_path / "opentype" / folder / name).write_bytes(b"not read here")
+    monkeypatch.setattr(font_library, "FONT_ROOTS", (tmp_path,))
+    font_library._family_files.cache_clear()
+    try:
+        every = font_files(Split.TRAIN, require=False)
+        hands = font_files(Split.TRAIN, require=False, builds=font_library.HANDWRITTEN_BUILDS)
+    finally:
+        font_library._family_files.cache_clear()
+    assert sorted(path.name for path in every) == ["DancingScript-Regular.otf", "Inter-Regular.otf"]
+    assert [path.name for path in hands] == ["DancingScript-Regular.otf"]
+
+
+def test_a_handwritten_share_draws_those_sets_in_the_hands_and_leaves_the_rest_as_before():
+    font = CASES[0][1]
+    _installed(font)
+    hand = "/fonts/AnyHand-Regular.ttf"
+    base = random_conditions(np.random.default_rng(3), (640, 480))
+    plain = LookMix((str(font),))
+    none = LookMix((str(font),), handwritten=(hand,), handwritten_share=0.0)
+    every = LookMix((str(font),), handwritten=(hand,), handwritten_share=1.0)
+    looks = [mix.apply(np.random.default_rng(8), base) for mix in (plain, none, every)]
+    assert looks[0] == looks[1]  # draw for draw, so earlier runs' crops are drawn again
+    assert looks[0].artwork.font == str(font) and looks[2].artwork.font == hand

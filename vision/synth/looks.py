@@ -194,6 +194,8 @@ class LookMix:
     lean_share: float | None = None  # share of scenes with dice leaning on the wall (None: the
     # renderer's `placement.TILT_SHARE`; training only)
     aside_share: float = 0.0  # share of the steep views seen from the tray's side (training only)
+    handwritten: tuple[str, ...] = ()  # script and hand fonts, drawn `handwritten_share` of
+    handwritten_share: float = 0.0  # the outline sets instead of `fonts` (training only)
 
     def apply(self, rng: np.random.Generator, conditions: Conditions) -> Conditions:
         """`conditions` as one scene of this mix shows them."""
@@ -206,7 +208,10 @@ class LookMix:
                 dark = bool(rng.random() < self.dark_share)
             wide = bool(self.wide_ink_share) and rng.random() < self.wide_ink_share
             inks = WIDE_INKS if wide else TABLE_INKS
-            looked = random_look(rng, conditions, self.fonts, dark=dark, inks=inks)
+            fonts = self.fonts
+            if self.handwritten_share and rng.random() < self.handwritten_share:
+                fonts = self.handwritten
+            looked = random_look(rng, conditions, fonts, dark=dark, inks=inks)
         return random_world(rng, looked) if self.world else looked
 
 
@@ -233,6 +238,10 @@ EVAL_GROUPS: tuple[EvalGroup, ...] = (
     EvalGroup("train-light", "training fonts, light bodies", Split.TRAIN, False),
     EvalGroup("train-dark", "training fonts, dark bodies", Split.TRAIN, True),
     EvalGroup("hershey", "Hershey fonts (the first renderer)", None, None),
+    EvalGroup("handwritten-light", "scripts and hands never trained on, light bodies",
+              Split.HANDWRITTEN, False),
+    EvalGroup("handwritten-dark", "scripts and hands never trained on, dark bodies",
+              Split.HANDWRITTEN, True),
 )
 
 
