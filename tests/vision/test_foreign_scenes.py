@@ -145,7 +145,7 @@ def test_a_phone_tray_read_as_a_photo_is_read_where_its_dice_lie():
     assert score.right == score.dice == 10
 
 
-@pytest.mark.parametrize("seed", [7_300_082, 7_300_234])
+@pytest.mark.parametrize("seed", [7_300_082, 7_300_308])
 def test_a_green_set_the_classifier_takes_for_orange_is_read_green_by_the_inks_order(seed):
     """Dark trays whose green ink the classifier reads orange, beside the set's real
     orange (`vision.read.ink_order`): without the order of the frame's inks some of the

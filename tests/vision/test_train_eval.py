@@ -81,8 +81,11 @@ def test_eval_model_skips_groups_whose_fonts_are_missing_and_names_the_package(n
         "held-out-dark",
         "train-light",
         "train-dark",
+        "handwritten-light",
+        "handwritten-dark",
     }
     assert "fonts-sil-charis" in result["skipped"]["held-out-light"]
+    assert "fonts-kaushanscript" in result["skipped"]["handwritten-dark"]
 
 
 def test_eval_model_refuses_a_named_group_whose_fonts_are_missing(no_fonts, capsys):
