@@ -60,7 +60,7 @@ from vision.read.settings import (
 )
 from vision.read.tops import TopFinder
 from vision.reading import Reading
-from vision.synth.looks import eval_group
+from vision.synth.looks import EVAL_GROUPS, eval_group
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 
 DEFAULT_GROUPS = ("held-out-light", "held-out-dark")
@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         "--group",
         action="append",
         default=None,
-        help="held-out-light, held-out-dark, train-light, train-dark or hershey (repeatable; "
+        help=f"{', '.join(group.key for group in EVAL_GROUPS)} (repeatable; "
         "default: both held-out groups)",
     )
     parser.add_argument(

@@ -36,7 +36,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         action="append",
         default=None,
         help="evaluation group (repeatable): held-out-light, held-out-dark, train-light, "
-        "train-dark, hershey (default: all)",
+        "train-dark, hershey, handwritten-light, handwritten-dark (default: all)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     return parser

@@ -57,3 +57,16 @@ def test_a_busy_port_fails_before_saying_ready(tmp_path, capsys, caplog):
     out, err = capsys.readouterr()
     assert "scorepad on" not in out and f"port {port}" in err and "nothing was started" in err
     assert "ready" not in caplog.text
+
+
+def test_eval_model_s_help_names_every_evaluation_group(capsys, monkeypatch):
+    """The help is written out (the command imports the renderer only when it runs), so it
+    is held to the groups the renderer knows."""
+    from vision.synth.looks import EVAL_GROUPS
+
+    monkeypatch.setenv("COLUMNS", "1000")  # no group's name broken at its hyphen
+    with pytest.raises(SystemExit):
+        main(["eval-model", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for group in EVAL_GROUPS:
+        assert group.key in text, group.key
