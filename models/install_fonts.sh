@@ -7,7 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-.venv/bin/python}
-# --held-out: only the families training never sees (what the tests' unseen dice sets use).
+# --held-out: only the held-out prints (Split.HELD_OUT, what the tests' unseen dice sets use);
+# the held-out scripts and hands (Split.HANDWRITTEN) come with the full install.
 split=None
 if [ "${1:-}" = "--held-out" ]; then
     split=Split.HELD_OUT
