@@ -77,6 +77,13 @@ def test_the_table_names_no_reserved_family_and_spans_every_build():
     assert {"serif", "mono", "humanist", "rounded", "condensed"} <= held_out
 
 
+def test_each_family_has_one_entry():
+    # A family entered twice (say its OpenType files as a print, its TrueType ones as a
+    # hand) would sit in two builds, or two splits, at once.
+    names = [family.name.lower() for family in FAMILIES]
+    assert sorted(name for name in set(names) if names.count(name) > 1) == []
+
+
 def test_ci_can_install_only_the_held_out_families_packages():
     held_out = packages(Split.HELD_OUT)
     assert set(held_out) < set(packages())
