@@ -79,6 +79,7 @@ class StreamConfig:
     init: Path | None = None
     teacher: str | None = None
     teacher_weight: float = 0.5
+    taught_where_right: bool = False
     taught: tuple[str, ...] = ()
     eval_every_minutes: float = 1.0
     wide_ink_share: float = 0.0
@@ -205,30 +206,59 @@ def losses(
     faces: torch.Tensor,
     taught: tuple[torch.Tensor, torch.Tensor, torch.Tensor] | None = None,
     teacher_weight: float = 0.5,
+    taught_where_right: bool = False,
 ) -> torch.Tensor:
     """`models.train.supervised_loss`, plus (with a teacher's logits) the divergence from
-    its value and colour beliefs on faces and its face belief on every crop."""
+    its value and colour beliefs on faces and its face belief on every crop.
+
+    `taught_where_right`: the teacher's beliefs count only on the crops it reads right
+    (`teacher_right`); the others learn from their labels alone. A fine-tune on new
+    lettering then keeps the teacher's calibration where it holds and is not pulled back
+    towards its mistakes."""
     logits = net(x)
     value_logits, colour_logits, face_logits = logits
     loss = supervised_loss(logits, values, colours, faces)
     if taught is not None:
         t_value, t_colour, t_face = taught
-        soft = nn.functional.kl_div(
+        weight = (
+            teacher_right(taught, values, colours, faces).float()
+            if taught_where_right
+            else torch.ones_like(face_logits)
+        )
+        count = max(float(weight.sum()), 1.0)
+        on_face = weight[faces]
+        face_count = max(float(on_face.sum()), 1.0)
+        per_face = nn.functional.kl_div(
             value_logits[faces].log_softmax(1),
             t_value[faces].log_softmax(1),
             log_target=True,
-            reduction="batchmean",
-        ) + 0.5 * nn.functional.kl_div(
+            reduction="none",
+        ).sum(1) + 0.5 * nn.functional.kl_div(
             colour_logits[faces].log_softmax(1),
             t_colour[faces].log_softmax(1),
             log_target=True,
-            reduction="batchmean",
+            reduction="none",
+        ).sum(1)
+        per_crop = nn.functional.binary_cross_entropy_with_logits(
+            face_logits, torch.sigmoid(t_face), reduction="none"
         )
-        soft = soft + nn.functional.binary_cross_entropy_with_logits(
-            face_logits, torch.sigmoid(t_face)
-        )
+        soft = (per_face * on_face).sum() / face_count + (per_crop * weight).sum() / count
         loss = (1 - teacher_weight) * loss + teacher_weight * soft
     return loss
+
+
+def teacher_right(
+    taught: tuple[torch.Tensor, torch.Tensor, torch.Tensor],
+    values: torch.Tensor,
+    colours: torch.Tensor,
+    faces: torch.Tensor,
+) -> torch.Tensor:
+    """Which crops the teacher reads right: a face as a face of its value and colour, a
+    crop that is no face as no face."""
+    t_value, t_colour, t_face = taught
+    said_face = t_face > 0
+    named = (t_value.argmax(1) == values) & (t_colour.argmax(1) == colours)
+    return torch.where(faces, said_face & named, ~said_face)
 
 
 def crop_losses(
@@ -449,7 +479,8 @@ def run(config: StreamConfig) -> dict:
     teacher = None
     if config.teacher is not None:
         architecture, path = config.teacher.split(":", 1)
-        teacher = _load_state(architecture, Path(path), config.device).eval()
+        load = _load_export if path.endswith(".onnx") else _load_state
+        teacher = load(architecture, Path(path), config.device).eval()
     optimisers = {
         name: torch.optim.AdamW(
             net.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
@@ -500,7 +531,8 @@ def run(config: StreamConfig) -> dict:
                         group["lr"] = rate
                     lesson = taught if not config.taught or name in config.taught else None
                     loss = losses(
-                        net, x, *labels, taught=lesson, teacher_weight=config.teacher_weight
+                        net, x, *labels, taught=lesson, teacher_weight=config.teacher_weight,
+                        taught_where_right=config.taught_where_right,
                     )
                     optimiser.zero_grad(set_to_none=True)
                     loss.backward()
@@ -569,8 +601,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="folder of <arch>.pt states to go on from, or a shipped .onnx export",
     )
-    parser.add_argument("--teacher", default=None, help="ARCH:STATE.pt of a network that teaches")
+    parser.add_argument(
+        "--teacher", default=None,
+        help="ARCH:STATE.pt (or ARCH:EXPORT.onnx) of a network that teaches",
+    )
     parser.add_argument("--teacher-weight", type=float, default=0.5)
+    parser.add_argument(
+        "--taught-where-right", action="store_true",
+        help="the teacher's beliefs count only on the crops it reads right (a fine-tune on "
+        "new lettering keeps the teacher's calibration where it holds)",
+    )
     parser.add_argument(
         "--taught",
         action="append",
@@ -638,6 +678,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         init=args.init,
         teacher=args.teacher,
         teacher_weight=args.teacher_weight,
+        taught_where_right=args.taught_where_right,
         taught=tuple(args.taught),
         wide_ink_share=args.wide_ink_share,
         pip_share=args.pip_share,

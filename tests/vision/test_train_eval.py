@@ -464,6 +464,48 @@ def test_the_hardest_crops_are_the_ones_the_network_reads_worst():
     assert all(torch.equal(a, m.running_mean) for a, m in zip(before, norms, strict=True))
 
 
+def test_a_teacher_taught_where_right_teaches_only_the_crops_it_reads_right():
+    """`--taught-where-right`: the teacher's beliefs pull on the crops it reads right; a
+    crop it misreads learns from its label alone, so a fine-tune is not pulled back towards
+    the teacher's mistakes. Without the option every crop is taught, as before."""
+    torch = pytest.importorskip("torch")
+    from models.net import build_net
+    from models.train import supervised_loss
+    from models.train_stream import losses, teacher_right
+
+    torch.manual_seed(0)
+    student = build_net("small").eval()
+    teacher = build_net("small").eval()
+    x = torch.randn(12, 3, 40, 40)
+    with torch.no_grad():
+        taught = teacher(x)
+    values = taught[0].argmax(1).clone()
+    colours = taught[1].argmax(1).clone()
+    faces = torch.ones(12, dtype=torch.bool)  # every crop a face: where the teacher says
+    # none, it errs
+    values[:4] = (values[:4] + 1) % 11  # the teacher names the wrong value of four crops
+    right = teacher_right(taught, values, colours, faces)
+    assert not right[:4].any()
+    assert bool(right[4:].eq(taught[2][4:] > 0).all())
+
+    def loss(where_right: bool, mask: slice | torch.Tensor) -> float:
+        with torch.no_grad():
+            return float(losses(student, x[mask], values[mask], colours[mask], faces[mask],
+                                taught=tuple(t[mask] for t in taught), teacher_weight=0.5,
+                                taught_where_right=where_right))
+
+    # Crops the teacher misreads are taught by their labels alone, at half weight.
+    wrong = slice(0, 4)
+    with torch.no_grad():
+        labels_only = float(supervised_loss(student(x[wrong]), values[wrong], colours[wrong],
+                                            faces[wrong]))
+    assert loss(True, wrong) == pytest.approx(0.5 * labels_only, rel=1e-5)
+    assert loss(False, wrong) > loss(True, wrong)  # without the option the teacher pulls too
+    # Where the teacher reads every crop right, both ways teach alike.
+    assert int(right.sum()) >= 2
+    assert loss(True, right) == pytest.approx(loss(False, right), rel=1e-5)
+
+
 @pytest.mark.parametrize(("option", "share", "message"), [
     ("--wide-ink-share", "-0.1", "--wide-ink-share must lie between 0 and 1"),
     ("--wide-ink-share", "1.5", "--wide-ink-share must lie between 0 and 1"),
