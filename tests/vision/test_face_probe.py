@@ -110,8 +110,9 @@ def test_a_die_the_probe_doubts_is_marked_whatever_the_roll_and_the_others_are_a
 def test_the_shipped_reader_shows_few_other_dice_as_sure_faces_of_those_it_did(
         reader, held_out_fonts):
     """Trays of other numeral dice, many of whose faces the face head alone shows as sure
-    Phase 10 faces: with the shipped probe, most of those are marked (a third of them as
-    many or fewer; on 200 other trays, 26 % of the faces found were sure before)."""
+    Phase 10 faces: with the shipped probe, most of those are marked (on these 16 trays at
+    most two in five are left; on 200 other trays, `eval_other_dice.py --scenes 200`,
+    21.7 % of the faces found are sure without the probe and 6.2 % with it)."""
     without = DiceReader(reader.classifier, finder=reader.finder, face_probe=False)
     sure_before = sure_after = 0
     for seed in range(OTHER_DICE_SEED_BASE + 9_000_000, OTHER_DICE_SEED_BASE + 9_000_016):
@@ -119,7 +120,7 @@ def test_the_shipped_reader_shows_few_other_dice_as_sure_faces_of_those_it_did(
         sure_before += sum(not d.unsure for d in without.read(image).dice)
         sure_after += sum(not d.unsure for d in reader.read(image).dice)
     assert sure_before >= 20
-    assert sure_after * 3 <= sure_before
+    assert sure_after * 5 <= sure_before * 2
 
 
 def test_a_fitted_probe_tells_two_kinds_of_descriptor_apart():
