@@ -225,9 +225,9 @@ def losses(
             if taught_where_right
             else torch.ones_like(face_logits)
         )
-        count = max(float(weight.sum()), 1.0)
+        count = weight.sum().clamp(min=1.0)  # kept on the device: no wait on each step
         on_face = weight[faces]
-        face_count = max(float(on_face.sum()), 1.0)
+        face_count = on_face.sum().clamp(min=1.0)
         per_face = nn.functional.kl_div(
             value_logits[faces].log_softmax(1),
             t_value[faces].log_softmax(1),
@@ -478,9 +478,10 @@ def run(config: StreamConfig) -> dict:
         logger.info("before training: %s", json.dumps(before))
     teacher = None
     if config.teacher is not None:
-        architecture, path = config.teacher.split(":", 1)
-        load = _load_export if path.endswith(".onnx") else _load_state
-        teacher = load(architecture, Path(path), config.device).eval()
+        architecture, name = config.teacher.split(":", 1)
+        path = Path(name)
+        load = _load_export if path.suffix == ".onnx" else _load_state
+        teacher = load(architecture, path, config.device).eval()
     optimisers = {
         name: torch.optim.AdamW(
             net.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay

@@ -481,8 +481,8 @@ def test_a_teacher_taught_where_right_teaches_only_the_crops_it_reads_right():
         taught = teacher(x)
     values = taught[0].argmax(1).clone()
     colours = taught[1].argmax(1).clone()
-    faces = torch.ones(12, dtype=torch.bool)  # every crop a face: where the teacher says
-    # none, it errs
+    # Every crop is a face, so where the teacher says "no face" it errs.
+    faces = torch.ones(12, dtype=torch.bool)
     values[:4] = (values[:4] + 1) % 11  # the teacher names the wrong value of four crops
     right = teacher_right(taught, values, colours, faces)
     assert not right[:4].any()
