@@ -22,7 +22,8 @@ draw the same scenes at another frame size, or with the dice larger or smaller.
 renderer draws each die's ink up to 12 grey levels off its set's). Every group also
 reports the trust figures: per die
 right and unmarked, right but marked, wrong but marked, wrong and unmarked (silent),
-not found; rolls shown as sure (complete, nothing marked) and those sure but wrong;
+not found; rolls shown as sure (complete, nothing marked) and those sure but wrong,
+with their count and the most they may be at 95 % (a one-sided Wilson bound);
 and the values alone, what the nine phases that do not count colour rest on: rolls
 whose every value is shown as sure, and those with a value wrong; and the rolls as the
 scorepad takes them (a doubt checked only where some face the die could show changes
@@ -169,9 +170,12 @@ def print_score(title: str, score: PipelineScore, unit: str = "scenes") -> None:
           f"marked {trust['right_marked']:.3%}, wrong but marked {trust['wrong_marked']:.3%}")
     print(f"per die, silent / lost:    wrong and unmarked {trust['wrong_unmarked']:.3%}, "
           f"not found {trust['not_found']:.3%}")
+    sure_wrong = round(trust["rolls_sure_but_wrong"] * len(score.scenes))
     print(f"rolls shown as sure:       {trust['rolls_shown_sure']:.2%}; sure but wrong "
           f"{trust['rolls_sure_but_wrong']:.2%} of all rolls "
           f"({trust['sure_rolls_wrong']:.2%} of the sure ones)")
+    print(f"rolls sure but wrong:      {sure_wrong} of {len(score.scenes)}; at most "
+          f"{trust['rolls_sure_but_wrong_at_most']:.2%} of all rolls at 95 % confidence")
     print(f"values alone (9 phases):   every value shown as sure "
           f"{trust['rolls_values_shown_sure']:.2%}; sure but a value wrong "
           f"{trust['rolls_values_sure_but_wrong']:.2%} of all rolls; "

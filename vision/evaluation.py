@@ -159,7 +159,8 @@ class PipelineScore:
     def trust(self) -> dict[str, float]:
         """Per die: right and unmarked, right but marked, wrong but marked, wrong and
         unmarked (silent), not found; per roll: all right (first readings), shown as
-        sure, sure but wrong (of all rolls, and of the rolls shown as sure). And the values
+        sure, sure but wrong (of all rolls, and of the rolls shown as sure; and the most
+        of all rolls they may be at 95 %, `share_upper_bound`). And the values
         alone, what the nine phases that do not count colour rest on: dice whose value is
         wrong and unmarked for it, rolls whose every value is shown as sure, and those of
         them with a value wrong (of all rolls). And the rolls as the scorepad takes them, for
@@ -177,6 +178,7 @@ class PipelineScore:
             "rolls_all_right": self.first_reading_all_right_rate,
             "rolls_shown_sure": _share(sure, len(scenes)),
             "rolls_sure_but_wrong": _share(sure_wrong, len(scenes)),
+            "rolls_sure_but_wrong_at_most": share_upper_bound(sure_wrong, len(scenes)),
             "sure_rolls_wrong": _share(sure_wrong, sure),
             "dice_value_wrong_unmarked": self._per_die(sum(s.value_silent for s in scenes)),
             "rolls_values_shown_sure": _share(sum(s.values_shown_sure for s in scenes),
@@ -244,6 +246,26 @@ def pad_shares(pad_sure: Sequence[Sequence[bool]], pad_right: Sequence[Sequence[
 
 def _share(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
+
+
+#: The normal quantile of a one-sided 95 % bound.
+ONE_SIDED_95 = 1.6449
+
+
+def share_upper_bound(part: int, whole: int, z: float = ONE_SIDED_95) -> float:
+    """The highest true share that `part` of `whole` still allows (one-sided Wilson score
+    bound; 95 % by default). A few rolls sure but wrong in a few hundred cannot tell 0.3 %
+    from 0.8 %: the bound says what a figure shows against a target, and stays above zero
+    when nothing went wrong. All (or none of nothing): 1.0."""
+    if not 0 <= part <= whole:
+        raise ValueError(f"expected 0 <= part <= whole, got {part} of {whole}")
+    if part == whole:
+        return 1.0
+    share = part / whole
+    z2 = z * z
+    centre = share + z2 / (2 * whole)
+    spread = z * float(np.sqrt(share * (1 - share) / whole + z2 / (4 * whole * whole)))
+    return min(1.0, (centre + spread) / (1 + z2 / whole))
 
 
 def match_dice(truth: Iterable, reading: Reading) -> list[int | None]:

@@ -6,9 +6,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scorer.dice import Die
-from vision.evaluation import PipelineScore, score_reading
+from vision.evaluation import PipelineScore, score_reading, share_upper_bound
 from vision.reading import ReadDie, Reading
 
 
@@ -95,6 +97,7 @@ def test_the_values_alone_are_scored_apart_from_the_colours():
     assert trust["rolls_values_shown_sure"] == 1.0 and trust["rolls_shown_sure"] == 0.0
     assert trust["rolls_values_sure_but_wrong"] == 0.5
     assert trust["dice_value_wrong_unmarked"] == pytest.approx(1 / 20)
+    assert trust["rolls_sure_but_wrong_at_most"] == share_upper_bound(0, 2)
 
 
 def test_the_rolls_are_scored_as_the_scorepad_takes_them():
@@ -163,3 +166,25 @@ def test_a_roll_the_dice_cannot_show_is_asked_for_in_every_phase():
     household = DiceSet.from_layout([(name, layout.replace("5R", "5O") if name == "H1" else layout)
                                      for name, layout in DEFAULT_LAYOUT])
     assert all(pad_readings(reading, truth, dice_set=household)[0])
+
+
+def test_no_wrong_roll_in_600_still_allows_under_half_a_percent_but_five_do_not():
+    """With nothing wrong the bound is z^2 / (n + z^2); five sure but wrong rolls in 600
+    (0.83 %) cannot be read as meeting a 0.5 % target, and two (0.33 %) cannot show it
+    either: 600 scenes tell such shares apart only roughly."""
+    assert share_upper_bound(0, 600) == pytest.approx(1.6449**2 / (600 + 1.6449**2))
+    assert share_upper_bound(5, 600) > 0.015
+    assert 0.005 < share_upper_bound(2, 600) < share_upper_bound(5, 600)
+    assert share_upper_bound(0, 0) == 1.0
+    with pytest.raises(ValueError, match="part <= whole"):
+        share_upper_bound(7, 6)
+
+
+@given(st.integers(1, 5000), st.data())
+def test_the_bound_lies_above_the_share_and_narrows_with_more_rolls(whole, data):
+    part = data.draw(st.integers(0, whole))
+    bound = share_upper_bound(part, whole)
+    assert part / whole <= bound <= 1.0
+    if part < whole:
+        assert share_upper_bound(part + 1, whole) > bound
+        assert share_upper_bound(part * 10, whole * 10) < bound
