@@ -20,8 +20,10 @@ are the ones a phase that does not count colour asks for, held to the same targe
 The rolls of readings that carry a flag (the dice table cannot explain the roll, a soft
 picture) get roll maps of their own, faces' and values' (`--one-roll-map`: one for all).
 `--records FILE` keeps what was read (an .npz), so a fit can be tried again in seconds.
-Beside the rolls sure but wrong, every report gives those of them with a die read where
-no true die lies (`rolls_sure_off_box`: the locator's error, not the classifier's).
+Beside the rolls sure but wrong, every report gives the most they may be at 95 %
+(`rolls_sure_but_wrong_at_most`, `vision.evaluation.share_upper_bound`) and those of
+them with a die read where no true die lies (`rolls_sure_off_box`: the locator's error,
+not the classifier's).
 Dice the face probe doubts as another numeral die's face (`vision.read.face_probe`) are
 marked whatever the roll, as the reader marks them; `--no-face-probe` leaves them to the
 roll, as the reader read before it had a probe.
@@ -64,6 +66,7 @@ from vision.evaluation import (
     match_dice,
     roll_of,
     same_score,
+    share_upper_bound,
 )
 from vision.read.classifier import FaceClassifier
 from vision.read.face_probe import PROBE_FILE, FaceProbe
@@ -738,6 +741,7 @@ def marking_figures(records: Records, sure: int, sure_wrong: int, off_box: int,
     (`rolls_sure_off_box` only where the records keep the true faces)."""
     scenes, dice = len(records.complete), max(1, len(records.right))
     figures = {"rolls_shown_sure": sure / scenes, "rolls_sure_but_wrong": sure_wrong / scenes,
+               "rolls_sure_but_wrong_at_most": round(share_upper_bound(sure_wrong, scenes), 5),
                "dice_right_unmarked": right_unmarked / dice, "dice_silent": silent / dice}
     if records.truth is not None:
         figures["rolls_sure_off_box"] = off_box / scenes

@@ -9,6 +9,7 @@ import pytest
 from benchmark_modules import load_benchmark
 
 from scorer import get_phase
+from vision.evaluation import share_upper_bound
 
 calibrate = load_benchmark("calibrate")
 
@@ -135,6 +136,8 @@ def test_the_fit_s_quick_count_of_sure_rolls_is_the_marking_s_at_every_threshold
         scenes = len(records.complete)
         assert sure.sum() == round(figures["rolls_shown_sure"] * scenes)
         assert (sure & ~all_right).sum() == round(figures["rolls_sure_but_wrong"] * scenes)
+        assert figures["rolls_sure_but_wrong_at_most"] == pytest.approx(
+            share_upper_bound(int((sure & ~all_right).sum()), scenes), abs=1e-5)
 
 
 def test_scenes_with_their_dice_printed_otherwise_are_held_to_the_target_apart():
