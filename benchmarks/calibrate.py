@@ -741,7 +741,7 @@ def marking_figures(records: Records, sure: int, sure_wrong: int, off_box: int,
     (`rolls_sure_off_box` only where the records keep the true faces)."""
     scenes, dice = len(records.complete), max(1, len(records.right))
     figures = {"rolls_shown_sure": sure / scenes, "rolls_sure_but_wrong": sure_wrong / scenes,
-               "rolls_sure_but_wrong_at_most": round(share_upper_bound(sure_wrong, scenes), 5),
+               "rolls_sure_but_wrong_at_most": share_upper_bound(sure_wrong, scenes),
                "dice_right_unmarked": right_unmarked / dice, "dice_silent": silent / dice}
     if records.truth is not None:
         figures["rolls_sure_off_box"] = off_box / scenes
