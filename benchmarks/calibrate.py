@@ -20,6 +20,9 @@ are the ones a phase that does not count colour asks for, held to the same targe
 The rolls of readings that carry a flag (the dice table cannot explain the roll, a soft
 picture) get roll maps of their own, faces' and values' (`--one-roll-map`: one for all).
 `--records FILE` keeps what was read (an .npz), so a fit can be tried again in seconds.
+`--at-roll-sure T ...` reads the marking again at other roll thresholds, nothing refitted
+(`at_roll_thresholds`): two classifiers compared at equal errors, not each where its
+own fit put it.
 Beside the rolls sure but wrong, every report gives the most they may be at 95 %
 (`rolls_sure_but_wrong_at_most`, `vision.evaluation.share_upper_bound`) and those of
 them with a die read where no true die lies (`rolls_sure_off_box`: the locator's error,
@@ -916,6 +919,28 @@ def report(records: Records, calibration: Calibration, probe: FaceProbe | None =
             "held_back": rounded(held_back(records, calibration, probs, probe))}
 
 
+def at_roll_thresholds(records: Records, calibration: Calibration, thresholds: Sequence[float],
+                       probe: FaceProbe | None = None) -> list[dict[str, Any]]:
+    """The marking at each roll threshold in place of the calibration's (nothing refitted),
+    with the slice whose rolls are most often sure but wrong there. Two classifiers are
+    compared so at equal thresholds, or at equal rolls sure but wrong: each at the threshold
+    its own fit chose, one may show more rolls as sure only by moving along the same trade
+    (more of them wrong), and look better without being so. A comparison, never a way to
+    choose a shipped threshold on the scenes reported on."""
+    probs = die_probabilities(records, calibration)
+    slices = with_print(records, records.slices)
+    parts = {str(key): part(records, np.flatnonzero(slices == key)) for key in sorted(set(slices))}
+    rows: list[dict[str, Any]] = []
+    for threshold in thresholds:
+        at = replace(calibration, settings=replace(calibration.settings, roll_sure=threshold))
+        by_slice = {key: simulate(records_of, at, probe=probe) for key, records_of in parts.items()}
+        worst = max(by_slice, key=lambda key: by_slice[key]["rolls_sure_but_wrong"])
+        rows.append({"roll_sure": threshold, **rounded(simulate(records, at, probs, probe)),
+                     "worst_slice": worst, "worst_slice_sure_but_wrong":
+                         round(by_slice[worst]["rolls_sure_but_wrong"], 5)})
+    return rows
+
+
 def report_values(records: Records, calibration: Calibration,
                   probe: FaceProbe | None = None) -> dict:
     """`report` for the values alone: reliability of the value maps per die and per roll,
@@ -1035,10 +1060,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--records", type=Path, default=None, nargs="+",
                         help="an .npz of what was read: loaded if it exists, else written; "
                         "several that exist are read together")
+    parser.add_argument("--at-roll-sure", type=float, nargs="+", default=[], metavar="T",
+                        help="read the marking again at these roll thresholds in place of the "
+                        "calibration's, nothing refitted: to compare classifiers at equal "
+                        "thresholds or equal errors, never to choose the shipped one")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.scenes < 1:
         parser.error("--scenes must be at least 1")
+    if not all(0.0 < t <= 1.0 for t in args.at_roll_sure):
+        parser.error("--at-roll-sure: each threshold is a probability, over 0 and at most 1")
     if args.output is None:  # the calibration a reading is marked by, or the one to write
         args.output = (PHOTO_CALIBRATION_FILE if args.as_photos and (
             args.fit or PHOTO_CALIBRATION_FILE.is_file()) else CALIBRATION_FILE)
@@ -1112,6 +1143,8 @@ def main(argv: list[str] | None = None) -> int:
     result = report(records, calibration, probe)
     if calibration.value is not None and records.value_confidence is not None:
         result["values"] = report_values(records, calibration, probe)
+    if args.at_roll_sure:
+        result["at_roll_sure"] = at_roll_thresholds(records, calibration, args.at_roll_sure, probe)
     if args.json:
         print(json.dumps(result))
         return 0
@@ -1130,7 +1163,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {key}: {share:.2%}")
     if "values" in result:
         print_values(result["values"], calibration)
+    if "at_roll_sure" in result:
+        print_at_thresholds(result["at_roll_sure"])
     return 0
+
+
+def print_at_thresholds(rows: list[dict[str, Any]]) -> None:
+    print("at other roll thresholds (nothing refitted; to compare classifiers, not to choose "
+          "one):")
+    for row in rows:
+        print(f"  {row['roll_sure']}: rolls shown as sure {row['rolls_shown_sure']:.2%}, sure "
+              f"but wrong {row['rolls_sure_but_wrong']:.3%} (at most "
+              f"{row['rolls_sure_but_wrong_at_most']:.3%}), dice right and unmarked "
+              f"{row['dice_right_unmarked']:.2%}; most in {row['worst_slice']}: "
+              f"{row['worst_slice_sure_but_wrong']:.3%}")
 
 
 def print_values(result: dict, calibration: Calibration) -> None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import numpy as np
 import pytest
 from benchmark_modules import load_benchmark
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorer import get_phase
 from vision.evaluation import share_upper_bound
@@ -566,3 +569,48 @@ def test_rolls_read_right_but_held_back_are_counted_by_what_their_marked_dice_do
     held = calibrate.held_back(records, calibration)
     assert held == {calibrate.FACE_BELIEF: 0.2, "orange or red": 0.2,
                     calibrate.VALUE_DOUBT: 0.2}
+
+
+def _mapped_calibration(roll_sure: float):
+    from vision.read.trust import Calibration, MonotoneMap, TrustSettings
+
+    die = MonotoneMap((0.0, 5.0, 10.0), (0.7, 0.99, 0.9999))
+    roll = MonotoneMap((-1.0, -0.1, 0.0), (0.3, 0.9, 1.0))
+    return Calibration(die, roll, TrustSettings(roll_sure, 0.8))
+
+
+def test_read_again_at_its_own_threshold_the_marking_is_the_report_s():
+    """`--at-roll-sure`: at the calibration's own threshold the row is the report's marking,
+    and the slice it names is the one whose rolls are most often sure but wrong."""
+    rng = np.random.default_rng(21)
+    records = _records(rng, {"held-out-light-upright": 0.02, "held-out-dark-steep": 0.08}, 120)
+    calibration = _mapped_calibration(0.9)
+    (row,) = calibrate.at_roll_thresholds(records, calibration, [0.9])
+    reported = calibrate.report(records, calibration)
+    for key, share in reported["marking"].items():
+        assert row[key] == share, key
+    slices = {key: figures["rolls_sure_but_wrong"] for key, figures in reported["by_slice"].items()
+              if key in ("held-out-light-upright", "held-out-dark-steep")}
+    assert row["worst_slice"] == max(slices, key=slices.get)
+    assert row["worst_slice_sure_but_wrong"] == max(slices.values())
+    assert slices["held-out-dark-steep"] > slices["held-out-light-upright"]
+
+
+@given(thresholds=st.lists(st.floats(0.5, 1.0), min_size=2, max_size=5, unique=True),
+       seed=st.integers(0, 1000))
+@settings(max_examples=15, deadline=None)
+def test_a_higher_roll_threshold_never_shows_more_rolls_as_sure_nor_more_wrong(thresholds, seed):
+    rng = np.random.default_rng(seed)
+    records = _records(rng, {"held-out-light-upright": 0.05, "held-out-light-steep": 0.1}, 40)
+    rows = calibrate.at_roll_thresholds(records, _mapped_calibration(0.9), sorted(thresholds))
+    for lower, higher in itertools.pairwise(rows):
+        assert higher["rolls_shown_sure"] <= lower["rolls_shown_sure"]
+        assert higher["rolls_sure_but_wrong"] <= lower["rolls_sure_but_wrong"]
+        assert higher["dice_right_unmarked"] <= lower["dice_right_unmarked"]
+
+
+@pytest.mark.parametrize("threshold", ["0", "1.5", "-0.2"])
+def test_a_threshold_that_is_no_probability_is_refused(threshold, capsys):
+    with pytest.raises(SystemExit):
+        calibrate.main(["--records", "none.npz", "--at-roll-sure", "0.9", threshold])
+    assert "--at-roll-sure" in capsys.readouterr().err
