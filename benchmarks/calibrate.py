@@ -1169,6 +1169,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def print_at_thresholds(rows: list[dict[str, Any]]) -> None:
+    """`at_roll_thresholds`' rows, one line each."""
     print("at other roll thresholds (nothing refitted; to compare classifiers, not to choose "
           "one):")
     for row in rows:

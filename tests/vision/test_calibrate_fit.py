@@ -10,6 +10,7 @@ import pytest
 from benchmark_modules import load_benchmark
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_budget import examples
 
 from scorer import get_phase
 from vision.evaluation import share_upper_bound
@@ -598,7 +599,7 @@ def test_read_again_at_its_own_threshold_the_marking_is_the_report_s():
 
 @given(thresholds=st.lists(st.floats(0.5, 1.0), min_size=2, max_size=5, unique=True),
        seed=st.integers(0, 1000))
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 def test_a_higher_roll_threshold_never_shows_more_rolls_as_sure_nor_more_wrong(thresholds, seed):
     rng = np.random.default_rng(seed)
     records = _records(rng, {"held-out-light-upright": 0.05, "held-out-light-steep": 0.1}, 40)
