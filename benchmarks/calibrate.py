@@ -930,10 +930,14 @@ def at_roll_thresholds(records: Records, calibration: Calibration, thresholds: S
     probs = die_probabilities(records, calibration)
     slices = with_print(records, records.slices)
     parts = {str(key): part(records, np.flatnonzero(slices == key)) for key in sorted(set(slices))}
+    # The dice's probabilities do not depend on the roll threshold: found once per part.
+    part_probs = {key: die_probabilities(records_of, calibration)
+                  for key, records_of in parts.items()}
     rows: list[dict[str, Any]] = []
     for threshold in thresholds:
         at = replace(calibration, settings=replace(calibration.settings, roll_sure=threshold))
-        by_slice = {key: simulate(records_of, at, probe=probe) for key, records_of in parts.items()}
+        by_slice = {key: simulate(records_of, at, part_probs[key], probe)
+                    for key, records_of in parts.items()}
         worst = max(by_slice, key=lambda key: by_slice[key]["rolls_sure_but_wrong"])
         rows.append({"roll_sure": threshold, **rounded(simulate(records, at, probs, probe)),
                      "worst_slice": worst, "worst_slice_sure_but_wrong":
