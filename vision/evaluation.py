@@ -212,6 +212,11 @@ class PipelineScore:
     def failures(self) -> list[SceneScore]:
         return [s for s in self.scenes if not s.all_right()]
 
+    def sure_but_wrong(self) -> list[SceneScore]:
+        """The scenes shown as sure yet read wrong: the silent errors, the few worth a look
+        among the failures (most of which are only marked)."""
+        return [s for s in self.scenes if s.sure_but_wrong()]
+
     def to_dict(self) -> dict[str, object]:
         return {
             "scenes": len(self.scenes),
@@ -227,6 +232,7 @@ class PipelineScore:
             },
             "trust": {k: round(v, 5) for k, v in self.trust.items()},
             "failed_seeds": [s.seed for s in self.failures()],
+            "sure_but_wrong_seeds": [s.seed for s in self.sure_but_wrong()],
         }
 
 

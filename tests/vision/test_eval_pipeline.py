@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from benchmark_modules import load_benchmark
 
-from vision.evaluation import evaluation_scene
+from vision.evaluation import PipelineScore, SceneScore, evaluation_scene
 from vision.synth.seeds import HELD_OUT_SEED_BASE
 
 eval_pipeline = load_benchmark("eval_pipeline")
@@ -68,3 +68,41 @@ def test_dice_printed_alike_are_the_same_scene_with_only_the_inks_changed():
     assert 0 < changed.mean() < 0.2  # the numerals, not the tray
     with pytest.raises(ValueError, match="ink_spread"):
         evaluation_scene(SEED, ink_spread=-1.0)
+
+
+def _scene(seed: int, *, right: int, shown_sure: bool) -> SceneScore:
+    """A scene of ten dice found, `right` of them read right (and sure); the rest read right
+    but marked, or, in a roll shown as sure, read wrong without a mark."""
+    silent = 0 if not shown_sure else 10 - right
+    return SceneScore(seed=seed, dice=10, missed=0, extra=0, right=right,
+                      unsure=10 - right - silent, seconds=0.01,
+                      read_right=10 - silent, silent=silent, shown_sure=shown_sure)
+
+
+def test_the_report_names_every_roll_sure_but_wrong_and_a_few_of_the_merely_marked(capsys):
+    """Hands' scenes mostly hold a marked die: the text names the first failed seeds and
+    counts the rest, and always names the rolls shown as sure but wrong, the ones to look at;
+    the JSON keeps both lists whole."""
+    marked = [_scene(seed, right=9, shown_sure=False) for seed in range(100, 130)]
+    silent = [_scene(seed, right=9, shown_sure=True) for seed in (7, 8)]
+    score = PipelineScore((*silent, _scene(9, right=10, shown_sure=True), *marked))
+    eval_pipeline.print_score("hands", score)
+    out = capsys.readouterr().out.splitlines()
+    lines = {line.split(":")[0]: line.split(":", 1)[1] for line in out if ":" in line}
+    assert lines["sure but wrong, seeds"].split() == ["7", "8"]
+    failed = lines["failed seeds"].split(" and ")
+    shown = eval_pipeline.SHOWN_FAILED_SEEDS
+    assert failed[0].split() == [str(s) for s in (7, 8, *range(100, 100 + shown - 2))]
+    assert failed[1] == f"{32 - shown} more (--json lists them all)"
+    record = score.to_dict()
+    assert record["sure_but_wrong_seeds"] == [7, 8]
+    assert record["failed_seeds"] == [7, 8, *range(100, 130)]
+
+
+def test_a_short_list_of_failed_seeds_is_named_whole(capsys):
+    score = PipelineScore((_scene(5, right=9, shown_sure=False),
+                           _scene(6, right=10, shown_sure=True)))
+    eval_pipeline.print_score("prints", score)
+    out = capsys.readouterr().out
+    assert "failed seeds:              5\n" in out and "more" not in out
+    assert "sure but wrong, seeds" not in out
