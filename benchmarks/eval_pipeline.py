@@ -175,11 +175,11 @@ def print_score(title: str, score: PipelineScore, unit: str = "scenes") -> None:
           f"marked {trust['right_marked']:.3%}, wrong but marked {trust['wrong_marked']:.3%}")
     print(f"per die, silent / lost:    wrong and unmarked {trust['wrong_unmarked']:.3%}, "
           f"not found {trust['not_found']:.3%}")
-    sure_wrong = round(trust["rolls_sure_but_wrong"] * len(score.scenes))
+    silent = [s.seed for s in score.sure_but_wrong()]
     print(f"rolls shown as sure:       {trust['rolls_shown_sure']:.2%}; sure but wrong "
           f"{trust['rolls_sure_but_wrong']:.2%} of all rolls "
           f"({trust['sure_rolls_wrong']:.2%} of the sure ones)")
-    print(f"rolls sure but wrong:      {sure_wrong} of {len(score.scenes)}; at most "
+    print(f"rolls sure but wrong:      {len(silent)} of {len(score.scenes)}; at most "
           f"{trust['rolls_sure_but_wrong_at_most']:.2%} of all rolls at 95 % confidence")
     print(f"values alone (9 phases):   every value shown as sure "
           f"{trust['rolls_values_shown_sure']:.2%}; sure but a value wrong "
@@ -192,7 +192,6 @@ def print_score(title: str, score: PipelineScore, unit: str = "scenes") -> None:
               f"{trust['pad_other_phases_no_check']:.2%}, taken wrong "
               f"{trust['pad_other_phases_taken_wrong']:.2%} of all rolls")
     print(f"median read time:          {score.median_ms:.1f} ms")
-    silent = [s.seed for s in score.sure_but_wrong()]
     if silent:
         print(f"sure but wrong, seeds:     {' '.join(map(str, silent))}")
     failed = [s.seed for s in score.failures()]
