@@ -180,6 +180,18 @@ class Records:
             return cls(**{name: stored[name] for name in stored.files})
 
 
+def npz_path(text: str) -> Path:
+    """An argparse type for a records file: one not named .npz is refused, since numpy
+    would add the suffix when saving it and the next run, not finding the name it was
+    given, would read every scene again instead of loading them."""
+    path = Path(text)
+    if path.suffix != ".npz":
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: name the records file with .npz (numpy adds it when saving, and a "
+            "later run given this name would not find the file)")
+    return path
+
+
 #: `Records.likely` of a die that may show any face (`ReadDie.likely` None).
 ANY_FACE = "*"
 
@@ -1061,7 +1073,7 @@ def main(argv: list[str] | None = None) -> int:
                         "models/calibration.json; with --as-photos the photos' own, models/"
                         "photo_calibration.json, where there is one or one is fitted); a "
                         "photo read to check one is marked by it")
-    parser.add_argument("--records", type=Path, default=None, nargs="+",
+    parser.add_argument("--records", type=npz_path, default=None, nargs="+",
                         help="an .npz of what was read: loaded if it exists, else written; "
                         "several that exist are read together")
     parser.add_argument("--at-roll-sure", type=float, nargs="+", default=[], metavar="T",

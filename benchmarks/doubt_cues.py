@@ -40,7 +40,7 @@ from vision.read.tray_finder import find_tray
 from vision.synth.seeds import TUNING_SEED_BASE
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from calibrate import die_outcomes, drawn_scenes  # noqa: E402
+from calibrate import die_outcomes, drawn_scenes, npz_path  # noqa: E402
 
 #: Tuning seeds no other measurement draws (MODEL_CARD.md names the ones taken).
 FIRST_SEED = TUNING_SEED_BASE + 900_000
@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenes", type=int, default=400, help="scenes per slice")
     parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
-    parser.add_argument("--records", type=Path,
+    parser.add_argument("--records", type=npz_path,
                         help="an .npz of what was read: read again when it exists")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

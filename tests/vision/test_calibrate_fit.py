@@ -615,3 +615,13 @@ def test_a_threshold_that_is_no_probability_is_refused(threshold, capsys):
     with pytest.raises(SystemExit):
         calibrate.main(["--records", "none.npz", "--at-roll-sure", "0.9", threshold])
     assert "--at-roll-sure" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["kept.json", "kept", "kept.npz.bak"])
+def test_a_records_file_not_named_npz_is_refused_before_anything_is_read(name, tmp_path, capsys):
+    # numpy would save it as NAME.npz, and the next run, given NAME, would read it all again.
+    with pytest.raises(SystemExit) as stopped:
+        calibrate.main(["--records", str(tmp_path / name), "--scenes", "1"])
+    assert stopped.value.code == 2
+    assert "name the records file with .npz" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

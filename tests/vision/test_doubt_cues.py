@@ -57,3 +57,11 @@ def test_no_scenes_is_refused(capsys):
         doubt_cues.main(["--scenes", "0"])
     assert stopped.value.code == 2
     assert "--scenes must be at least 1" in capsys.readouterr().err
+
+
+def test_a_records_file_not_named_npz_is_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        doubt_cues.main(["--records", str(tmp_path / "cues.json"), "--scenes", "1"])
+    assert stopped.value.code == 2
+    assert "name the records file with .npz" in capsys.readouterr().err
+    assert not (tmp_path / "cues.json.npz").exists()
