@@ -59,6 +59,7 @@ from foreign_scenes import FIRST_SEEDS as TRAY_FIRST_SEEDS
 from foreign_scenes import VIEWS as TRAY_VIEWS
 from foreign_scenes import foreign_scene
 
+from models.options import npz_path
 from scorer import PHASES, Phase, Roll, dice_to_check
 from scorer.dice import COLOUR_NAMES, FULL_ROLL, Die
 from scorer.dice_set import PRINTED_DICE
@@ -178,18 +179,6 @@ class Records:
     def load(cls, path: Path) -> Records:
         with np.load(path) as stored:
             return cls(**{name: stored[name] for name in stored.files})
-
-
-def npz_path(text: str) -> Path:
-    """An argparse type for a records file: one not named .npz is refused, since numpy
-    would add the suffix when saving it and the next run, not finding the name it was
-    given, would read every scene again instead of loading them."""
-    path = Path(text)
-    if path.suffix != ".npz":
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: name the records file with .npz (numpy adds it when saving, and a "
-            "later run given this name would not find the file)")
-    return path
 
 
 #: `Records.likely` of a die that may show any face (`ReadDie.likely` None).

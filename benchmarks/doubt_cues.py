@@ -35,12 +35,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from models.options import npz_path
 from vision.read.pipeline import DiceReader, Readout, box_aspect, size_ratios
 from vision.read.tray_finder import find_tray
 from vision.synth.seeds import TUNING_SEED_BASE
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from calibrate import die_outcomes, drawn_scenes, npz_path  # noqa: E402
+from calibrate import die_outcomes, drawn_scenes  # noqa: E402
 
 #: Tuning seeds no other measurement draws (MODEL_CARD.md names the ones taken).
 FIRST_SEED = TUNING_SEED_BASE + 900_000

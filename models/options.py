@@ -28,6 +28,18 @@ SHIPPED_ARCHITECTURE = "wide"
 """The size of the shipped classifier, which --init loads into."""
 
 
+def npz_path(text: str) -> Path:
+    """An argparse type for a file numpy saves (`np.savez`): one not named .npz is refused,
+    since numpy would add the suffix when saving it, and a later run given the name it was
+    told would not find the file (a benchmark would read every scene again)."""
+    path = Path(text)
+    if path.suffix != ".npz":
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: name the records file with .npz (numpy adds it when saving, and a "
+            "later run given this name would not find the file)")
+    return path
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     """Everything that decides the trained weights (and the time it takes)."""

@@ -29,6 +29,7 @@ from typing import Final
 import cv2
 import numpy as np
 
+from models.options import npz_path
 from models.real_photos import Photo, load_photos
 from vision.read.crops import CROP_SIZE, crop_face
 from vision.read.tops import TopFinder
@@ -98,7 +99,8 @@ def cut(folder: Path, seed: int = 0) -> np.ndarray:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.real_negatives", description=__doc__)
     parser.add_argument("folder", type=Path, help="a data set with images/ and labels/")
-    parser.add_argument("output", type=Path, help="the .npz to write (outside the repository)")
+    parser.add_argument("output", type=npz_path,
+                        help="the .npz to write (outside the repository)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
