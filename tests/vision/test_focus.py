@@ -87,7 +87,7 @@ def _soft_focus_tray() -> tuple[np.ndarray, list[RenderedDie]]:
 
 
 def test_a_tray_out_of_focus_is_read_sharpened_flagged_and_never_silently_wrong(monkeypatch):
-    """A tray blurred by 2.75 pixels (a camera out of focus): read as it is, a die is read
+    """A tray blurred by 3.5 pixels (a camera out of focus): read as it is, a die is read
     wrong without a mark; with its crops sharpened none is wrong unmarked, as many are
     right, and the reading says the picture is soft."""
     import vision.read.pipeline
@@ -95,7 +95,7 @@ def test_a_tray_out_of_focus_is_read_sharpened_flagged_and_never_silently_wrong(
     from vision.read.pipeline import DiceReader
 
     image, dice = _soft_focus_tray()
-    frame = cv2.GaussianBlur(image, (0, 0), 2.75)
+    frame = cv2.GaussianBlur(image, (0, 0), 3.5)
     # sharpening alone: no marks from trust, nor from the face probe
     reader = DiceReader(threads=1, calibration=None, face_probe=False)
     reading = reader.read(frame)

@@ -154,6 +154,26 @@ FAMILIES: tuple[FontFamily, ...] = (
     FontFamily("M PLUS 1", "fonts-mplus", "sans", ("opentype/mplus/Mplus1-*.otf",)),
     FontFamily("Jura", "fonts-jura", "sans", ("opentype/jura/Jura-*.otf",)),
     FontFamily("Play", "fonts-play", "sans", ("truetype/play/Play-*.ttf",)),
+    FontFamily("Karla", "fonts-karla", "sans", ("truetype/karla/Karla-*.otf",)),
+    FontFamily("Oxygen", "fonts-oxygen", "humanist", ("truetype/oxygen/Oxygen-Sans*.ttf",)),
+    FontFamily("Clear Sans", "fonts-clear-sans", "sans", ("truetype/clear-sans/ClearSans-*.ttf",)),
+    FontFamily("OpenDIN", "fonts-opendin", "sans", ("truetype/opendin/OSP-DIN.ttf",)),
+    FontFamily(
+        "Averia Sans", "fonts-averia-sans-gwf", "humanist", ("truetype/averia-gwf/AveriaSans*.ttf",)
+    ),
+    FontFamily(
+        "National Park",
+        "fonts-national-park",
+        "sans",
+        tuple(f"opentype/national-park/NationalPark-{w}.otf" for w in ("Regular", "Heavy", "Thin")),
+    ),
+    FontFamily(
+        "Routed Gothic",
+        "fonts-routed-gothic",
+        "sans",
+        tuple(f"truetype/routed-gothic/routed-gothic{w}.ttf" for w in ("", "-narrow", "-wide")),
+    ),
+    FontFamily("OCR-B", "fonts-ocr-b", "sans", ("opentype/ocr-b/OCRB.otf",)),
     FontFamily("PT Sans", "fonts-paratype", "humanist", ("truetype/paratype/PTS*.ttf",), _H),
     FontFamily("Lato", "fonts-lato", "humanist", ("truetype/lato/Lato-*.ttf",), _H),
     # geometric and rounded
@@ -165,6 +185,13 @@ FAMILIES: tuple[FontFamily, ...] = (
         "Ferrite Core DX", "fonts-ferrite-core", "geometric", ("opentype/ferrite-core/*.otf",)
     ),
     FontFamily("Comfortaa", "fonts-comfortaa", "rounded", ("truetype/comfortaa/*.ttf",)),
+    FontFamily(
+        "Beteckna",
+        "fonts-beteckna",
+        "geometric",
+        ("truetype/beteckna/Beteckna.ttf", "truetype/beteckna/BetecknaGS*-*.ttf"),
+    ),
+    FontFamily("Dosis", "fonts-dosis", "rounded", ("opentype/dosis/Dosis-*.otf",)),
     FontFamily("Quicksand", "fonts-quicksand", "rounded", ("truetype/quicksand/*.ttf",), _H),
     # condensed and display
     FontFamily("Bebas Neue", "fonts-bebas-neue", "condensed", ("opentype/bebas-neue/*.otf",)),
@@ -206,6 +233,33 @@ FAMILIES: tuple[FontFamily, ...] = (
         "Berenis ADF", "fonts-adf-berenis", "serif", ("truetype/adf/BerenisADFPro-[BIR]*.otf",)
     ),
     FontFamily("Verana", "fonts-adf-verana", "serif", ("truetype/adf/Verana-*.otf",)),
+    FontFamily("Roboto Slab", "fonts-roboto-slab", "slab", ("opentype/roboto/slab/*.otf",)),
+    FontFamily("Yrsa", "fonts-yrsa-rasa", "serif", ("truetype/fonts-yrsa-rasa/Yrsa-*.ttf",)),
+    FontFamily(
+        "Junicode",
+        "fonts-junicode",
+        "serif",
+        tuple(
+            f"opentype/junicode/JunicodeTwoBeta-{style}.otf"
+            for style in ("Regular", "Bold", "Italic", "BoldItalic", "Condensed", "Expanded")
+        ),
+    ),
+    FontFamily("Cardo", "fonts-cardo", "serif", ("truetype/cardo/Cardo*.ttf",)),
+    FontFamily(
+        "Century Catalogue",
+        "fonts-century-catalogue",
+        "serif",
+        ("truetype/fonts-century-catalogue/Century-Catalogue.ttf",),
+    ),
+    FontFamily(
+        "Goudy Bookletter 1911",
+        "fonts-goudybookletter",
+        "serif",
+        ("opentype/sortsmill/GoudyBookletter1911.otf",),
+    ),
+    FontFamily(
+        "Quattrocento", "fonts-quattrocento", "serif", ("opentype/quattrocento/Quattrocento-*.otf",)
+    ),
     FontFamily("Charis SIL", "fonts-sil-charis", "slab", ("truetype/charis/*.ttf",), _H),
     FontFamily("PT Serif", "fonts-paratype", "serif", ("truetype/paratype/PTF*.ttf",), _H),
     FontFamily("Vollkorn", "fonts-vollkorn", "serif", ("truetype/vollkorn/*.ttf",), _H),
@@ -230,6 +284,12 @@ FAMILIES: tuple[FontFamily, ...] = (
     FontFamily("Agave", "fonts-agave", "mono", ("truetype/agave/*.ttf",)),
     FontFamily("M PLUS 1 Code", "fonts-mplus", "mono", ("opentype/mplus/Mplus1Code-*.otf",)),
     FontFamily("B612 Mono", "fonts-b612", "mono", ("opentype/b612/B612Mono-*.otf",)),
+    FontFamily("Courier Prime", "fonts-courier-prime", "mono",
+               ("opentype/courier-prime/Courier Prime*.otf",)),
+    FontFamily("GNU Typewriter", "fonts-gnutypewriter", "mono",
+               ("truetype/gnutypewriter/GNUTypewriter.ttf",)),
+    FontFamily("Oxygen Mono", "fonts-oxygen", "mono", ("truetype/oxygen/OxygenMono-*.ttf",)),
+    FontFamily("mononoki", "fonts-mononoki", "mono", ("truetype/mononoki/mononoki-*.ttf",)),
     FontFamily("Hack", "fonts-hack", "mono", ("truetype/hack/*.ttf",), _H),
     FontFamily("PT Mono", "fonts-paratype", "mono", ("truetype/paratype/PTM*.ttf",), _H),
     # scripts and hands: a household's dice may be printed in one (a chancery script, a
