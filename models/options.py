@@ -35,7 +35,7 @@ def npz_path(text: str) -> Path:
     path = Path(text)
     if path.suffix != ".npz":
         raise argparse.ArgumentTypeError(
-            f"{text!r}: name the records file with .npz (numpy adds it when saving, and a "
+            f"{text!r}: name the file with .npz (numpy adds it when saving, and a "
             "later run given this name would not find the file)")
     return path
 

@@ -623,5 +623,5 @@ def test_a_records_file_not_named_npz_is_refused_before_anything_is_read(name, t
     with pytest.raises(SystemExit) as stopped:
         calibrate.main(["--records", str(tmp_path / name), "--scenes", "1"])
     assert stopped.value.code == 2
-    assert "name the records file with .npz" in capsys.readouterr().err
+    assert "name the file with .npz" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []

@@ -63,5 +63,5 @@ def test_a_records_file_not_named_npz_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit) as stopped:
         doubt_cues.main(["--records", str(tmp_path / "cues.json"), "--scenes", "1"])
     assert stopped.value.code == 2
-    assert "name the records file with .npz" in capsys.readouterr().err
+    assert "name the file with .npz" in capsys.readouterr().err
     assert not (tmp_path / "cues.json.npz").exists()

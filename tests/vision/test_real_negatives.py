@@ -12,5 +12,5 @@ def test_an_output_not_named_npz_is_refused_before_any_photo_is_cut(tmp_path, ca
     with pytest.raises(SystemExit) as stopped:
         real_negatives.main([str(tmp_path / "photos"), str(tmp_path / "neg.bin")])
     assert stopped.value.code == 2
-    assert "name the records file with .npz" in capsys.readouterr().err
+    assert "name the file with .npz" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
