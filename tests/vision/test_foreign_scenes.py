@@ -151,11 +151,11 @@ def test_a_phone_tray_read_as_a_photo_is_read_where_its_dice_lie():
 def test_a_green_set_the_classifier_takes_for_orange_is_read_green_by_the_inks_order(seed):
     """A dark tray whose green ink the classifier reads orange, beside the set's real
     orange (`vision.read.ink_order`): without the order of the frame's inks some of the
-    greens are read orange; with it every die is read right. (Tray 7,300,308 was the
-    second such tray until the eleventh classifier read its greens right on its own; of
-    the dark trays 7,300,000 to 7,300,799 this is the one it still reads so.) The order raises green
+    greens are read orange; with it every die is read right. The order raises green
     level with orange, not above it, so a die the dice table does not settle is marked
-    for the players rather than read green for sure."""
+    for the players rather than read green for sure. (Tray 7,300,308 was the second such
+    tray until the eleventh classifier read its greens right on its own; of the dark
+    trays 7,300,000 to 7,300,799 this is the one it still reads so.)"""
     from vision.evaluation import score_reading
     from vision.read.pipeline import DiceReader
     from vision.read.settings import ColourSettings, ReaderSettings
