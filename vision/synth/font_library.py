@@ -174,6 +174,42 @@ FAMILIES: tuple[FontFamily, ...] = (
         tuple(f"truetype/routed-gothic/routed-gothic{w}.ttf" for w in ("", "-narrow", "-wide")),
     ),
     FontFamily("OCR-B", "fonts-ocr-b", "sans", ("opentype/ocr-b/OCRB.otf",)),
+    FontFamily(
+        "CMU Sans Serif",
+        "fonts-cmu",
+        "sans",
+        tuple(f"truetype/cmu/cmun{s}.ttf" for s in ("ss", "sx", "si", "so", "ssdc")),
+    ),
+    FontFamily(
+        "CMU Bright",
+        "fonts-cmu",
+        "sans",
+        tuple(f"truetype/cmu/cmunb{s}.ttf" for s in ("mr", "mo", "sr", "so", "bx")),
+    ),
+    FontFamily(
+        "GFS Neohellenic", "fonts-gfs-neohellenic", "humanist", ("opentype/neohellenic/*.otf",)
+    ),
+    FontFamily("Libris ADF", "fonts-adf-libris", "humanist", ("truetype/adf/LibrisADFStd-*.otf",)),
+    FontFamily(
+        "Switzera ADF",
+        "fonts-adf-switzera",
+        "sans",
+        tuple(
+            f"truetype/adf/SwitzeraADF-{style}.otf"
+            for style in ("Regular", "Bold", "Light", "Cond", "BoldCond", "Ext", "Italic")
+        ),
+    ),
+    FontFamily("Klaudia", "fonts-klaudia-berenika", "humanist",
+               ("truetype/klaudia-berenika/Klaudia*.ttf",)),
+    FontFamily("Berenika", "fonts-klaudia-berenika", "humanist",
+               ("truetype/klaudia-berenika/Berenika*.ttf",)),
+    FontFamily("Radis Sans", "fonts-radisnoir", "sans", ("opentype/radisnoir/RadisSans-*.otf",)),
+    FontFamily(
+        "OpenDyslexic",
+        "fonts-opendyslexic",
+        "humanist",
+        tuple(f"opentype/opendyslexic/OpenDyslexic{v}-*.otf" for v in ("", "Alta")),
+    ),
     FontFamily("PT Sans", "fonts-paratype", "humanist", ("truetype/paratype/PTS*.ttf",), _H),
     FontFamily("Lato", "fonts-lato", "humanist", ("truetype/lato/Lato-*.ttf",), _H),
     # geometric and rounded
@@ -192,6 +228,10 @@ FAMILIES: tuple[FontFamily, ...] = (
         ("truetype/beteckna/Beteckna.ttf", "truetype/beteckna/BetecknaGS*-*.ttf"),
     ),
     FontFamily("Dosis", "fonts-dosis", "rounded", ("opentype/dosis/Dosis-*.otf",)),
+    FontFamily("Sora", "fonts-sora", "geometric", ("opentype/sora/Sora-*.otf",)),
+    FontFamily(
+        "millimetre", "fonts-millimetre", "geometric", ("opentype/millimetre/millimetreA *.otf",)
+    ),
     FontFamily("Quicksand", "fonts-quicksand", "rounded", ("truetype/quicksand/*.ttf",), _H),
     # condensed and display
     FontFamily("Bebas Neue", "fonts-bebas-neue", "condensed", ("opentype/bebas-neue/*.otf",)),
@@ -200,6 +240,9 @@ FAMILIES: tuple[FontFamily, ...] = (
         "fonts-yanone-kaffeesatz",
         "condensed",
         ("opentype/yanone-kaffeesatz/*.otf",),
+    ),
+    FontFamily(
+        "Mekanus ADF", "fonts-adf-mekanus", "condensed", ("truetype/adf/MekanusADFStd-*.otf",)
     ),
     FontFamily(
         "PT Sans Narrow", "fonts-paratype", "condensed", ("truetype/paratype/PTN*.ttf",), _H
@@ -260,6 +303,41 @@ FAMILIES: tuple[FontFamily, ...] = (
     FontFamily(
         "Quattrocento", "fonts-quattrocento", "serif", ("opentype/quattrocento/Quattrocento-*.otf",)
     ),
+    FontFamily(
+        "CMU Serif",
+        "fonts-cmu",
+        "serif",
+        tuple(f"truetype/cmu/cmun{s}.ttf" for s in ("rm", "bx", "ti", "bi", "sl", "rb")),
+    ),
+    FontFamily(
+        "CMU Concrete",
+        "fonts-cmu",
+        "serif",
+        tuple(f"truetype/cmu/cmuno{s}.ttf" for s in ("rm", "bx", "ti", "bi")),
+    ),
+    FontFamily("GFS Didot", "fonts-gfs-didot", "serif", ("opentype/didot/GFSDidot*.otf",)),
+    FontFamily("GFS Artemisia", "fonts-gfs-artemisia", "serif", ("opentype/artemisia/*.otf",)),
+    FontFamily(
+        "Averia Serif", "fonts-averia-serif-gwf", "serif", ("truetype/averia-gwf/AveriaSerif*.ttf",)
+    ),
+    FontFamily(
+        "Ikarius ADF", "fonts-adf-ikarius", "serif", ("truetype/adf/IkariusADFStd-*.otf",)
+    ),
+    FontFamily("Oldania ADF", "fonts-adf-oldania", "serif", ("truetype/adf/OldaniaADFStd-*.otf",)),
+    FontFamily(
+        "Romande ADF", "fonts-adf-romande", "serif", ("truetype/adf/RomandeADFStd-*.otf",)
+    ),
+    FontFamily(
+        "Tribun ADF",
+        "fonts-adf-tribun",
+        "serif",
+        tuple(
+            f"truetype/adf/TribunADFStd-{style}.otf"
+            for style in ("Regular", "Bold", "Italic", "Cond", "BoldCond", "ExtraBold")
+        ),
+    ),
+    FontFamily("Jara", "fonts-linex", "serif", ("truetype/linex/Jara*.ttf",)),
+    FontFamily("Quercus", "fonts-linex", "serif", ("truetype/linex/Quercus*.ttf",)),
     FontFamily("Charis SIL", "fonts-sil-charis", "slab", ("truetype/charis/*.ttf",), _H),
     FontFamily("PT Serif", "fonts-paratype", "serif", ("truetype/paratype/PTF*.ttf",), _H),
     FontFamily("Vollkorn", "fonts-vollkorn", "serif", ("truetype/vollkorn/*.ttf",), _H),
@@ -290,6 +368,26 @@ FAMILIES: tuple[FontFamily, ...] = (
                ("truetype/gnutypewriter/GNUTypewriter.ttf",)),
     FontFamily("Oxygen Mono", "fonts-oxygen", "mono", ("truetype/oxygen/OxygenMono-*.ttf",)),
     FontFamily("mononoki", "fonts-mononoki", "mono", ("truetype/mononoki/mononoki-*.ttf",)),
+    FontFamily(
+        "CMU Typewriter",
+        "fonts-cmu",
+        "mono",
+        tuple(f"truetype/cmu/cmun{s}.ttf" for s in ("tt", "tb", "it", "st", "btl")),
+    ),
+    FontFamily("Monoid", "fonts-monoid", "mono", ("truetype/monoid/Monoid-*.ttf",)),
+    FontFamily(
+        "League Mono",
+        "fonts-league-mono",
+        "mono",
+        tuple(
+            f"opentype/league-mono/LeagueMono-{style}.otf"
+            for style in ("Regular", "Bold", "Light", "NarrowRegular", "NarrowBold",
+                          "ExtendedRegular", "CondensedBold")
+        ),
+    ),
+    FontFamily("IBM 3270", "fonts-3270", "mono", ("truetype/3270/3270*.ttf",)),
+    FontFamily("OCR-A", "fonts-ocr-a", "mono", ("truetype/ocr-a/OCRA*.ttf",)),
+    FontFamily("Noto Sans Mono", "fonts-noto-mono", "mono", ("truetype/noto/NotoSansMono-*.ttf",)),
     FontFamily("Hack", "fonts-hack", "mono", ("truetype/hack/*.ttf",), _H),
     FontFamily("PT Mono", "fonts-paratype", "mono", ("truetype/paratype/PTM*.ttf",), _H),
     # scripts and hands: a household's dice may be printed in one (a chancery script, a
